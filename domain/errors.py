@@ -1,0 +1,53 @@
+"""Errors that say why: every refusal names the rule, the field or the line."""
+
+from __future__ import annotations
+
+
+class RollcallError(Exception):
+    """Base of every error Rollcall reports to a user."""
+
+
+class RuleViolation(RollcallError):
+    """An event breaks a checkable rule (ids of docs/rules.md: R01–R106, X01–X09, F01–)."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"{rule} {message}")
+        self.rule = rule
+        self.message = message
+
+    def as_dict(self) -> dict:
+        return {"rule": self.rule, "message": self.message}
+
+
+class MalformedRecord(RollcallError):
+    """A line that is not a well-formed header or event (bad JSON, unknown type, bad field)."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+class GameNotFound(RollcallError):
+    def __init__(self, game: str) -> None:
+        super().__init__(f"no game '{game}' is recorded")
+        self.game = game
+
+
+class GameAlreadyRecorded(RollcallError):
+    def __init__(self, game: str) -> None:
+        super().__init__(f"game '{game}' is already recorded; nothing was changed")
+        self.game = game
+
+
+class RecordError(RollcallError):
+    """A problem located in a record file: ``FILE:LINE (EventType): message``."""
+
+    def __init__(self, path: str, line: int, event_type: str | None, cause: RollcallError) -> None:
+        where = f"{path}:{line}" if line else path
+        kind = f" ({event_type})" if event_type else ""
+        super().__init__(f"{where}{kind}: {cause}")
+        self.path = path
+        self.line = line
+        self.event_type = event_type
+        self.cause = cause

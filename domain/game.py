@@ -1,0 +1,175 @@
+"""The Game aggregate: one per game; its rules pack decides, its events only apply."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.domain import Aggregate
+from eventsourcing.utils import register_topic
+
+from domain.errors import MalformedRecord, RuleViolation
+from domain.record import FORMAT_VERSION, EXTENSION_PREFIX, derive_game_id, event_hash, field, header_hash, show
+from domain.systems.base import Checks, GameState, GameSystem, system_for
+
+HEADER_FIELDS = frozenset({"rollcall", "system", "game", "tournament", "round", "table", "started", "players",
+                           "dice_mode", "commit", "rules", "setup", "hash", "violations"})
+
+
+class Game(Aggregate):
+    """A recorded game. Every event's ``data`` is its record line as export writes it."""
+
+    TOPIC = "rollcall:Game"
+
+    class Created(Aggregate.Created):
+        TOPIC = "rollcall:GameCreated"
+        data: dict
+
+        def apply(self, aggregate: Game) -> None:
+            """``__init__`` builds the state from the header."""
+
+    class Event(Aggregate.Event):
+        data: dict
+
+        def apply(self, aggregate: Game) -> None:
+            aggregate.system.apply(aggregate.state, self.data)
+
+    def __init__(self, data: dict) -> None:
+        self.header = data
+        self.system: GameSystem = system_for(data["system"])
+        self.state: GameState = self.system.new_state(data)
+        self.system.check_setup(self.state, Checks(strict=False))
+        self.state.head = data["hash"]
+
+    # --- creating -------------------------------------------------------------------------
+    @classmethod
+    def start(cls, header: dict, id: UUID, *, strict: bool = True) -> Game:
+        """Check a header and create the game; a setup rule broken in strict mode raises."""
+        data = normalise_header(header)
+        system = system_for(data["system"])
+        probe = system.new_state(data)
+        chk = Checks(strict)
+        system.check_setup(probe, chk)
+        if chk.found:
+            data["violations"] = [v.as_dict() for v in chk.found]
+        data["hash"] = header_hash(data)
+        return cls._create(cls.Created, id=id, data=data)
+
+    # --- recording ------------------------------------------------------------------------
+    def record(self, raw: dict, *, strict: bool = True) -> dict:
+        """Check one event against the rules, derive its consequences and append it."""
+        state = self.state
+        event_type = raw.get("type")
+        if not isinstance(event_type, str):
+            raise MalformedRecord("missing field `type`", field="type")
+        spec = self.system.spec(event_type, state.system)
+        spec.check_fields(raw)
+        seq = state.seq + 1
+        given_seq = raw.get("seq")
+        if given_seq is not None and given_seq != seq:
+            raise MalformedRecord(f"field `seq` is {show(given_seq)} but this is event {seq} of the game "
+                                  "(events count 1, 2, 3… without gaps)", field="seq")
+        for name in ("at", "by", "note"):
+            if name in raw and name not in spec.required and name not in spec.optional:
+                field(raw, name, str)
+        derived_names = spec.derived
+        event = {k: v for k, v in raw.items() if k not in derived_names and k != "hash" and k != "violations"}
+        event["seq"] = seq
+        chk = Checks(strict)
+        derived = self.system.decide(state, event, chk)
+        for name, value in derived.items():
+            if name in raw and raw[name] != value:
+                chk.fail(derived_names[name], f"`{name}` is {show(raw[name])} but the rules give {show(value)}")
+        event.update(derived)
+        if chk.found:
+            event["violations"] = [v.as_dict() for v in chk.found]
+        event["hash"] = event_hash(state.head, event)
+        self.trigger_event(event_class(event_type), data=event)
+        return event
+
+    # --- verbs over record() (used by the simulator, the dashboard and the CLI) ------------
+    def start_turn(self, turn: int) -> dict:
+        return self.record({"type": "TurnStarted", "turn": turn})
+
+    def start_phase(self, phase: str) -> dict:
+        return self.record({"type": "PhaseStarted", "phase": phase})
+
+    def roll_dice(self, player: str, purpose: str, die: str, faces: list, **extra: Any) -> dict:
+        return self.record({"type": "DiceRolled", "player": player, "purpose": purpose, "die": die,
+                            "faces": faces, **extra})
+
+    def start_activation(self, model: str) -> dict:
+        return self.record({"type": "ActivationStarted", "model": model})
+
+    def end_activation(self, model: str) -> dict:
+        return self.record({"type": "ActivationEnded", "model": model})
+
+    def move_model(self, model: str, action: str, path: list) -> dict:
+        return self.record({"type": "ModelMoved", "model": model, "action": action, "path": path})
+
+    def eject_model(self, model: str, by: str, to: list, dodge: int | None = None) -> dict:
+        event = {"type": "ModelEjected", "model": model, "by": by, "to": to}
+        if dodge is not None:
+            event["dodge"] = dodge
+        return self.record(event)
+
+    def score_points(self, player: str, points: int, reason: str) -> dict:
+        return self.record({"type": "PointsScored", "player": player, "points": points, "reason": reason})
+
+    def end_game(self, score: dict, winner: str | None, reason: str) -> dict:
+        return self.record({"type": "GameEnded", "score": score, "winner": winner, "reason": reason})
+
+
+def normalise_header(header: dict) -> dict:
+    """A header checked for the common fields, with its ``game`` id filled in."""
+    version = header.get("rollcall")
+    if version != FORMAT_VERSION:
+        raise MalformedRecord(f"field `rollcall` must be {FORMAT_VERSION} (the format version), not {show(version)}",
+                              field="rollcall")
+    for name in header:
+        if name not in HEADER_FIELDS and not name.startswith(EXTENSION_PREFIX):
+            raise MalformedRecord(f"unknown header field `{name}`", field=name)
+    system_for(field(header, "system", str))
+    players = field(header, "players", list)
+    if len(players) != 2 or not all(isinstance(p, dict) for p in players):
+        raise MalformedRecord("field `players` must list exactly two players", field="players")
+    ids = [field(p, "id", str) for p in players]
+    if len(set(ids)) != 2:
+        raise MalformedRecord("field `players`: the two players need different ids", field="players")
+    mode = header.get("dice_mode", "physical")
+    if mode not in ("physical", "digital"):
+        raise MalformedRecord("field `dice_mode` must be physical or digital", field="dice_mode")
+    if mode == "digital" and not re.fullmatch(r"[0-9a-f]{64}", str(header.get("commit", ""))):
+        raise MalformedRecord("a digital game's header needs `commit`, 64 lowercase hex digits", field="commit")
+    field(header, "rules", dict, optional=True)
+    field(header, "setup", dict, optional=True)
+    data = {k: v for k, v in header.items() if k not in ("hash", "violations")}
+    data["game"] = derive_game_id(header)
+    data.setdefault("setup", {})
+    return data
+
+
+_EVENT_CLASSES: dict[str, type[Game.Event]] = {}
+
+
+def event_class(event_type: str) -> type[Game.Event]:
+    """The stored event class of a record event type; its topic is ``rollcall:<Type>``, stable across renames."""
+    return _EVENT_CLASSES[event_type]
+
+
+def _define_event_classes() -> None:
+    import domain.systems  # noqa: F401  registers every pack
+
+    names = sorted({t for cls in GameSystem.registry.values() for t in cls.specs})
+    for name in names:
+        if name not in _EVENT_CLASSES:
+            cls = type(name, (Game.Event,), {
+                "TOPIC": f"rollcall:{name}", "__module__": __name__, "__qualname__": f"Game.{name}"})
+            register_topic(cls.TOPIC, cls)
+            _EVENT_CLASSES[name] = cls
+
+
+_define_event_classes()
+
+__all__ = ["Game", "RuleViolation", "event_class", "normalise_header"]

@@ -1,0 +1,135 @@
+"""The game record format: lines, canonical JSON, the hash chain, field checks.
+
+A record is JSON Lines: line 1 the header, then one event per line (docs/format.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from domain.errors import MalformedRecord
+
+FORMAT_VERSION = 1
+COMMON_OPTIONAL = ("seq", "at", "by", "note")
+EXTENSION_PREFIX = "x_"
+
+
+def canonical(obj: Any) -> str:
+    """JSON with sorted keys, separators ``,`` and ``:``, no ASCII escaping."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def header_hash(header: dict) -> str:
+    body = {k: v for k, v in header.items() if k != "hash"}
+    return hashlib.sha256(canonical(body).encode()).hexdigest()
+
+
+def event_hash(previous: str, event: dict) -> str:
+    body = {k: v for k, v in event.items() if k != "hash"}
+    return hashlib.sha256((previous + canonical(body)).encode()).hexdigest()
+
+
+def export_line(obj: dict) -> str:
+    """One exported line: ``seq`` and ``type`` first, other fields sorted, ``hash`` last."""
+    head = {k: obj[k] for k in ("rollcall", "seq", "type") if k in obj}
+    rest = {k: obj[k] for k in sorted(obj) if k not in head and k != "hash"}
+    if "hash" in obj:
+        rest["hash"] = obj["hash"]
+    return json.dumps({**head, **rest}, ensure_ascii=False)
+
+
+def read_lines(lines: Iterable[str]) -> Iterator[tuple[int, dict]]:
+    """Yield (line number, object) for every non-blank, non-comment line."""
+    for number, text in enumerate(lines, start=1):
+        stripped = text.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        try:
+            obj = json.loads(stripped)
+        except json.JSONDecodeError as exc:
+            raise _located(number, MalformedRecord(f"not valid JSON: {exc.msg} at column {exc.colno}")) from None
+        if not isinstance(obj, dict):
+            raise _located(number, MalformedRecord("a line must be a JSON object"))
+        yield number, obj
+
+
+class LocatedError(Exception):
+    def __init__(self, line: int, error: Exception) -> None:
+        super().__init__(str(error))
+        self.line = line
+        self.error = error
+
+
+def _located(line: int, error: Exception) -> LocatedError:
+    return LocatedError(line, error)
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+def derive_game_id(header: dict) -> str:
+    """The header's ``game``, or tournament-round-table as a slug."""
+    if header.get("game") is not None:
+        return field(header, "game", str)
+    missing = [k for k in ("tournament", "round", "table") if header.get(k) is None]
+    if missing:
+        raise MalformedRecord(
+            "the header needs `game`, or `tournament`, `round` and `table` to derive it "
+            f"(missing: {', '.join(missing)})", field="game")
+    return f"{slug(str(header['tournament']))}-r{header['round']}-t{header['table']}"
+
+
+# --- field checks -------------------------------------------------------------------------
+
+_TYPE_NAMES = {str: "a string", int: "an integer", list: "a list", dict: "an object", bool: "true or false"}
+
+
+def field(obj: dict, name: str, kind: type, *, optional: bool = False, default: Any = None) -> Any:
+    """The value of ``name``, checked to be of ``kind``; a MalformedRecord naming it otherwise."""
+    if name not in obj or obj[name] is None:
+        if optional:
+            return default
+        raise MalformedRecord(f"missing field `{name}`", field=name)
+    value = obj[name]
+    if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+        raise MalformedRecord(f"field `{name}` must be {_TYPE_NAMES[kind]}, not {json.dumps(value)}", field=name)
+    return value
+
+
+def choice(obj: dict, name: str, allowed: Iterable[str], *, optional: bool = False) -> str | None:
+    value = field(obj, name, str, optional=optional)
+    allowed = tuple(allowed)
+    if value is not None and value not in allowed:
+        raise MalformedRecord(f"field `{name}` must be one of {', '.join(allowed)}, not {json.dumps(value)}", field=name)
+    return value
+
+
+def position(value: Any, name: str) -> tuple[int, int]:
+    if (isinstance(value, (list, tuple)) and len(value) == 2
+            and all(isinstance(c, int) and not isinstance(c, bool) for c in value)):
+        return (value[0], value[1])
+    raise MalformedRecord(f"field `{name}` must be a position [q, r], not {json.dumps(value)}", field=name)
+
+
+def string_list(obj: dict, name: str, *, optional: bool = False) -> list[str]:
+    value = field(obj, name, list, optional=optional, default=[])
+    if not all(isinstance(v, str) for v in value):
+        raise MalformedRecord(f"field `{name}` must be a list of strings", field=name)
+    return value
+
+
+def int_list(obj: dict, name: str, *, optional: bool = False) -> list[int]:
+    value = field(obj, name, list, optional=optional, default=[])
+    if not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise MalformedRecord(f"field `{name}` must be a list of integers", field=name)
+    return value
+
+
+def show(pos: Any) -> str:
+    """A position or list of positions as written in records: [3,4]."""
+    return json.dumps(pos, separators=(",", ":"))

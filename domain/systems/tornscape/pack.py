@@ -1,0 +1,517 @@
+"""The Tornscape rules pack: setup, activations, movement and ejection (seed 004: R41–R76)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from domain.errors import MalformedRecord
+from domain.record import field, position, show
+from domain.systems.base import (ANY, INT, LIST, ONE_OF, STR, Checks, EventSpec, GameSystem, GameState)
+from domain.systems.tornscape import hexes as hx
+from domain.systems.tornscape.state import SIZES, Marker, Model, Pending, TornscapeState
+
+MOVE_ACTIONS = ("step", "run")
+EFFECT_ACTIONS = ("effect", "panic")  # moves caused by an effect (R65); panic also R75
+TERRAIN_KINDS = ("solid", "burning_ground", "deadly_bog", "cover")
+DOMAINS = ("creation", "destruction", "life", "death")
+PENDING_OK = frozenset({"ModelEjected", "MarkerEjected", "DiceRolled", "DieRerolled", "Noted"})
+
+
+def _h(h: tuple[int, int]) -> str:
+    return show(list(h))
+
+
+class Tornscape(GameSystem):
+    alias = "tornscape"
+    rule_data = "tornscape"
+    state_class = TornscapeState
+
+    specs = {
+        "ActivationStarted": EventSpec({"model": STR}, derived={"entered": "R25"}),
+        "ActivationEnded": EventSpec({"model": STR}, derived={"entered": "R26"}),
+        "ModelMoved": EventSpec({"model": STR, "action": ONE_OF(*MOVE_ACTIONS, *EFFECT_ACTIONS), "path": LIST},
+                                derived={"free_attacks": "R74", "destroyed": "R53", "must_eject": "R64",
+                                         "markers_to_eject": "R67", "entered": "R27"}),
+        "ModelEjected": EventSpec({"model": STR, "by": STR, "to": ANY}, {"dodge": INT},
+                                  derived={"dodged": "R61", "free_attacks": "R58"}),
+        "ModelDisplaced": EventSpec({"model": STR, "by": STR, "to": ANY}, {"dodge": INT}, derived={"dodged": "R61"}),
+        "MarkerEjected": EventSpec({"marker": STR, "to": ANY}),
+        "MarkerTaken": EventSpec({"model": STR, "marker": STR}),
+        "ModelPlaced": EventSpec({"model": ANY}),
+        "ModelRemoved": EventSpec({"model": STR}, {"reason": STR}),
+    }
+
+    # --- setup -----------------------------------------------------------------------------
+    def new_state(self, header: dict) -> GameState:
+        setup = field(header, "setup", dict)
+        board = field(setup, "board", dict)
+        for name in ("width", "height"):
+            if field(board, name, int) < 1:
+                raise MalformedRecord(f"setup.board.{name} must be at least 1", field=f"setup.board.{name}")
+        return super().new_state(header)
+
+    def check_setup(self, state: TornscapeState, chk: Checks) -> None:
+        setup = state.header["setup"]
+        for i, raw in enumerate(field(setup, "terrain", list, optional=True, default=[])):
+            self._add_terrain(state, raw, f"setup.terrain[{i}]")
+        for i, raw in enumerate(field(setup, "markers", list, optional=True, default=[])):
+            self._add_marker(state, raw, f"setup.markers[{i}]")
+        for i, raw in enumerate(field(setup, "models", list, optional=True, default=[])):
+            model = self.parse_model(state, raw, f"setup.models[{i}]")
+            clash = self._setup_clash(state, model)
+            if clash:
+                raise MalformedRecord(f"setup.models[{i}]: {model.id} at {show(model.fp and sorted(model.fp)[0])} "
+                                      f"overlaps {clash}", field=f"setup.models[{i}].at")
+            state.add_model(model)
+        zones = field(setup, "deployment_zones", dict, optional=True, default={})
+        for pid, hexes in zones.items():
+            if pid not in state.players:
+                raise MalformedRecord(f"setup.deployment_zones: unknown player '{pid}'", field="setup.deployment_zones")
+            state.zones[pid] = {position(h, f"setup.deployment_zones.{pid}") for h in hexes}
+        for model in state.models.values():
+            self._check_deployment(state, model, chk)
+
+    def _add_terrain(self, state: TornscapeState, raw: Any, where: str) -> None:
+        if not isinstance(raw, dict):
+            raise MalformedRecord(f"{where} must be an object", field=where)
+        tid = field(raw, "id", str)
+        kind = field(raw, "kind", str)
+        if kind not in TERRAIN_KINDS:
+            raise MalformedRecord(f"{where}.kind must be one of {', '.join(TERRAIN_KINDS)}", field=f"{where}.kind")
+        if tid in state.terrain:
+            raise MalformedRecord(f"{where}: terrain id '{tid}' is used twice", field=f"{where}.id")
+        cells = [self.on_board(state, position(h, f"{where}.hexes"), f"{where}.hexes") for h in field(raw, "hexes", list)]
+        state.terrain[tid] = {"kind": kind, "hexes": cells}
+        if kind == "solid":
+            for h in cells:
+                state.solid[h] = tid
+
+    def _add_marker(self, state: TornscapeState, raw: Any, where: str) -> None:
+        if not isinstance(raw, dict):
+            raise MalformedRecord(f"{where} must be an object", field=where)
+        mid = field(raw, "id", str)
+        kind = field(raw, "kind", str)
+        if kind not in ("portable", "bound"):
+            raise MalformedRecord(f"{where}.kind must be portable or bound", field=f"{where}.kind")
+        at = self.on_board(state, position(raw.get("at"), f"{where}.at"), f"{where}.at")
+        if mid in state.markers or at in state.marker_at:
+            raise MalformedRecord(f"{where}: marker '{mid}' repeats an id or a hex", field=f"{where}.id")
+        state.markers[mid] = Marker(mid, kind, at)
+        state.marker_at[at] = mid
+
+    def parse_model(self, state: TornscapeState, raw: Any, where: str) -> Model:
+        if not isinstance(raw, dict):
+            raise MalformedRecord(f"{where} must be an object", field=where)
+        mid = field(raw, "id", str)
+        if mid in state.models:
+            raise MalformedRecord(f"{where}: model id '{mid}' is used twice", field=f"{where}.id")
+        player = field(raw, "player", str)
+        if player not in state.players:
+            raise MalformedRecord(f"{where}.player: unknown player '{player}'", field=f"{where}.player")
+        size = field(raw, "size", str)
+        if size not in SIZES:
+            raise MalformedRecord(f"{where}.size must be one of {', '.join(SIZES)}", field=f"{where}.size")
+        at = self.position_of(state, size, field(raw, "at", list), f"{where}.at")
+        numbers = {k: field(raw, k, int, optional=True, default=0) for k in ("step", "run", "agility", "explore")}
+        domains = [d for d in field(raw, "domains", list, optional=True, default=[])]
+        model = Model(mid, player, field(raw, "name", str, optional=True, default=mid), size, at,
+                      domains=domains, traits=frozenset(field(raw, "traits", list, optional=True, default=[])),
+                      **numbers)
+        model.place(at)
+        return model
+
+    def _setup_clash(self, state: TornscapeState, model: Model) -> str | None:
+        others = state.models_on(model.fp)
+        if others:
+            return f"model {others[0].id}"
+        solid = next((state.solid[h] for h in model.fp if h in state.solid), None)
+        if solid:
+            return f"solid terrain {solid}"
+        marker = next((state.marker_at[h] for h in model.fp if h in state.marker_at), None)
+        return f"marker {marker}" if marker else None
+
+    def _check_deployment(self, state: TornscapeState, model: Model, chk: Checks) -> None:
+        zone = state.zones.get(model.player)
+        if not zone or model.fp <= zone:
+            return
+        if model.size == "huge" and self._huge_cannot_fit(model, zone) and any(
+                set(hx.hexon_hexes(c)) <= zone for c in model.at):
+            return
+        outside = sorted(model.fp - zone)
+        chk.fail("R76", f"{model.id} ({model.size}) is deployed at {_h(outside[0])}, outside "
+                        f"{model.player}'s deployment zone")
+
+    @staticmethod
+    def _huge_cannot_fit(model: Model, zone: set) -> bool:
+        """True if no translation of the huge model's shape (by hexon steps) lies inside the zone."""
+        anchor = model.at[0]
+        shape = [(c[0] - anchor[0], c[1] - anchor[1]) for c in model.at]
+        centres = {hx.hexon_centre_of(h) for h in zone}
+        for c in centres:
+            fp = set().union(*(hx.hexon_hexes((c[0] + d[0], c[1] + d[1])) for d in shape))
+            if fp <= zone:
+                return False
+        return True
+
+    # --- positions -------------------------------------------------------------------------
+    def on_board(self, state: TornscapeState, h: tuple[int, int], name: str) -> tuple[int, int]:
+        if not hx.on_board(h, state.width, state.height):
+            raise MalformedRecord(f"field `{name}`: hex {_h(h)} is off the {state.width}×{state.height} board",
+                                  field=name)
+        return h
+
+    def position_of(self, state: TornscapeState, size: str, value: Any, name: str) -> list[tuple[int, int]]:
+        """A model position (list of hexes / hexon centres) of the given size, checked to be on the board."""
+        if size == "huge":
+            if not isinstance(value, list) or len(value) < 2:
+                raise MalformedRecord(f"field `{name}`: a huge model stands on a list of two or more hexon centres",
+                                      field=name)
+            at = [position(v, name) for v in value]
+        else:
+            if isinstance(value, list) and len(value) == 1 and isinstance(value[0], list):
+                value = value[0]
+            at = [position(value, name)]
+        if size != "infantry":
+            for c in at:
+                if not hx.is_hexon_centre(c):
+                    raise MalformedRecord(f"field `{name}`: {_h(c)} is not a hexon centre ({size} models stand on "
+                                          "hexons)", field=name)
+            if size == "huge" and (len(set(at)) != len(at) or not hx.hexons_connected(at)):
+                raise MalformedRecord(f"field `{name}`: the hexons {show([list(c) for c in at])} of a huge model "
+                                      "must be distinct and adjacent", field=name)
+        for h in hx.footprint(size, at):
+            self.on_board(state, h, name)
+        return at
+
+    def model(self, state: TornscapeState, event: dict, name: str = "model") -> Model:
+        mid = event[name]
+        model = state.models.get(mid)
+        if model is None:
+            raise MalformedRecord(f"field `{name}`: no model '{mid}' on the board", field=name)
+        return model
+
+    def enemies(self, model: Model, others) -> list[Model]:
+        return [o for o in others if o.player != model.player]
+
+    def adjacent_enemies(self, state: TornscapeState, model: Model, hexes) -> list[str]:
+        """Enemies of ``model`` within one hex of any of ``hexes`` (R73–R75)."""
+        near: set = set()
+        for h in hexes:
+            near.add(h)
+            near.update(hx.neighbours(h))
+        return [o.id for o in state.models_on(near) if o.player != model.player]
+
+    # --- generic sequencing ----------------------------------------------------------------
+    def decide(self, state: GameState, event: dict, chk: Checks) -> dict:
+        if state.pending and event["type"] not in PENDING_OK:
+            waiting = ", ".join(p.id for p in state.pending)
+            chk.fail("F01", f"the ejection of {waiting} must be resolved before {event['type']}")
+        return super().decide(state, event, chk)
+
+    # --- activations -----------------------------------------------------------------------
+    def decide_ActivationStarted(self, state: TornscapeState, event: dict, chk: Checks) -> dict:
+        model = self.model(state, event)
+        if state.activation is not None:
+            chk.fail("F05", f"{model.id} starts an activation while {state.activation}'s is still open")
+        return {"entered": []}
+
+    def apply_ActivationStarted(self, state: TornscapeState, event: dict) -> None:
+        state.activation = event["model"]
+        state.actions_used = set()
+
+    def decide_ActivationEnded(self, state: TornscapeState, event: dict, chk: Checks) -> dict:
+        model = self.model(state, event)
+        if state.activation != model.id:
+            chk.fail("F05", f"{model.id} ends an activation it has not started "
+                            f"(open: {state.activation or 'none'})")
+        return {"entered": []}
+
+    def apply_ActivationEnded(self, state: TornscapeState, event: dict) -> None:
+        state.activation = None
+        state.actions_used = set()
+
+    # --- movement --------------------------------------------------------------------------
+    def decide_ModelMoved(self, state: TornscapeState, event: dict, chk: Checks) -> dict:
+        model = self.model(state, event)
+        action = event["action"]
+        raw_path = event["path"]
+        if not raw_path:
+            raise MalformedRecord("field `path` must list at least one position", field="path")
+        path = [self.position_of(state, model.size, p, "path") for p in raw_path]
+        if action in MOVE_ACTIONS:
+            if state.activation != model.id:
+                chk.fail("F05", f"{model.id} makes a {action} action outside its own activation "
+                                f"(open: {state.activation or 'none'})")
+            if action in state.actions_used:
+                chk.fail("R41", f"{model.id} already made a {action} action in this activation")
+            allowed = model.step if action == "step" else model.run
+            if len(path) > allowed:
+                unit = "hexes" if model.size == "infantry" else "hexons"
+                chk.fail("R42", f"{model.id} moves {len(path)} {unit} but its {action} allows {allowed}")
+        before = model.at
+        for after in path:
+            if not hx.step_is_adjacent(model.size, before, after):
+                chk.fail("R42", f"{model.id} jumps from {show([list(h) for h in before])} to "
+                                f"{show([list(h) for h in after])}; each step moves one "
+                                f"{'hex' if model.size == 'infantry' else 'hexon'}")
+            before = after
+
+        free_attacks: list[str] = []
+        if action in ("step", "run", "panic"):
+            free_attacks.extend(self.adjacent_enemies(state, model, model.fp))  # R73, R75
+        destroyed: list[str] = []
+        for at in path[:-1]:
+            fp = hx.footprint(model.size, at)
+            self._check_passing(state, model, fp, destroyed, chk)
+            for enemy in self.adjacent_enemies(state, model, fp):  # R74
+                if enemy not in free_attacks:
+                    free_attacks.append(enemy)
+        end = hx.footprint(model.size, path[-1])
+        must_eject, markers = self._check_ending(state, model, action, end, destroyed, chk)
+        return {"free_attacks": free_attacks, "destroyed": destroyed, "must_eject": must_eject,
+                "markers_to_eject": markers, "entered": []}
+
+    def _check_passing(self, state: TornscapeState, model: Model, fp, destroyed: list, chk: Checks) -> None:
+        for other in state.models_on(fp):
+            if other.id == model.id:
+                continue
+            where = _h(sorted(fp & other.fp)[0])
+            if other.player != model.player:
+                rule = {"infantry": "R44", "large": "R48", "huge": "R52"}[model.size]
+                chk.fail(rule, f"{model.size} {model.id} may not pass through {where}, occupied by enemy "
+                               f"model {other.id}")
+            elif model.size == "large" and other.size != "infantry":
+                chk.fail("R47", f"large {model.id} may not pass through {where}, occupied by allied "
+                                f"{other.size} model {other.id}")
+            elif model.size == "huge" and other.size != "infantry":
+                chk.fail("R51", f"huge {model.id} may pass only allied infantry, not {other.size} model "
+                                f"{other.id} at {where}")
+        for h in sorted(fp):
+            tid = state.solid.get(h)
+            if tid is None:
+                continue
+            if model.size == "huge":
+                if tid not in destroyed:
+                    destroyed.append(tid)  # R53
+            else:
+                rule = "R44" if model.size == "infantry" else "R48"
+                chk.fail(rule, f"{model.size} {model.id} may not pass through {_h(h)}, solid terrain {tid}")
+
+    def _check_ending(self, state: TornscapeState, model: Model, action: str, end, destroyed: list,
+                      chk: Checks) -> tuple[list[str], list[str]]:
+        others = [o for o in state.models_on(end) if o.id != model.id]
+        marker_ids = sorted({state.marker_at[h] for h in end if h in state.marker_at})
+        if action in EFFECT_ACTIONS:
+            if others or marker_ids:
+                what = f"model {others[0].id}" if others else f"marker {marker_ids[0]}"
+                chk.fail("R65", f"{model.id} moved by an effect may not end on {what}: shoving needs a "
+                                "Movement action")
+            return [], []
+        for h in sorted(end):
+            tid = state.solid.get(h)
+            if tid is None:
+                continue
+            if model.size == "huge":
+                if tid not in destroyed:
+                    destroyed.append(tid)  # R55
+            else:
+                rule = "R45" if model.size == "infantry" else "R49"
+                chk.fail(rule, f"{model.size} {model.id} may not end on {_h(h)}, solid terrain {tid}")
+        allies, enemies = [], []
+        for other in others:
+            where = _h(sorted(end & other.fp)[0])
+            if model.can_shove(other):
+                (allies if other.player == model.player else enemies).append(other.id)
+            elif model.size == "infantry":
+                rule = "R59" if "shove" in model.traits else "R45"
+                chk.fail(rule, f"infantry {model.id} may not end on {where}, occupied by {other.size} model {other.id}")
+            elif model.size == "large":
+                chk.fail("R49", f"large {model.id} may not end on {where}, occupied by {other.size} model {other.id}")
+            else:
+                chk.fail("R54", f"huge {model.id} may not end on {where}, occupied by huge model {other.id}")
+        for mid in marker_ids:
+            marker = state.markers[mid]
+            if marker.kind == "bound" and not model.shoves_infantry():
+                chk.fail("R70", f"{model.id} may not end on bound marker {mid} at {_h(marker.at)}: only models "
+                                "that can shove infantry shove bound markers")
+            elif marker.kind == "bound" and marker.linked_to and marker.linked_to in state.models:
+                holder = state.models[marker.linked_to]
+                if not self._marker_spots(state, marker, model, end):
+                    chk.fail("R71", f"bound marker {mid} has no free hex next to {holder.id}, so {model.id} "
+                                    f"may not take {_h(marker.at)}")
+        return sorted(allies) + sorted(enemies), marker_ids  # R64: allies first, then enemies
+
+    def apply_ModelMoved(self, state: TornscapeState, event: dict) -> None:
+        model = state.models[event["model"]]
+        size = model.size
+        end = event["path"][-1]
+        at = [tuple(c) for c in end] if size == "huge" else [tuple(end[0] if isinstance(end[0], list) else end)]
+        state.put(model, at)
+        for tid in event.get("destroyed", ()):
+            state.remove_terrain(tid)
+        state.pending = ([Pending("model", mid, model.id) for mid in event.get("must_eject", ())]
+                         + [Pending("marker", mid, model.id) for mid in event.get("markers_to_eject", ())])
+        if event["action"] in MOVE_ACTIONS:
+            state.actions_used.add(event["action"])
+
+    # --- ejection --------------------------------------------------------------------------
+    def ejection_targets(self, state: TornscapeState, model: Model, shover: Model) -> list[list[tuple[int, int]]]:
+        """The nearest free positions for ``model`` ejected by ``shover`` (R57, R63)."""
+        if model.size == "infantry":
+            return [[h] for h in hx.nearest_free_hexes(shover.fp, state.is_free, state.width, state.height)]
+        return self._nearest_free_hexons(state, shover.fp)
+
+    def _nearest_free_hexons(self, state: TornscapeState, fp) -> list[list[tuple[int, int]]]:
+        best: list = []
+        best_d = None
+        for h in hx.board_hexes(state.width, state.height):
+            if not hx.is_hexon_centre(h):
+                continue
+            cells = hx.hexon_hexes(h)
+            if not all(hx.on_board(c, state.width, state.height) and state.is_free(c) for c in cells):
+                continue
+            d = hx.footprint_distance(frozenset(cells), fp)
+            if d == 0:
+                continue
+            if best_d is None or d < best_d:
+                best, best_d = [[h]], d
+            elif d == best_d:
+                best.append([h])
+        return best
+
+    def _pending(self, state: TornscapeState, kind: str, item: str, chk: Checks) -> Pending | None:
+        for p in state.pending:
+            if p.kind == kind and p.id == item:
+                return p
+        chk.fail("F01", f"{kind} {item} is not waiting to be ejected")
+        return None
+
+    def _dodge(self, state: TornscapeState, event: dict, model: Model, by: Model, chk: Checks, rule: str) -> dict:
+        if event.get("dodge") is None:
+            return {}
+        if model.player == by.player:
+            chk.fail(rule, f"{model.id} is {by.id}'s ally and may not dodge it")
+        roll = self.use_roll(state, chk, event["dodge"], purpose="dodge", player=model.player, die="agility",
+                             count=model.agility, what=f"{model.id}'s dodge check (R61)", name="dodge")
+        return {"dodged": state.dice.successes(roll.faces) >= 1}
+
+    def decide_ModelEjected(self, state: TornscapeState, event: dict, chk: Checks) -> dict:
+        model = self.model(state, event)
+        by = self.model(state, event, "by")
+        pending = self._pending(state, "model", model.id, chk)
+        if pending is not None:
+            if pending.by != by.id:
+                chk.fail("F01", f"{model.id} is being ejected by {pending.by}, not {by.id}")
+            if model.player != by.player:
+                ally = next((p.id for p in state.pending if p.kind == "model"
+                             and state.models[p.id].player == by.player), None)
+                if ally is not None:
+                    chk.fail("R64", f"allied {ally} must be ejected before enemy {model.id}")
+        to = self.position_of(state, model.size, event["to"], "to")
+        derived = self._dodge(state, event, model, by, chk, "R60")
+        targets = self.ejection_targets(state, model, by)
+        if to not in targets:
+            rule = "R63" if model.size == "large" else "R57"
+            options = ", ".join(show([list(h) for h in t]) if len(t) > 1 else _h(t[0]) for t in targets) or "none"
+            chk.fail(rule, f"{model.id} must be ejected to one of the nearest free hexes ({options}), not "
+                           f"{_h(to[0])}")
+        derived["free_attacks"] = [model.id] if model.player != by.player else []  # R58
+        return derived
+
+    def apply_ModelEjected(self, state: TornscapeState, event: dict) -> None:
+        model = state.models[event["model"]]
+        state.put(model, [tuple(event["to"][0]) if isinstance(event["to"][0], list) else tuple(event["to"])])
+        state.pending = [p for p in state.pending if not (p.kind == "model" and p.id == model.id)]
+        if event.get("dodge") is not None:
+            state.rolls[event["dodge"]].used_by = event["seq"]
+
+    def decide_ModelDisplaced(self, state: TornscapeState, event: dict, chk: Checks) -> dict:
+        model = self.model(state, event)
+        by = self.model(state, event, "by")
+        to = self.position_of(state, model.size, event["to"], "to")
+        derived = self._dodge(state, event, model, by, chk, "R72")
+        if derived.get("dodged") and model.size != "infantry":
+            if to != model.at:
+                chk.fail("R72", f"{model.size} {model.id} dodged and stays at {_h(model.at[0])}")
+            return derived
+        fp = hx.footprint(model.size, to)
+        blocked = [h for h in sorted(fp) if (h in state.occupants and state.occupants[h] != [model.id])
+                   or h in state.marker_at or h in state.solid]
+        if blocked:
+            chk.fail("R65", f"{model.id} may not be displaced onto {_h(blocked[0])}, which is not free")
+        return derived
+
+    def apply_ModelDisplaced(self, state: TornscapeState, event: dict) -> None:
+        model = state.models[event["model"]]
+        if not event.get("dodged") or model.size == "infantry":
+            to = event["to"]
+            state.put(model, [tuple(c) for c in to] if model.size == "huge"
+                      else [tuple(to[0]) if isinstance(to[0], list) else tuple(to)])
+        if event.get("dodge") is not None:
+            state.rolls[event["dodge"]].used_by = event["seq"]
+
+    # --- markers ---------------------------------------------------------------------------
+    def _marker_spots(self, state: TornscapeState, marker: Marker, mover: Model, end) -> list[tuple[int, int]]:
+        """Free hexes where an ejected marker may go (R67; R71 for a taken bound marker)."""
+        def free(h):
+            return state.is_free(h) and h not in end and h != marker.at
+
+        if marker.kind == "bound" and marker.linked_to in state.models:
+            holder = state.models[marker.linked_to]
+            near = {n for h in holder.fp for n in hx.neighbours(h)} - holder.fp
+            return sorted(h for h in near if hx.on_board(h, state.width, state.height) and free(h))
+        return hx.nearest_free_hexes(frozenset(end), free, state.width, state.height)
+
+    def decide_MarkerEjected(self, state: TornscapeState, event: dict, chk: Checks) -> None:
+        marker = state.markers.get(event["marker"])
+        if marker is None:
+            raise MalformedRecord(f"field `marker`: no marker '{event['marker']}' on the board", field="marker")
+        to = self.on_board(state, position(event["to"], "to"), "to")
+        pending = self._pending(state, "marker", marker.id, chk)
+        if pending is None:
+            return
+        mover = state.models[pending.by]
+        spots = self._marker_spots(state, marker, mover, mover.fp)
+        if to not in spots:
+            rule = "R71" if marker.kind == "bound" and marker.linked_to else "R67"
+            chk.fail(rule, f"marker {marker.id} must go to one of {', '.join(_h(h) for h in spots) or 'no hex'}, "
+                           f"not {_h(to)}")
+
+    def apply_MarkerEjected(self, state: TornscapeState, event: dict) -> None:
+        marker = state.markers[event["marker"]]
+        state.marker_at.pop(marker.at, None)
+        marker.at = tuple(event["to"])
+        state.marker_at[marker.at] = marker.id
+        state.pending = [p for p in state.pending if not (p.kind == "marker" and p.id == marker.id)]
+
+    def decide_MarkerTaken(self, state: TornscapeState, event: dict, chk: Checks) -> None:
+        model = self.model(state, event)
+        marker = state.markers.get(event["marker"])
+        if marker is None:
+            raise MalformedRecord(f"field `marker`: no marker '{event['marker']}' on the board", field="marker")
+        if hx.footprint_distance(model.fp, frozenset([marker.at])) > 1:
+            chk.fail("F06", f"{model.id} is not next to marker {marker.id} at {_h(marker.at)}")
+
+    def apply_MarkerTaken(self, state: TornscapeState, event: dict) -> None:
+        marker = state.markers[event["marker"]]
+        if marker.kind == "portable":  # R69: portable markers leave the board, bound ones stay
+            del state.markers[marker.id]
+            state.marker_at.pop(marker.at, None)
+        else:
+            marker.linked_to = event["model"]
+
+    # --- placing and removing models -------------------------------------------------------
+    def decide_ModelPlaced(self, state: TornscapeState, event: dict, chk: Checks) -> None:
+        model = self.parse_model(state, event["model"], "model")
+        clash = self._setup_clash(state, model)
+        if clash:
+            chk.fail("R66", f"{model.id} may not be placed on {_h(sorted(model.fp)[0])}, occupied by {clash}")
+
+    def apply_ModelPlaced(self, state: TornscapeState, event: dict) -> None:
+        state.add_model(self.parse_model(state, event["model"], "model"))
+
+    def decide_ModelRemoved(self, state: TornscapeState, event: dict, chk: Checks) -> None:
+        self.model(state, event)
+
+    def apply_ModelRemoved(self, state: TornscapeState, event: dict) -> None:
+        state.remove_model(event["model"])

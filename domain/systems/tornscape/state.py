@@ -1,0 +1,139 @@
+"""The Tornscape board state: models, terrain, markers, the open activation and pending ejections."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from domain.systems.base import GameState
+from domain.systems.tornscape.hexes import Hex, footprint
+
+SIZES = ("infantry", "large", "huge")
+
+
+@dataclass(slots=True)
+class Model:
+    id: str
+    player: str
+    name: str
+    size: str
+    at: list[Hex]
+    step: int = 0
+    run: int = 0
+    agility: int = 0
+    explore: int = 0
+    domains: list[str] = field(default_factory=list)
+    traits: frozenset[str] = frozenset()
+    fp: frozenset[Hex] = frozenset()
+
+    def place(self, at: list[Hex]) -> None:
+        self.at = at
+        self.fp = footprint(self.size, at)
+
+    def can_shove(self, other: Model) -> bool:
+        """R57 large shove infantry; R63 huge shove infantry and large; R59 printed Shove: own size."""
+        if self.size == "large" and other.size == "infantry":
+            return True
+        if self.size == "huge" and other.size in ("infantry", "large"):
+            return True
+        return "shove" in self.traits and other.size == self.size
+
+    def shoves_infantry(self) -> bool:
+        return self.size != "infantry" or "shove" in self.traits
+
+    def to_json(self) -> dict:
+        return {"player": self.player, "name": self.name, "size": self.size, "at": [list(h) for h in self.at]}
+
+
+@dataclass(slots=True)
+class Marker:
+    id: str
+    kind: str  # portable | bound
+    at: Hex
+    linked_to: str | None = None
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "at": list(self.at), "linked_to": self.linked_to}
+
+
+@dataclass(slots=True)
+class Pending:
+    """An ejection the last move requires: a model or a marker, and the model that ejects it."""
+
+    kind: str  # model | marker
+    id: str
+    by: str
+
+
+class TornscapeState(GameState):
+    def __init__(self, header: dict, rules: dict) -> None:
+        super().__init__(header, rules)
+        board = header["setup"]["board"]
+        self.width: int = board["width"]
+        self.height: int = board["height"]
+        self.models: dict[str, Model] = {}
+        self.occupants: dict[Hex, list[str]] = {}
+        self.terrain: dict[str, dict] = {}
+        self.solid: dict[Hex, str] = {}
+        self.markers: dict[str, Marker] = {}
+        self.marker_at: dict[Hex, str] = {}
+        self.zones: dict[str, set[Hex]] = {}
+        self.activation: str | None = None
+        self.actions_used: set[str] = set()
+        self.pending: list[Pending] = []
+        self.vortices: dict[str, dict] = {}
+
+    # occupancy -----------------------------------------------------------------------------
+    def put(self, model: Model, at: list[Hex]) -> None:
+        for h in model.fp:
+            ids = self.occupants[h]
+            ids.remove(model.id)
+            if not ids:
+                del self.occupants[h]
+        model.place(at)
+        for h in model.fp:
+            self.occupants.setdefault(h, []).append(model.id)
+
+    def add_model(self, model: Model) -> None:
+        self.models[model.id] = model
+        for h in model.fp:
+            self.occupants.setdefault(h, []).append(model.id)
+
+    def remove_model(self, model_id: str) -> None:
+        model = self.models.pop(model_id)
+        for h in model.fp:
+            ids = self.occupants[h]
+            ids.remove(model_id)
+            if not ids:
+                del self.occupants[h]
+
+    def remove_terrain(self, terrain_id: str) -> None:
+        piece = self.terrain.pop(terrain_id)
+        if piece["kind"] == "solid":
+            for h in piece["hexes"]:
+                self.solid.pop(tuple(h), None)
+
+    def models_on(self, hexes) -> list[Model]:
+        """Models occupying any of ``hexes``, each once, in a stable order."""
+        seen: dict[str, Model] = {}
+        occupants = self.occupants
+        for h in hexes:
+            for mid in occupants.get(h, ()):
+                if mid not in seen:
+                    seen[mid] = self.models[mid]
+        return list(seen.values())
+
+    def is_free(self, h: Hex) -> bool:
+        """No miniature, marker or solid terrain: where an ejected model may go."""
+        return h not in self.occupants and h not in self.marker_at and h not in self.solid
+
+    def to_json(self) -> dict:
+        out = super().to_json()
+        out["board"] = {"width": self.width, "height": self.height}
+        out["models"] = {mid: m.to_json() for mid, m in sorted(self.models.items())}
+        out["terrain"] = {tid: {"kind": t["kind"], "hexes": [list(h) for h in t["hexes"]]}
+                          for tid, t in sorted(self.terrain.items())}
+        out["markers"] = {k: m.to_json() for k, m in sorted(self.markers.items())}
+        out["vortices"] = self.vortices
+        out["activation"] = self.activation
+        out["pending"] = [{"kind": p.kind, "id": p.id, "by": p.by} for p in self.pending]
+        return out
