@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Rollcall developer entry point (stdlib only; needs Python 3.11+).
+
+usage: python3 dev.py demo [ARGS...]   set up .venv, then run `rollcall demo ARGS...`
+       python3 dev.py test [ARGS...]   set up .venv, then run pytest -n 2 [ARGS...]
+       python3 dev.py setup            only set up .venv
+
+Setup creates .venv (venv module) when missing and runs
+`pip install -e '.[test]'` in it, unless .venv/.rollcall-installed is
+newer than pyproject.toml.
+
+`test` always runs 2 xdist workers unless ARGS choose otherwise
+(-n N, --numprocesses N, -p no:xdist); ARGS are passed to pytest as given,
+e.g. `python3 dev.py test tests/integration -q -k tracking`.
+The exit status is the child's.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / ("python.exe" if os.name == "nt" else "python")
+ROLLCALL = BIN / ("rollcall.exe" if os.name == "nt" else "rollcall")
+STAMP = VENV / ".rollcall-installed"
+PYPROJECT = ROOT / "pyproject.toml"
+DEFAULT_PYTEST_ARGS = ["-n", "2"]
+
+
+def say(msg: str) -> None:
+    print(f"dev.py: {msg}", file=sys.stderr, flush=True)
+
+
+def run(cmd: list[str]) -> int:
+    say("$ " + " ".join(str(c) for c in cmd))
+    try:
+        rc = subprocess.call([str(c) for c in cmd], cwd=ROOT)
+    except KeyboardInterrupt:
+        return 130
+    return 128 - rc if rc < 0 else rc  # killed by signal N -> 128+N, like a shell
+
+
+def ensure_venv() -> None:
+    if not PYTHON.exists():
+        say(f"creating {VENV}")
+        try:
+            venv.create(VENV, with_pip=True)
+        except Exception as exc:  # e.g. Debian python3 without python3-venv
+            say(f"could not create the virtualenv: {exc}")
+            say("on Debian/Ubuntu: apt-get install python3-venv")
+            sys.exit(1)
+    fresh = (
+        STAMP.exists()
+        and STAMP.stat().st_mtime > PYPROJECT.stat().st_mtime
+        and ROLLCALL.exists()
+    )
+    if fresh:
+        return
+    rc = run([PYTHON, "-m", "pip", "install", "-e", ".[test]"])
+    if rc != 0:
+        say(f"pip install failed (exit {rc})")
+        sys.exit(rc)
+    STAMP.touch()
+
+
+def wants_own_workers(args: list[str]) -> bool:
+    for i, arg in enumerate(args):
+        if arg in ("-n", "--numprocesses") or arg.startswith(("-n", "--numprocesses=")):
+            return True
+        if arg == "-p" and i + 1 < len(args) and args[i + 1] == "no:xdist":
+            return True
+        if arg == "-pno:xdist":
+            return True
+    return False
+
+
+def main(argv: list[str]) -> int:
+    if sys.version_info < (3, 11):
+        say(f"Python 3.11+ is needed, this is {sys.version.split()[0]}")
+        return 2
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(__doc__.strip())
+        return 0
+    command, extra = argv[0], argv[1:]
+    if command not in ("demo", "test", "setup"):
+        say(f"unknown command {command!r}; see python3 dev.py --help")
+        return 2
+    ensure_venv()
+    if command == "setup":
+        return 0
+    if command == "demo":
+        return run([ROLLCALL, "demo", *extra])
+    pytest_args = extra if wants_own_workers(extra) else [*DEFAULT_PYTEST_ARGS, *extra]
+    return run([PYTHON, "-m", "pytest", *pytest_args])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

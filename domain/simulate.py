@@ -1,0 +1,185 @@
+"""A simulator of legal random Tornscape movement games, reproducible from a seed.
+
+Moves are proposed at random (biased toward the enemy) and the Game aggregate itself judges
+them: a proposal that breaks a rule is dropped, so every simulated game is legal by construction.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+from domain.errors import RuleViolation
+from domain.game import Game
+from domain.record import export_line
+from domain.systems.tornscape import hexes as hx
+from domain.systems.tornscape.state import Model, TornscapeState
+
+FACTIONS = ("engeln", "castilla", "faceless", "shadowstep")
+NAMES = {"infantry": ("Swordsman", "Guardsman", "Rogue", "Ranger"), "large": ("Faceless", "Warden"),
+         "huge": ("Colossus",)}
+
+
+def tornscape_header(rng: random.Random, game_id: str, *, width: int = 24, height: int = 18,
+                     models_per_player: int = 6, tournament: str | None = None, round_no: int | None = None,
+                     table: int | None = None, players: tuple[tuple[str, str], tuple[str, str]] | None = None) -> dict:
+    """A random but legal starting position: terrain in the middle, armies on opposite edges."""
+    occupied: set = set()
+    terrain = []
+    for i in range(rng.randint(3, 6)):
+        kind = rng.choice(("solid", "solid", "burning_ground", "deadly_bog", "cover"))
+        centre = hx.from_offset(rng.randrange(2, width - 2), rng.randrange(height // 3, 2 * height // 3))
+        cells = [h for h in [centre, *rng.sample(hx.neighbours(centre), rng.randint(0, 2))]
+                 if hx.on_board(h, width, height) and h not in occupied]
+        occupied.update(cells)
+        terrain.append({"id": f"t{i + 1}", "kind": kind, "hexes": [list(h) for h in cells]})
+    solid = {tuple(h) for t in terrain if t["kind"] == "solid" for h in t["hexes"]}
+    names = players or (("Anna", rng.choice(FACTIONS)), ("Boris", rng.choice(FACTIONS)))
+    models = []
+    taken: set = set(solid)
+    for side, pid in enumerate(("p1", "p2")):
+        rows = range(0, 3) if side == 0 else range(height - 3, height)
+        for n in range(models_per_player):
+            size = "large" if n == 0 else "infantry"
+            for _ in range(200):
+                h = hx.from_offset(rng.randrange(1, width - 1), rng.choice(rows))
+                at = [hx.hexon_centre_of(h)] if size == "large" else [h]
+                fp = hx.footprint(size, at)
+                if all(hx.on_board(c, width, height) for c in fp) and not fp & taken:
+                    break
+            else:
+                continue
+            taken |= fp | {n2 for c in fp for n2 in hx.neighbours(c)}
+            models.append({"id": f"{pid}m{n + 1}", "player": pid, "name": rng.choice(NAMES[size]), "size": size,
+                           "at": [list(c) for c in at], "step": 2 if size == "large" else 3,
+                           "run": 3 if size == "large" else 5, "agility": rng.randint(0, 2), "explore": 1,
+                           "domains": [rng.choice(("creation", "destruction", "life", "death"))]})
+    header = {"rollcall": 1, "system": "tornscape", "game": game_id,
+              "players": [{"id": "p1", "name": names[0][0], "faction": names[0][1]},
+                          {"id": "p2", "name": names[1][0], "faction": names[1][1]}],
+              "dice_mode": "physical", "rules": {},
+              "setup": {"board": {"width": width, "height": height}, "terrain": terrain, "models": models}}
+    if tournament is not None:
+        header.update({"tournament": tournament, "round": round_no, "table": table})
+    return header
+
+
+class TornscapeSimulator:
+    def __init__(self, seed: int, game_id: str, *, turns: int = 6, **header_options) -> None:
+        self.rng = random.Random(seed)
+        self.turns = turns
+        self.game = Game.start(tornscape_header(self.rng, game_id, **header_options), id=None)  # type: ignore[arg-type]
+
+    @property
+    def state(self) -> TornscapeState:
+        return self.game.state  # type: ignore[return-value]
+
+    def try_record(self, event: dict) -> dict | None:
+        try:
+            return self.game.record(event)
+        except RuleViolation:
+            return None
+
+    def faces(self, die: str, count: int) -> list:
+        faces = self.state.dice.faces_of(die)
+        weights = list(self.state.dice.data[die].values())
+        return self.rng.choices(faces, weights=weights, k=count)
+
+    def play(self) -> Game:
+        rng, state = self.rng, self.state
+        for turn in range(1, self.turns + 1):
+            self.game.start_turn(turn)
+            self.game.start_phase("activation")
+            order = sorted(state.models.values(), key=lambda m: (rng.random(), m.id))
+            order.sort(key=lambda m: 0 if m.player == ("p1" if turn % 2 else "p2") else 1)
+            for model in self._alternate(order):
+                if model.id in state.models:
+                    self.activate(model)
+            if rng.random() < 0.5:
+                self.game.score_points(rng.choice(list(state.players)), rng.randint(1, 3), "objective held")
+        scores = dict(state.scores)
+        best = max(scores.values())
+        leaders = [p for p, s in scores.items() if s == best]
+        self.game.end_game(scores, leaders[0] if len(leaders) == 1 else None, "turn limit")
+        return self.game
+
+    @staticmethod
+    def _alternate(order: list[Model]) -> Iterator[Model]:
+        first = [m for m in order if m.player == order[0].player]
+        second = [m for m in order if m.player != order[0].player]
+        for i in range(max(len(first), len(second))):
+            yield from (side[i] for side in (first, second) if i < len(side))
+
+    def activate(self, model: Model) -> None:
+        self.game.start_activation(model.id)
+        for action in ("step", "run"):
+            if self.rng.random() < 0.8:
+                self.move(model, action)
+        self.game.end_activation(model.id)
+
+    def move(self, model: Model, action: str) -> None:
+        state = self.state
+        target = self._target(model)
+        for _attempt in range(6):
+            path = self._path(model, action, target)
+            if not path:
+                return
+            moved = self.try_record({"type": "ModelMoved", "model": model.id, "action": action, "path": path})
+            if moved is not None:
+                self.resolve_ejections(moved)
+                return
+        del state  # nothing legal found: the model holds
+
+    def _target(self, model: Model):
+        enemies = [m for m in self.state.models.values() if m.player != model.player]
+        if not enemies or self.rng.random() < 0.3:
+            return hx.from_offset(self.rng.randrange(self.state.width), self.rng.randrange(self.state.height))
+        return min(enemies, key=lambda e: hx.distance(e.at[0], model.at[0])).at[0]
+
+    def _path(self, model: Model, action: str, target) -> list:
+        state, rng = self.state, self.rng
+        length = rng.randint(1, model.step if action == "step" else model.run)
+        position = list(model.at)
+        path = []
+        for _ in range(length):
+            if model.size == "infantry":
+                options = [[h] for h in hx.neighbours(position[0])]
+            else:
+                options = [[(c[0] + d[0], c[1] + d[1]) for c in position] for d in hx.HEXON_DIRECTIONS]
+            options = [o for o in options
+                       if all(hx.on_board(h, state.width, state.height) for h in hx.footprint(model.size, o))]
+            if not options:
+                break
+            if rng.random() < 0.7:
+                options.sort(key=lambda o: hx.distance(o[0], target))
+                position = options[0] if rng.random() < 0.7 else rng.choice(options[:3])
+            else:
+                position = rng.choice(options)
+            path.append(list(position[0]) if model.size != "huge" else [list(c) for c in position])
+        return path
+
+    def resolve_ejections(self, moved: dict) -> None:
+        state, pack = self.state, self.game.system
+        mover = state.models[moved["model"]]
+        for mid in moved.get("must_eject", ()):
+            model = state.models[mid]
+            dodge = None
+            if model.player != mover.player and model.agility and self.rng.random() < 0.8:
+                dodge = self.game.roll_dice(model.player, "dodge", "agility", self.faces("agility", model.agility))["seq"]
+            targets = pack.ejection_targets(state, model, mover)
+            to = self.rng.choice(targets)
+            self.game.eject_model(mid, mover.id, list(to[0]), dodge)
+        for marker_id in moved.get("markers_to_eject", ()):
+            marker = state.markers[marker_id]
+            spots = pack._marker_spots(state, marker, mover, mover.fp)
+            self.game.record({"type": "MarkerEjected", "marker": marker_id, "to": list(self.rng.choice(spots))})
+
+
+def simulate_tornscape(seed: int, game_id: str, **options) -> Game:
+    """Play one legal random Tornscape game; the same seed gives the same game."""
+    return TornscapeSimulator(seed, game_id, **options).play()
+
+
+def record_lines(game: Game) -> list[str]:
+    """The game's record as export would write it (header first)."""
+    return [export_line(e.data) for e in game.pending_events]

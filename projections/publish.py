@@ -1,0 +1,138 @@
+"""Publishing a read-only copy of the projector's DuckDB file.
+
+DuckDB lets one process hold a database file read-write, and while it does no
+other process can open that file at all. So the projector keeps the *live*
+file, and after a batch calls ``publish()``: CHECKPOINT (the WAL is folded into
+the file), copy the file to a temp file beside the published path, and
+``os.replace`` it over the published path. Readers (the dashboard) open the
+published copy with ``open_published()``; a reader that still holds an older
+copy keeps reading that old inode undisturbed and sees new data when it opens
+again.
+
+Call ``publish()`` from the thread that writes the live file, between
+transactions: a write from another thread during the copy could tear it.
+
+The copy is made by a child process on purpose. DuckDB guards its file with a
+POSIX ``fcntl`` lock, and POSIX drops *all* of a process's locks on a file as
+soon as that process closes *any* descriptor of it: a plain ``shutil.copyfile``
+in the projector would silently unlock the live file, letting another process
+open it read-write beside the projector. For the same reason nothing in the
+projector process may ``open()`` the live file itself (hashing, copying, ...).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+from os import PathLike
+from pathlib import Path
+
+import duckdb
+
+PUBLISHED_CATALOG = "published"
+
+# Run in a child process: see the module docstring (POSIX lock semantics).
+_COPY_SCRIPT = """\
+import os, shutil, sys
+with open(sys.argv[1], "rb") as src, open(sys.argv[2], "wb") as dst:
+    shutil.copyfileobj(src, dst, 1 << 20)
+    dst.flush()
+    os.fsync(dst.fileno())
+"""
+
+
+def publish(
+    conn: duckdb.DuckDBPyConnection,
+    live_path: str | PathLike[str],
+    published_path: str | PathLike[str],
+) -> Path:
+    """Atomically replace ``published_path`` with a copy of ``live_path``.
+
+    ``conn`` is the writer's connection to ``live_path``. Returns the
+    published path.
+    """
+    live = Path(live_path)
+    published = Path(published_path)
+    cur = conn.cursor()
+    try:
+        cur.execute("CHECKPOINT").fetchall()
+    finally:
+        cur.close()
+    wal = live.with_name(live.name + ".wal")
+    if wal.exists() and wal.stat().st_size > 0:
+        msg = f"CHECKPOINT left {wal} non-empty; not publishing a stale copy"
+        raise RuntimeError(msg)
+
+    published.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(
+        prefix=f".{published.name}.", suffix=".tmp", dir=published.parent
+    )
+    os.close(fd)
+    try:
+        _copy_in_child(live, Path(tmp_name))
+        os.replace(tmp_name, published)
+    except BaseException:
+        try:
+            os.unlink(tmp_name)
+        except FileNotFoundError:
+            pass
+        raise
+    _fsync_dir(published.parent)
+    return published
+
+
+def open_published(published_path: str | PathLike[str]) -> duckdb.DuckDBPyConnection:
+    """Open the published copy read-only.
+
+    The copy is ATTACHed READ_ONLY to a fresh in-memory database and made the
+    default catalog, so unqualified table names resolve to it and writes to it
+    fail. (A plain ``duckdb.connect(path, read_only=True)`` would hand back
+    DuckDB's cached instance for that path while an older connection is still
+    open in this process, i.e. the *replaced* file, and never show new data.)
+    """
+    path = Path(published_path)
+    if not path.exists():
+        raise FileNotFoundError(path)
+    conn = duckdb.connect(":memory:")
+    try:
+        conn.execute(
+            f"ATTACH {_sql_string(str(path))} AS {PUBLISHED_CATALOG} (READ_ONLY)"
+        ).fetchall()
+        conn.execute(f"USE {PUBLISHED_CATALOG}").fetchall()
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _copy_in_child(src: Path, dst: Path) -> None:
+    python = sys.executable or "python3"
+    result = subprocess.run(
+        [python, "-I", "-S", "-c", _COPY_SCRIPT, str(src), str(dst)],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if result.returncode != 0:
+        msg = f"copying {src} to {dst} failed: {result.stderr.strip()}"
+        raise OSError(msg)
+
+
+def _sql_string(value: str) -> str:
+    return "'" + value.replace("'", "''") + "'"
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:  # not supported everywhere (e.g. Windows)
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -1,0 +1,61 @@
+"""Shared fixtures: a scratch ./data directory and a fresh PostgreSQL schema."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+PG_DEFAULTS = {
+    "POSTGRES_HOST": "127.0.0.1",
+    "POSTGRES_PORT": "5432",
+    "POSTGRES_USER": "postgres",
+    "POSTGRES_PASSWORD": "",
+    "POSTGRES_DBNAME": "test",
+}
+
+
+@pytest.fixture
+def tmp_data(tmp_path: Path) -> Path:
+    """An empty directory standing in for ./data."""
+    data = tmp_path / "data"
+    data.mkdir()
+    return data
+
+
+@pytest.fixture
+def postgres_env() -> Iterator[dict[str, str]]:
+    """POSTGRES_* settings (as eventsourcing reads them) for a schema of its own.
+
+    Skips when the server is unreachable, unless CI is set: then it fails.
+    """
+    import psycopg
+    from psycopg import sql
+
+    env = {key: os.environ.get(key, default) for key, default in PG_DEFAULTS.items()}
+    conninfo = {
+        "host": env["POSTGRES_HOST"],
+        "port": env["POSTGRES_PORT"],
+        "user": env["POSTGRES_USER"],
+        "password": env["POSTGRES_PASSWORD"],
+        "dbname": env["POSTGRES_DBNAME"],
+        "connect_timeout": 5,
+        "autocommit": True,
+    }
+    try:
+        admin = psycopg.connect(**conninfo)
+    except psycopg.OperationalError as exc:
+        reason = f"PostgreSQL at {env['POSTGRES_HOST']}:{env['POSTGRES_PORT']} unreachable: {exc}"
+        if os.environ.get("CI"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+
+    schema = f"t_{uuid.uuid4().hex[:16]}"
+    with admin:
+        admin.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
+        yield {**env, "POSTGRES_SCHEMA": schema, "PERSISTENCE_MODULE": "eventsourcing.postgres"}
+        admin.execute("SET lock_timeout = '10s'")
+        admin.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
