@@ -13,7 +13,7 @@ from eventsourcing.persistence import IntegrityError
 
 from domain.errors import GameAlreadyRecorded, GameNotFound, MalformedRecord, RecordError, RollcallError
 from domain.game import Game
-from domain.record import LocatedError, event_hash, export_line, header_hash, read_lines
+from domain.record import LocatedError, event_hash, export_line, header_hash, read_lines, show
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://rollcall.invalid/games")
 GAME_CREATED = "rollcall:GameCreated"
@@ -119,21 +119,24 @@ class Rollcall(Application):
         try:
             for number, obj in read_lines(lines):
                 given = obj.get("hash")
-                if game is None:
+                is_header = game is None
+                if is_header:
                     event_type = None
                     game = self.create_game(obj, strict=not lenient)
-                    chain = header_hash(obj)
                     violations += len(game.header.get("violations", ()))
+                    ours = game.header["hash"]
                 else:
                     event_type = obj.get("type") if isinstance(obj.get("type"), str) else None
                     recorded = game.record(obj, strict=not lenient)
                     violations += len(recorded.get("violations", ()))
-                    chain = event_hash(chain, obj)
-                if given is not None and given != chain:
-                    raise MalformedRecord("`hash` does not match the line (the record was changed after export)",
-                                          field="hash")
-                if given is not None:
-                    chain = given
+                    ours = recorded["hash"]
+                if given is not None and given != ours:
+                    # The file's own chain may still hold (e.g. it leaves out derived fields).
+                    expected = header_hash(obj) if is_header else event_hash(chain, obj)
+                    if given != expected:
+                        raise MalformedRecord("`hash` does not match the line (the record was changed after "
+                                              "export)", field="hash")
+                chain = given if given is not None else ours
         except LocatedError as exc:
             raise RecordError(source, exc.line, None, exc.error) from None
         except RollcallError as exc:
@@ -167,41 +170,67 @@ class Rollcall(Application):
             start = batch[-1].id + 1
 
     def verify(self, game_id: str) -> Verified:
-        """Recompute a game's hash chain from the store and name the first damaged seq."""
+        """Recompute a game's hash chain from the store and name the first damaged seq and how.
+
+        Event seq N must be stored at originator_version N+1 under the topic ``rollcall:<type>``
+        and chain from the hash of seq N-1. The first break is classified:
+        ``removed`` (seq N is missing and no later row holds it), ``reordered`` (seq N is stored
+        at another version), ``inserted`` (an extra row: a seq stored twice, or a version that does
+        not follow the one before) or ``changed`` (the row is in place but its content, topic or
+        hash no longer match). An extra event appended with the next seq and version but a wrong
+        hash cannot be told from a changed last event and is reported as changed."""
         stored = self.recorder.select_events(game_uuid(game_id))
         if not stored:
             raise GameNotFound(game_id)
         result = Verified(game_id, len(stored) - 1)
-        datas = []
+        datas: list[dict | None] = []
         for s in stored:
             try:
-                datas.append(self.mapper.transcoder.decode(s.state)["data"])
+                data = self.mapper.transcoder.decode(s.state)["data"]
+                datas.append(data if isinstance(data, dict) else None)
             except Exception:  # noqa: BLE001  an unreadable row is damage, not a crash
                 datas.append(None)
-        header = datas[0]
-        if header is None or stored[0].topic != GAME_CREATED or header.get("hash") != header_hash(header):
-            result.damage = Damage(0, "changed", "the header does not match its hash")
+
+        def damaged(seq: int, kind: str, detail: str) -> Verified:
+            result.damage = Damage(seq, kind, detail)
             return result
+
+        header = datas[0]
+        if stored[0].topic != GAME_CREATED or header is None or "seq" in header:
+            if header is not None and header.get("seq") is not None:
+                return damaged(0, "removed", f"the header is missing; the first stored row is seq {header['seq']}")
+            return damaged(0, "changed", "the first stored row is not a readable header")
+        if header.get("hash") != header_hash(header):
+            return damaged(0, "changed", "the header does not match its hash")
+        if stored[0].originator_version != 1:
+            return damaged(0, "inserted", f"the header is stored at version {stored[0].originator_version}, not 1")
+        later_seqs = [d.get("seq") if d is not None else None for d in datas]
         previous = header["hash"]
-        seen: set[int] = set()
-        for position, data in enumerate(datas[1:], start=1):
+        for position in range(1, len(stored)):
+            row, data = stored[position], datas[position]
+            version = row.originator_version
             if data is None:
-                result.damage = Damage(position, "changed", "the stored event cannot be read")
-                return result
+                return damaged(position, "changed", f"the stored event at version {version} cannot be read")
             seq = data.get("seq")
             if seq != position:
-                if isinstance(seq, int) and seq > position:
-                    kind, why = "removed", f"seq {position} is missing; the next stored event is seq {seq}"
-                elif seq in seen:
-                    kind, why = "inserted", f"an extra event claiming seq {seq} stands at position {position}"
-                else:
-                    kind, why = "reordered", f"seq {seq} is stored at position {position}"
-                result.damage = Damage(position, kind, why)
-                return result
-            seen.add(seq)
+                if isinstance(seq, int) and 1 <= seq < position:
+                    return damaged(position, "inserted", f"an extra row (version {version}) repeats seq {seq} "
+                                                         f"where seq {position} belongs")
+                elif position in later_seqs[position + 1:]:
+                    at = stored[later_seqs.index(position, position + 1)].originator_version
+                    return damaged(position, "reordered", f"seq {position} is stored at version {at} and "
+                                                          f"seq {seq} at version {version}")
+                elif isinstance(seq, int) and seq > position:
+                    return damaged(position, "removed", f"seq {position} is missing; the next stored event is "
+                                                        f"seq {seq} at version {version}")
+                return damaged(position, "changed", f"the event at version {version} claims seq {show(seq)}")
+            if version != position + 1:
+                return damaged(position, "inserted", f"an extra row at version {version} (after version "
+                                                     f"{stored[position - 1].originator_version}) claims seq {seq}")
             if data.get("hash") != event_hash(previous, data):
-                result.damage = Damage(position, "changed",
-                                       "the event does not match its hash (changed, or inserted in the chain)")
-                return result
+                return damaged(position, "changed", "the event does not match its hash (its content was changed)")
+            if row.topic != f"rollcall:{data.get('type')}":
+                return damaged(position, "changed", f"the row's topic {row.topic} does not match its event type "
+                                                    f"{data.get('type')}")
             previous = data["hash"]
         return result

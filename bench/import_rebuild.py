@@ -1,0 +1,154 @@
+"""Benchmark: import simulated Tornscape games, then rebuild the read models from scratch.
+
+Prints events/s for both and the two references measured in the same run on the same rows:
+- insert reference: the stored rows, exactly as the store holds them, inserted with raw sqlite3
+  ``executemany`` into an empty table of the same schema in one transaction;
+- copy reference: those stored rows read back with sqlite3 and appended unchanged to one DuckDB
+  table through Arrow.
+Targets: import >= 0.3 x the insert reference; rebuild >= 0.5 x the copy reference.
+
+    .venv/bin/python bench/import_rebuild.py [--events 1000000] [--work DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import shutil
+import sqlite3
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from domain.application import Rollcall  # noqa: E402
+from domain.simulate import record_lines, simulate_tornscape  # noqa: E402
+from projections.projector import Projector  # noqa: E402
+
+
+def simulate(seed: int) -> list[str]:
+    return record_lines(simulate_tornscape(seed, f"bench-{seed}", turns=8))
+
+
+def progress_bar() -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+
+
+def make_games(target: int, folder: Path) -> list[Path]:
+    """Simulated record files holding at least ``target`` events (cached in ``folder``)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    files, total, seed = [], 0, 0
+    for path in sorted(folder.glob("*.rollcall.jsonl")):
+        files.append(path)
+        total += sum(1 for _ in path.open()) - 1
+        if total >= target:
+            return files
+    seed = len(files)
+    with multiprocessing.Pool(2) as pool, progress_bar() as bar:
+        task = bar.add_task("simulating games (events)", total=target, completed=total)
+        while total < target:
+            batch = pool.map(simulate, range(seed, seed + 40))
+            for lines in batch:
+                path = folder / f"bench-{seed:06d}.rollcall.jsonl"
+                path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+                files.append(path)
+                total += len(lines) - 1
+                seed += 1
+            bar.update(task, completed=total)
+    return files
+
+
+def time_import(files: list[Path], data: Path) -> tuple[float, int]:
+    app = Rollcall.open(data)
+    with progress_bar() as bar:
+        task = bar.add_task("importing games", total=len(files))
+        start = time.perf_counter()
+        for path in files:
+            with path.open(encoding="utf-8") as handle:
+                app.import_record(handle, str(path))
+            bar.advance(task)
+        elapsed = time.perf_counter() - start
+    rows = sqlite3.connect(data / "events.sqlite").execute("SELECT count(*) FROM stored_events").fetchone()[0]
+    return elapsed, rows
+
+
+def insert_reference(data: Path, scratch: Path) -> float:
+    source = sqlite3.connect(data / "events.sqlite")
+    schema = source.execute("SELECT sql FROM sqlite_master WHERE name = 'stored_events'").fetchone()[0]
+    rows = source.execute("SELECT originator_id, originator_version, topic, state FROM stored_events "
+                          "ORDER BY rowid").fetchall()
+    target = sqlite3.connect(scratch / "insert_reference.sqlite")
+    target.execute("PRAGMA journal_mode=WAL")
+    target.execute(schema)
+    start = time.perf_counter()
+    with target:
+        target.executemany("INSERT INTO stored_events VALUES (?, ?, ?, ?)", rows)
+    return time.perf_counter() - start
+
+
+def copy_reference(data: Path, scratch: Path) -> float:
+    start = time.perf_counter()
+    source = sqlite3.connect(f"file:{data / 'events.sqlite'}?mode=ro", uri=True)
+    rows = source.execute("SELECT rowid, originator_id, originator_version, topic, state FROM stored_events "
+                          "ORDER BY rowid").fetchall()
+    columns = list(zip(*rows))
+    batch = pa.table({"notification_id": pa.array(columns[0], pa.int64()),
+                      "originator_id": pa.array(columns[1], pa.string()),
+                      "originator_version": pa.array(columns[2], pa.int64()),
+                      "topic": pa.array(columns[3], pa.string()),
+                      "state": pa.array(columns[4], pa.binary())})
+    con = duckdb.connect(str(scratch / "copy_reference.duckdb"))
+    con.execute("CREATE TABLE stored_events AS SELECT * FROM batch LIMIT 0")
+    con.execute("INSERT INTO stored_events SELECT * FROM batch")
+    con.close()
+    return time.perf_counter() - start
+
+
+def time_rebuild(data: Path) -> float:
+    start = time.perf_counter()
+    with progress_bar() as bar:
+        task = bar.add_task("rebuilding read models (events)", total=None)
+        Projector(data).run(rebuild=True, progress=lambda done, total: bar.update(task, completed=done, total=total))
+    return time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "rollcall-bench")
+    args = parser.parse_args()
+    os.environ.pop("PERSISTENCE_MODULE", None)
+
+    files = make_games(args.events, args.work / "records")
+    data = args.work / "data"
+    shutil.rmtree(data, ignore_errors=True)
+    scratch = Path(tempfile.mkdtemp(dir=args.work))
+    try:
+        import_s, rows = time_import(files, data)
+        insert_s = insert_reference(data, scratch)
+        rebuild_s = time_rebuild(data)
+        copy_s = copy_reference(data, scratch)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+    def line(name: str, seconds: float) -> float:
+        rate = rows / seconds
+        print(f"{name:<34} {seconds:8.2f} s  {rate:12,.0f} events/s")
+        return rate
+
+    print(f"\n{len(files)} games, {rows:,} stored events (headers included)")
+    imp, ins = line("import (rules checked, chained)", import_s), line("insert reference (raw sqlite3)", insert_s)
+    reb, cop = line("rebuild read models", rebuild_s), line("copy reference (sqlite3 → Arrow → DuckDB)", copy_s)
+    print(f"import / insert reference  = {imp / ins:.3f}  (target >= 0.3)")
+    print(f"rebuild / copy reference   = {reb / cop:.3f}  (target >= 0.5)")
+
+
+if __name__ == "__main__":
+    main()

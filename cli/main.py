@@ -1,0 +1,216 @@
+"""The ``rollcall`` command line: thin commands over the application service and the read models."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from cli.errors import reported
+from domain.application import Rollcall
+from domain.errors import RecordError, RollcallError
+
+app = typer.Typer(help="Rollcall: tamper-evident records, replay and analytics of tabletop tournament games.",
+                  no_args_is_help=True, add_completion=False)
+
+DataDir = Annotated[Optional[Path], typer.Option("--data", envvar="ROLLCALL_DATA",
+                                                 help="Data folder (event store and read models).",
+                                                 show_default="./data")]
+
+
+def data_dir(data: Path | None) -> Path:
+    return Path(data or "data")
+
+
+def open_app(data: Path | None) -> Rollcall:
+    return Rollcall.open(data_dir(data))
+
+
+def record_files(paths: list[Path]) -> list[Path]:
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files.extend(sorted(path.rglob("*.rollcall.jsonl")))
+        else:
+            files.append(path)
+    return files
+
+
+@app.command("import")
+@reported
+def import_(files: Annotated[list[Path], typer.Argument(help="Record files or folders of *.rollcall.jsonl.")],
+            lenient: Annotated[bool, typer.Option(help="Store games that break rules, marking the events.")] = False,
+            data: DataDir = None) -> None:
+    """Import game records; each game is checked and stored whole, or not at all."""
+    store = open_app(data)
+    failed = 0
+    paths = record_files(files)
+    with typer.progressbar(paths, label="importing", file=sys.stderr, hidden=len(paths) < 5) as bar:
+        for path in bar:
+            try:
+                with open(path, encoding="utf-8") as handle:
+                    result = store.import_record(handle, str(path), lenient=lenient)
+            except RollcallError as exc:
+                failed += 1
+                typer.echo(f"error: {exc}", err=True)
+                continue
+            marks = f", {result.violations} violations marked" if result.violations else ""
+            typer.echo(f"imported {result.game}: {result.events} events{marks}")
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command()
+@reported
+def record(game: Annotated[str, typer.Argument(help="Game id.")],
+           event: Annotated[str, typer.Argument(help="One event as JSON, e.g. '{\"type\": \"TurnStarted\", \"turn\": 1}'.")],
+           lenient: Annotated[bool, typer.Option(help="Store the event even if it breaks a rule.")] = False,
+           data: DataDir = None) -> None:
+    """Append one event to a recorded game, with the same checks as import."""
+    try:
+        obj = json.loads(event)
+    except json.JSONDecodeError as exc:
+        raise RecordError("<event>", 0, None, RollcallError(f"not valid JSON: {exc.msg}")) from None
+    if not isinstance(obj, dict):
+        raise RollcallError("the event must be a JSON object")
+    try:
+        stored = open_app(data).record(game, obj, strict=not lenient)
+    except RollcallError as exc:
+        if isinstance(exc, RecordError) or type(exc).__name__ == "GameNotFound":
+            raise
+        raise RecordError(game, 0, obj.get("type") if isinstance(obj.get("type"), str) else None, exc) from None
+    typer.echo(json.dumps(stored, ensure_ascii=False))
+
+
+@app.command()
+@reported
+def export(game: Annotated[str, typer.Argument(help="Game id.")],
+           output: Annotated[Optional[Path], typer.Option("-o", "--output", help="File to write (default: stdout).")] = None,
+           data: DataDir = None) -> None:
+    """Write a game's record with seq, derived fields and integrity hashes."""
+    text = "".join(line + "\n" for line in open_app(data).export_lines(game))
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+        typer.echo(f"wrote {output}", err=True)
+
+
+@app.command()
+@reported
+def verify(games: Annotated[Optional[list[str]], typer.Argument(help="Game ids (default: every game).")] = None,
+           data: DataDir = None) -> None:
+    """Recompute each game's hash chain from the store; exit status 1 if anything is damaged."""
+    store = open_app(data)
+    ids = games or [h["game"] for h in store.headers()]
+    damaged = 0
+    for game_id in ids:
+        result = store.verify(game_id)
+        if result.ok:
+            typer.echo(f"OK       {game_id} ({result.events} events)")
+        else:
+            damaged += 1
+            d = result.damage
+            typer.echo(f"DAMAGED  {game_id}: seq {d.seq} {d.kind}: {d.detail}")
+    if damaged:
+        raise typer.Exit(1)
+
+
+@app.command()
+@reported
+def games(data: DataDir = None) -> None:
+    """List the recorded games."""
+    for header in open_app(data).headers():
+        players = " vs ".join(f"{p.get('name', p['id'])} ({p.get('faction') or '-'})" for p in header["players"])
+        where = (f"  {header['tournament']} r{header.get('round')} t{header.get('table')}"
+                 if header.get("tournament") else "")
+        typer.echo(f"{header['game']}  {header['system']}  {players}{where}")
+
+
+@app.command()
+@reported
+def project(rebuild: Annotated[bool, typer.Option(help="Drop the read models and rebuild them from scratch.")] = False,
+            data: DataDir = None) -> None:
+    """Bring the DuckDB read models up to date from the event store."""
+    from projections.projector import Projector
+
+    count = _project(data, rebuild)
+    typer.echo(f"projected {count} events")
+
+
+def _project(data: Path | None, rebuild: bool = False) -> int:
+    from rich.progress import Progress
+
+    from projections.projector import Projector
+
+    with Progress(transient=True) as progress:
+        task = progress.add_task("projecting", total=None)
+
+        def tick(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        return Projector(data_dir(data), app=open_app(data)).run(rebuild=rebuild, progress=tick)
+
+
+@app.command()
+@reported
+def replay(game: Annotated[str, typer.Argument(help="Game id.")],
+           seq: Annotated[Optional[int], typer.Option(help="Show the state after this event (default: the last).")] = None,
+           as_json: Annotated[bool, typer.Option("--json", help="Print the state as JSON.")] = False,
+           data: DataDir = None) -> None:
+    """The state after event N: a text board, or JSON."""
+    from cli.textboard import text_board
+    from projections.queries import connect_read, state_at
+
+    _project(data)
+    con = connect_read(data_dir(data))
+    try:
+        state = state_at(con, game, seq)
+    finally:
+        con.close()
+    typer.echo(json.dumps(state, ensure_ascii=False, indent=2) if as_json else text_board(state))
+
+
+@app.command()
+@reported
+def demo(games: Annotated[int, typer.Option(help="Simulated games to build when the store is empty.")] = 12,
+         port: Annotated[int, typer.Option(help="Dashboard port on localhost.")] = 8501,
+         serve: Annotated[bool, typer.Option(help="Open the dashboard after building the demo.")] = True,
+         data: DataDir = None) -> None:
+    """Build a demo tournament of simulated games, project it and open the dashboard."""
+    from domain.simulate import record_lines, simulate_tornscape
+
+    store = open_app(data)
+    if next(store.headers(), None) is None:
+        with typer.progressbar(range(games), label="simulating demo games", file=sys.stderr) as bar:
+            for i in bar:
+                table, round_no = i % 4 + 1, i // 4 + 1
+                game = simulate_tornscape(1000 + i, f"demo-open-r{round_no}-t{table}", tournament="Demo Open",
+                                          round_no=round_no, table=table)
+                store.import_record(record_lines(game), f"demo game {i + 1}")
+    count = _project(data)
+    typer.echo(f"demo ready in {data_dir(data)}: {sum(1 for _ in store.headers())} games, {count} events projected")
+    if serve:
+        dashboard(port=port, data=data)
+
+
+@app.command()
+def dashboard(port: Annotated[int, typer.Option(help="Port on localhost.")] = 8501, data: DataDir = None) -> None:
+    """Open the dashboard on localhost."""
+    import dashboard as dashboard_package
+
+    entry = Path(dashboard_package.__file__).parent / "app.py"
+    env = {**os.environ, "ROLLCALL_DATA": str(data_dir(data).resolve())}
+    typer.echo(f"dashboard on http://localhost:{port}")
+    raise typer.Exit(subprocess.call([sys.executable, "-m", "streamlit", "run", str(entry), "--server.port", str(port),
+                                      "--server.address", "localhost", "--server.headless", "true",
+                                      "--browser.gatherUsageStats", "false"], env=env))
+
+
+if __name__ == "__main__":
+    app()
