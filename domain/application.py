@@ -175,9 +175,10 @@ class Rollcall(Application):
         Event seq N must be stored at originator_version N+1 under the topic ``rollcall:<type>``
         and chain from the hash of seq N-1. The first break is classified:
         ``removed`` (seq N is missing and no later row holds it), ``reordered`` (seq N is stored
-        at another version), ``inserted`` (an extra row: a seq stored twice, or a version that does
-        not follow the one before) or ``changed`` (the row is in place but its content, topic or
-        hash no longer match). An extra event appended with the next seq and version but a wrong
+        at another version), ``inserted`` (an extra row: a seq stored twice, a version that does
+        not follow the one before, or a row that breaks the chain where a later row holding the same
+        seq continues it) or ``changed`` (the row is in place but its content, topic or hash no
+        longer match). An extra event appended with the next seq and version but a wrong
         hash cannot be told from a changed last event and is reported as changed."""
         stored = self.recorder.select_events(game_uuid(game_id))
         if not stored:
@@ -228,6 +229,13 @@ class Rollcall(Application):
                 return damaged(position, "inserted", f"an extra row at version {version} (after version "
                                                      f"{stored[position - 1].originator_version}) claims seq {seq}")
             if data.get("hash") != event_hash(previous, data):
+                genuine = next((i for i in range(position + 1, len(stored)) if datas[i] is not None
+                                and datas[i].get("seq") == position
+                                and datas[i].get("hash") == event_hash(previous, datas[i])), None)
+                if genuine is not None:
+                    return damaged(position, "inserted", f"an extra row at version {version} claims seq {position}; "
+                                                         f"the seq {position} that chains is stored at version "
+                                                         f"{stored[genuine].originator_version}")
                 return damaged(position, "changed", "the event does not match its hash (its content was changed)")
             if row.topic != f"rollcall:{data.get('type')}":
                 return damaged(position, "changed", f"the row's topic {row.topic} does not match its event type "

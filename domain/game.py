@@ -80,7 +80,8 @@ class Game(Aggregate):
         derived = self.system.decide(state, event, chk)
         for name, value in derived.items():
             if name in raw and raw[name] != value:
-                chk.fail(derived_names[name], f"`{name}` is {show(raw[name])} but the rules give {show(value)}")
+                chk.fail(self.system.derived_rule(state, event, name, raw[name], value),
+                         f"`{name}` is {show(raw[name])} but the rules give {show(value)}")
         event.update(derived)
         if chk.found:
             event["violations"] = [v.as_dict() for v in chk.found]

@@ -250,6 +250,11 @@ class GameSystem:
         handler = self._decide[event_type]
         return handler(state, event, chk) or {} if handler else {}
 
+    def derived_rule(self, state: GameState, event: dict, name: str, given: Any, value: Any) -> str:
+        """The rule broken when a record gives derived field ``name`` as ``given`` but the rules give
+        ``value`` (called before the event is applied); systems refine the spec's default."""
+        return self.specs[event["type"]].derived[name]
+
     def apply(self, state: GameState, event: dict) -> None:
         handler = self._apply[event["type"]]
         if handler:
@@ -299,8 +304,10 @@ class GameSystem:
         return roll
 
     def use_roll(self, state: GameState, chk: Checks, seq: int, *, purpose: str, player: str, die: str,
-                 count: int | None, what: str, name: str = "roll") -> Roll:
-        """Check that roll ``seq`` is unused, of this purpose, player, die and number of dice."""
+                 count: int | None, what: str, name: str = "roll", count_rule: str = "F03") -> Roll:
+        """Check that roll ``seq`` is unused, of this purpose, player, die and number of dice.
+
+        A wrong number of dice breaks the rule that fixes it (``count_rule``, e.g. R61 for a dodge)."""
         roll = self.roll(state, seq, name)
         if roll.used_by is not None:
             chk.fail("F03", f"roll {seq} was already used by the event at seq {roll.used_by}")
@@ -311,7 +318,7 @@ class GameSystem:
         if roll.die != die:
             chk.fail("F03", f"roll {seq} used {roll.die} dice; {what} uses {die} dice")
         if count is not None and len(roll.faces) != count:
-            chk.fail("F03", f"roll {seq} has {len(roll.faces)} dice; {what} rolls {count}")
+            chk.fail(count_rule, f"roll {seq} has {len(roll.faces)} dice; {what} rolls {count}")
         return roll
 
     def decide_DieRerolled(self, state: GameState, event: dict, chk: Checks) -> None:

@@ -60,7 +60,7 @@ class Tornscape(GameSystem):
             model = self.parse_model(state, raw, f"setup.models[{i}]")
             clash = self._setup_clash(state, model)
             if clash:
-                raise MalformedRecord(f"setup.models[{i}]: {model.id} at {show(model.fp and sorted(model.fp)[0])} "
+                raise MalformedRecord(f"setup.models[{i}]: {model.id} at {show([list(h) for h in model.at])} "
                                       f"overlaps {clash}", field=f"setup.models[{i}].at")
             state.add_model(model)
         zones = field(setup, "deployment_zones", dict, optional=True, default={})
@@ -121,14 +121,16 @@ class Tornscape(GameSystem):
         return model
 
     def _setup_clash(self, state: TornscapeState, model: Model) -> str | None:
-        others = state.models_on(model.fp)
+        """What ``model`` would overlap, with the hex: ``model m1 at [3,4]``; None if nothing."""
+        cells = sorted(model.fp)
+        others = state.models_on(cells)
         if others:
-            return f"model {others[0].id}"
-        solid = next((state.solid[h] for h in model.fp if h in state.solid), None)
+            return f"model {others[0].id} at {_h(next(h for h in cells if h in others[0].fp))}"
+        solid = next((h for h in cells if h in state.solid), None)
         if solid:
-            return f"solid terrain {solid}"
-        marker = next((state.marker_at[h] for h in model.fp if h in state.marker_at), None)
-        return f"marker {marker}" if marker else None
+            return f"solid terrain {state.solid[solid]} at {_h(solid)}"
+        marker = next((h for h in cells if h in state.marker_at), None)
+        return f"marker {state.marker_at[marker]} at {_h(marker)}" if marker else None
 
     def _check_deployment(self, state: TornscapeState, model: Model, chk: Checks) -> None:
         zone = state.zones.get(model.player)
@@ -205,8 +207,46 @@ class Tornscape(GameSystem):
     def decide(self, state: GameState, event: dict, chk: Checks) -> dict:
         if state.pending and event["type"] not in PENDING_OK:
             waiting = ", ".join(p.id for p in state.pending)
-            chk.fail("F01", f"the ejection of {waiting} must be resolved before {event['type']}")
+            chk.fail(self._pending_rule(state, state.pending[0]),
+                     f"the ejection of {waiting} must be resolved before {event['type']}")
         return super().decide(state, event, chk)
+
+    @staticmethod
+    def _pending_rule(state: TornscapeState, pending: Pending) -> str:
+        """The rule that makes an ejection compulsory: R67 a marker, R50 large, R56 huge, R59 printed Shove."""
+        if pending.kind == "marker":
+            return "R67"
+        by = state.models.get(pending.by)
+        target = state.models.get(pending.id)
+        if by is not None and target is not None and by.size == target.size:
+            return "R59"
+        return {"large": "R50", "huge": "R56"}.get(by.size if by else "", "R59")
+
+    def derived_rule(self, state: GameState, event: dict, name: str, given: Any, value: Any) -> str:
+        """Blame the rule that derives the differing part: R73/R75 (engaged at the start) or R74
+        (passing) for ``free_attacks``; R53 (passing) or R55 (ending) for ``destroyed``; R64
+        (order) or R50/R56/R59 (which models) for ``must_eject``."""
+        default = super().derived_rule(state, event, name, given, value)
+        if event["type"] != "ModelMoved" or event["model"] not in state.models:
+            return default
+        model = state.models[event["model"]]
+        given_set = set(given) if isinstance(given, list) and all(isinstance(g, str) for g in given) else None
+        differ = set(value) ^ given_set if given_set is not None else set(value)
+        if name == "free_attacks" and event["action"] in ("step", "run", "panic"):
+            at_start = set(self.adjacent_enemies(state, model, model.fp))
+            if differ & at_start:
+                return "R75" if event["action"] == "panic" else "R73"
+        if name == "destroyed" and event.get("path"):
+            try:
+                end = hx.footprint(model.size, self.position_of(state, model.size, event["path"][-1], "path"))
+            except (MalformedRecord, ValueError):
+                return default
+            at_end = {state.solid[h] for h in end if h in state.solid}
+            if differ and differ <= at_end:
+                return "R55"
+        if name == "must_eject" and given_set is not None and given_set != set(value):
+            return {"large": "R50", "huge": "R56"}.get(model.size, "R59")
+        return default
 
     # --- activations -----------------------------------------------------------------------
     def decide_ActivationStarted(self, state: TornscapeState, event: dict, chk: Checks) -> dict:
@@ -301,13 +341,7 @@ class Tornscape(GameSystem):
                       chk: Checks) -> tuple[list[str], list[str]]:
         others = [o for o in state.models_on(end) if o.id != model.id]
         marker_ids = sorted({state.marker_at[h] for h in end if h in state.marker_at})
-        if action in EFFECT_ACTIONS:
-            if others or marker_ids:
-                what = f"model {others[0].id}" if others else f"marker {marker_ids[0]}"
-                chk.fail("R65", f"{model.id} moved by an effect may not end on {what}: shoving needs a "
-                                "Movement action")
-            return [], []
-        for h in sorted(end):
+        for h in sorted(end):  # every move, also one caused by an effect (R45, R49, R55)
             tid = state.solid.get(h)
             if tid is None:
                 continue
@@ -317,6 +351,12 @@ class Tornscape(GameSystem):
             else:
                 rule = "R45" if model.size == "infantry" else "R49"
                 chk.fail(rule, f"{model.size} {model.id} may not end on {_h(h)}, solid terrain {tid}")
+        if action in EFFECT_ACTIONS:
+            if others or marker_ids:
+                what = f"model {others[0].id}" if others else f"marker {marker_ids[0]}"
+                chk.fail("R65", f"{model.id} moved by an effect may not end on {what}: shoving needs a "
+                                "Movement action")
+            return [], []
         allies, enemies = [], []
         for other in others:
             where = _h(sorted(end & other.fp)[0])
@@ -392,7 +432,8 @@ class Tornscape(GameSystem):
         if model.player == by.player:
             chk.fail(rule, f"{model.id} is {by.id}'s ally and may not dodge it")
         roll = self.use_roll(state, chk, event["dodge"], purpose="dodge", player=model.player, die="agility",
-                             count=model.agility, what=f"{model.id}'s dodge check (R61)", name="dodge")
+                             count=model.agility, what=f"{model.id}'s dodge check", name="dodge",
+                             count_rule="R61")
         return {"dodged": state.dice.successes(roll.faces) >= 1}
 
     def decide_ModelEjected(self, state: TornscapeState, event: dict, chk: Checks) -> dict:
@@ -413,7 +454,8 @@ class Tornscape(GameSystem):
         if to not in targets:
             rule = "R63" if model.size == "large" else "R57"
             options = ", ".join(show([list(h) for h in t]) if len(t) > 1 else _h(t[0]) for t in targets) or "none"
-            chk.fail(rule, f"{model.id} must be ejected to one of the nearest free hexes ({options}), not "
+            unit = "hexes" if model.size == "infantry" else "hexons"
+            chk.fail(rule, f"{model.id} must be ejected to one of the nearest free {unit} ({options}), not "
                            f"{_h(to[0])}")
         derived["free_attacks"] = [model.id] if model.player != by.player else []  # R58
         return derived
@@ -487,14 +529,21 @@ class Tornscape(GameSystem):
     def decide_MarkerTaken(self, state: TornscapeState, event: dict, chk: Checks) -> None:
         model = self.model(state, event)
         marker = state.markers.get(event["marker"])
+        if marker is None and event["marker"] in state.taken:
+            chk.fail("R69", f"portable marker {event['marker']} was taken at seq {state.taken[event['marker']]} "
+                            f"and left the board; {model.id} cannot take it")
+            return
         if marker is None:
             raise MalformedRecord(f"field `marker`: no marker '{event['marker']}' on the board", field="marker")
         if hx.footprint_distance(model.fp, frozenset([marker.at])) > 1:
             chk.fail("F06", f"{model.id} is not next to marker {marker.id} at {_h(marker.at)}")
 
     def apply_MarkerTaken(self, state: TornscapeState, event: dict) -> None:
-        marker = state.markers[event["marker"]]
+        marker = state.markers.get(event["marker"])
+        if marker is None:  # taken twice (an R69 violation kept in lenient mode): nothing changes
+            return
         if marker.kind == "portable":  # R69: portable markers leave the board, bound ones stay
+            state.taken[marker.id] = event["seq"]
             del state.markers[marker.id]
             state.marker_at.pop(marker.at, None)
         else:
@@ -505,7 +554,8 @@ class Tornscape(GameSystem):
         model = self.parse_model(state, event["model"], "model")
         clash = self._setup_clash(state, model)
         if clash:
-            chk.fail("R66", f"{model.id} may not be placed on {_h(sorted(model.fp)[0])}, occupied by {clash}")
+            chk.fail("R66", f"{model.id} may not be placed on {show([list(h) for h in model.at])}: it would "
+                            f"overlap {clash}")
 
     def apply_ModelPlaced(self, state: TornscapeState, event: dict) -> None:
         state.add_model(self.parse_model(state, event["model"], "model"))

@@ -76,6 +76,7 @@ class TornscapeState(GameState):
         self.solid: dict[Hex, str] = {}
         self.markers: dict[str, Marker] = {}
         self.marker_at: dict[Hex, str] = {}
+        self.taken: dict[str, int] = {}  # portable markers taken off the board -> seq of MarkerTaken (R69)
         self.zones: dict[str, set[Hex]] = {}
         self.activation: str | None = None
         self.actions_used: set[str] = set()
