@@ -1,4 +1,5 @@
-"""The Tornscape rules pack: setup, activations, movement and ejection (seed 004: R41–R76)."""
+"""The Tornscape rules pack: setup, activations, movement and ejection (seed 004: R41–R76) and
+ether vortices (seed 000: R01–R40, in vortices.py)."""
 
 from __future__ import annotations
 
@@ -9,19 +10,19 @@ from domain.record import field, position, show
 from domain.systems.base import (ANY, INT, LIST, ONE_OF, STR, Checks, EventSpec, GameSystem, GameState)
 from domain.systems.tornscape import hexes as hx
 from domain.systems.tornscape.state import SIZES, Marker, Model, Pending, TornscapeState
+from domain.systems.tornscape.vortices import RESOLVING, VortexRules
 
 MOVE_ACTIONS = ("step", "run")
 EFFECT_ACTIONS = ("effect", "panic")  # moves caused by an effect (R65); panic also R75
 TERRAIN_KINDS = ("solid", "burning_ground", "deadly_bog", "cover")
 DOMAINS = ("creation", "destruction", "life", "death")
-PENDING_OK = frozenset({"ModelEjected", "MarkerEjected", "DiceRolled", "DieRerolled", "Noted"})
 
 
 def _h(h: tuple[int, int]) -> str:
     return show(list(h))
 
 
-class Tornscape(GameSystem):
+class Tornscape(VortexRules, GameSystem):
     alias = "tornscape"
     rule_data = "tornscape"
     state_class = TornscapeState
@@ -39,6 +40,19 @@ class Tornscape(GameSystem):
         "MarkerTaken": EventSpec({"model": STR, "marker": STR}),
         "ModelPlaced": EventSpec({"model": ANY}),
         "ModelRemoved": EventSpec({"model": STR}, {"reason": STR}),
+        "DieRerolled": EventSpec({"roll": INT, "index": INT, "face": ANY, "player": STR},
+                                 {"paid": ONE_OF("crystal", "ability"), "source": ONE_OF("physical", "digital")}),
+        "DomainChosen": EventSpec({"model": STR, "domain": STR}),
+        "VortexStabilised": EventSpec({"vortex": STR, "model": STR, "roll": INT}, derived={"allegiance": "R11"}),
+        "VortexExplored": EventSpec({"vortex": STR, "model": STR, "roll": INT},
+                                    derived={"success": "R17", "ether_gained": "R18", "vortex_removed": "R03"}),
+        "PhenomenonDrawn": EventSpec({"card": STR, "effect": ONE_OF("positive", "negative")},
+                                     {"vortex": STR, "source": ONE_OF("physical", "digital")},
+                                     derived={"model": "R23", "relation": "R30", "trigger": "R23",
+                                              "shuffled": "R22"}),
+        "VortexMoved": EventSpec({"vortex": STR, "roll": INT}, {"facing": INT},
+                                 derived={"side": "R34", "to": "R34", "blocked": "R35"}),
+        "EtherConverted": EventSpec({"player": STR, "amount": INT, "domain": STR}),
     }
 
     # --- setup -----------------------------------------------------------------------------
@@ -70,6 +84,7 @@ class Tornscape(GameSystem):
             state.zones[pid] = {position(h, f"setup.deployment_zones.{pid}") for h in hexes}
         for model in state.models.values():
             self._check_deployment(state, model, chk)
+        self.setup_vortices(state, chk)
 
     def _add_terrain(self, state: TornscapeState, raw: Any, where: str) -> None:
         if not isinstance(raw, dict):
@@ -205,7 +220,9 @@ class Tornscape(GameSystem):
 
     # --- generic sequencing ----------------------------------------------------------------
     def decide(self, state: GameState, event: dict, chk: Checks) -> dict:
-        if state.pending and event["type"] not in PENDING_OK:
+        self.check_resolving(state, event, chk)
+        self.check_phase_v_complete(state, event, chk)
+        if state.pending and event["type"] not in RESOLVING:
             waiting = ", ".join(p.id for p in state.pending)
             chk.fail(self._pending_rule(state, state.pending[0]),
                      f"the ejection of {waiting} must be resolved before {event['type']}")
@@ -253,22 +270,32 @@ class Tornscape(GameSystem):
         model = self.model(state, event)
         if state.activation is not None:
             chk.fail("F05", f"{model.id} starts an activation while {state.activation}'s is still open")
-        return {"entered": []}
+        return {"entered": self.in_vortices(state, model.fp)}  # R25
 
     def apply_ActivationStarted(self, state: TornscapeState, event: dict) -> None:
-        state.activation = event["model"]
+        model = state.models[event["model"]]
+        state.activation = model.id
         state.actions_used = set()
+        state.chosen.pop(model.id, None)
+        state.stabilised_in_activation = False
+        state.entered_in_activation = set(event["entered"])
+        state.draws.extend(self.cells(state, model, "entering", event["entered"], event["seq"]))
 
     def decide_ActivationEnded(self, state: TornscapeState, event: dict, chk: Checks) -> dict:
         model = self.model(state, event)
         if state.activation != model.id:
             chk.fail("F05", f"{model.id} ends an activation it has not started "
                             f"(open: {state.activation or 'none'})")
-        return {"entered": []}
+        return {"entered": [v for v in self.in_vortices(state, model.fp)
+                            if v not in state.entered_in_activation]}  # R26, R28
 
     def apply_ActivationEnded(self, state: TornscapeState, event: dict) -> None:
+        model = state.models[event["model"]]
         state.activation = None
         state.actions_used = set()
+        state.entered_in_activation.update(event["entered"])
+        state.draws.extend(self.cells(state, model, "entering", event["entered"], event["seq"]))
+        self.note_activation_end(state, model)
 
     # --- movement --------------------------------------------------------------------------
     def decide_ModelMoved(self, state: TornscapeState, event: dict, chk: Checks) -> dict:
@@ -309,7 +336,18 @@ class Tornscape(GameSystem):
         end = hx.footprint(model.size, path[-1])
         must_eject, markers = self._check_ending(state, model, action, end, destroyed, chk)
         return {"free_attacks": free_attacks, "destroyed": destroyed, "must_eject": must_eject,
-                "markers_to_eject": markers, "entered": []}
+                "markers_to_eject": markers, "entered": self._entered_and_left(state, model, path, end)}
+
+    def _entered_and_left(self, state: TornscapeState, model: Model, path: list, end) -> list[str]:
+        """R27: vortices the model was in during this move but is not in at its end (R28: once each)."""
+        present = [v for v in state.vortices.values() if not v.removed and v.id not in state.entered_in_activation]
+        if not present:
+            return []
+        seen: list[str] = []
+        for at in [model.at, *path[:-1]]:
+            fp = hx.footprint(model.size, at)
+            seen.extend(v.id for v in present if v.hexes & fp and v.id not in seen)
+        return [vid for vid in seen if not state.vortices[vid].hexes & end]
 
     def _check_passing(self, state: TornscapeState, model: Model, fp, destroyed: list, chk: Checks) -> None:
         for other in state.models_on(fp):
@@ -393,6 +431,8 @@ class Tornscape(GameSystem):
                          + [Pending("marker", mid, model.id) for mid in event.get("markers_to_eject", ())])
         if event["action"] in MOVE_ACTIONS:
             state.actions_used.add(event["action"])
+        state.entered_in_activation.update(event.get("entered", ()))
+        state.draws.extend(self.cells(state, model, "entering", event.get("entered", ()), event["seq"]))
 
     # --- ejection --------------------------------------------------------------------------
     def ejection_targets(self, state: TornscapeState, model: Model, shover: Model) -> list[list[tuple[int, int]]]:
@@ -565,3 +605,27 @@ class Tornscape(GameSystem):
 
     def apply_ModelRemoved(self, state: TornscapeState, event: dict) -> None:
         state.remove_model(event["model"])
+
+    # --- turns, phases, re-rolls and the end --------------------------------------------------
+    def apply_TurnStarted(self, state: TornscapeState, event: dict) -> None:
+        super().apply_TurnStarted(state, event)
+        state.activated = {pid: set() for pid in state.players}
+        state.finished = []
+
+    def decide_PhaseStarted(self, state: TornscapeState, event: dict, chk: Checks) -> None:
+        if event["phase"] == "vortex_movement":
+            self.decide_phase_v_start(state, chk)
+
+    def apply_PhaseStarted(self, state: TornscapeState, event: dict) -> None:
+        super().apply_PhaseStarted(state, event)
+        state.vortices_moved = []
+
+    def decide_DieRerolled(self, state: TornscapeState, event: dict, chk: Checks) -> None:
+        super().decide_DieRerolled(state, event, chk)
+        if event.get("paid", "crystal") == "crystal" and state.crystals[event["player"]] < 1:
+            chk.fail("R40", f"{event['player']} has no ether crystal to pay for a re-roll (R39: one per die)")
+
+    def apply_DieRerolled(self, state: TornscapeState, event: dict) -> None:
+        super().apply_DieRerolled(state, event)
+        if event.get("paid", "crystal") == "crystal":
+            state.crystals[event["player"]] -= 1

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from domain.systems.base import GameState
 from domain.systems.tornscape.hexes import Hex, footprint
+from domain.systems.tornscape.vortices import VortexState
 
 SIZES = ("infantry", "large", "huge")
 
@@ -64,7 +65,7 @@ class Pending:
     by: str
 
 
-class TornscapeState(GameState):
+class TornscapeState(VortexState, GameState):
     def __init__(self, header: dict, rules: dict) -> None:
         super().__init__(header, rules)
         board = header["setup"]["board"]
@@ -81,7 +82,7 @@ class TornscapeState(GameState):
         self.activation: str | None = None
         self.actions_used: set[str] = set()
         self.pending: list[Pending] = []
-        self.vortices: dict[str, dict] = {}
+        self.init_vortices()
 
     # occupancy -----------------------------------------------------------------------------
     def put(self, model: Model, at: list[Hex]) -> None:
@@ -134,7 +135,7 @@ class TornscapeState(GameState):
         out["terrain"] = {tid: {"kind": t["kind"], "hexes": [list(h) for h in t["hexes"]]}
                           for tid, t in sorted(self.terrain.items())}
         out["markers"] = {k: m.to_json() for k, m in sorted(self.markers.items())}
-        out["vortices"] = self.vortices
+        out["vortices"] = self.vortices_json()
         out["activation"] = self.activation
         out["pending"] = [{"kind": p.kind, "id": p.id, "by": p.by} for p in self.pending]
         return out

@@ -1,0 +1,354 @@
+"""Ether vortices (seed 000: R01–R40): allegiance, stabilisation, explore, entering, phenomena,
+Phase V movement and ether crystals. A mixin of the Tornscape rules pack."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from domain.errors import MalformedRecord
+from domain.record import field as get_field, position, show
+from domain.systems.base import Checks
+from domain.systems.tornscape import hexes as hx
+
+DOMAINS = ("creation", "destruction", "life", "death")
+HOSTILE = {"creation": "destruction", "destruction": "creation", "life": "death", "death": "life"}  # R06, R07
+TRIGGERS = ("explore_success", "explore_failure", "entering")
+# Events that may come while ejections or phenomenon draws are still due.
+RESOLVING = frozenset({"ModelEjected", "MarkerEjected", "DiceRolled", "DieRerolled", "Noted", "PhenomenonDrawn",
+                       "DomainChosen", "VortexStabilised", "EtherConverted"})
+
+
+def relation(vortex_domain: str | None, model_domain: str | None) -> str:
+    """R29/R30: allied (same domain), hostile (the antagonist), neutral otherwise or unaligned."""
+    if vortex_domain is None or model_domain is None:
+        return "neutral"
+    if vortex_domain == model_domain:
+        return "allied"
+    return "hostile" if HOSTILE[model_domain] == vortex_domain else "neutral"
+
+
+@dataclass(slots=True)
+class Vortex:
+    id: str
+    at: tuple[int, int]
+    facing: int
+    ether: int
+    allegiance: str | None = None
+    removed: bool = False
+    sides: list | None = None  # per-tile pairs of faces, sides 0-5 from the arrow
+    hexes: frozenset = frozenset()
+
+    def place(self, at: tuple[int, int]) -> None:
+        self.at = at
+        self.hexes = frozenset(hx.hexon_hexes(at))
+
+    def to_json(self) -> dict:
+        return {"at": list(self.at), "facing": self.facing, "ether": self.ether, "allegiance": self.allegiance,
+                "removed": self.removed}
+
+
+@dataclass(slots=True)
+class Draws:
+    """Phenomenon cards due for one vortex interaction (a cell of the Ether Phenomena Table)."""
+
+    vortex: str
+    model: str
+    trigger: str
+    source_seq: int
+    relation: str | None = None
+    polarities: list = field(default_factory=list)
+    drawn: list = field(default_factory=list)
+
+
+class VortexState:
+    """The vortex part of the Tornscape state (mixed into TornscapeState)."""
+
+    def init_vortices(self) -> None:
+        self.vortices: dict[str, Vortex] = {}
+        self.deck: list[str] = []
+        self.draws: list[Draws] = []
+        self.crystals = {pid: 0 for pid in self.players}
+        self.faith = {pid: {d: 0 for d in DOMAINS} for pid in self.players}
+        self.chosen: dict[str, str] = {}           # model -> domain chosen in its current activation (R09)
+        self.stabilised_in_activation = False      # R14
+        self.entered_in_activation: set[str] = set()  # R28
+        self.activated: dict[str, set[str]] = {pid: set() for pid in self.players}
+        self.finished: list[str] = []              # players in the order they finished activating (R32)
+        self.vortices_moved: list[str] = []        # in this Phase V (R33)
+        self.digital_draws: list[tuple[int, str, tuple[str, ...]]] = []
+
+    def deck_left(self) -> list[str]:
+        out = [c for c in self.deck]
+        for cell in self.draws:
+            for card in cell.drawn:
+                if card in out:
+                    out.remove(card)
+        return out
+
+    def vortices_json(self) -> dict:
+        return {vid: v.to_json() for vid, v in sorted(self.vortices.items())}
+
+
+class VortexRules:
+    """decide_/apply_ methods for the vortex events (mixed into the Tornscape pack)."""
+
+    # --- setup -----------------------------------------------------------------------------
+    def setup_vortices(self, state, chk: Checks) -> None:
+        setup = state.header["setup"]
+        for i, raw in enumerate(get_field(setup, "vortices", list, optional=True, default=[])):
+            where = f"setup.vortices[{i}]"
+            if not isinstance(raw, dict):
+                raise MalformedRecord(f"{where} must be an object", field=where)
+            vid = get_field(raw, "id", str)
+            at = position(raw.get("at"), f"{where}.at")
+            if not hx.is_hexon_centre(at) or not all(hx.on_board(h, state.width, state.height)
+                                                     for h in hx.hexon_hexes(at)):
+                raise MalformedRecord(f"{where}.at: {show(list(at))} is not a hexon centre on the board",
+                                      field=f"{where}.at")
+            facing = get_field(raw, "facing", int, optional=True, default=0)
+            if not 0 <= facing <= 5:
+                raise MalformedRecord(f"{where}.facing must be a direction 0-5", field=f"{where}.facing")
+            ether = get_field(raw, "ether", int)
+            if ether < 1:
+                chk.fail("R02", f"vortex {vid} starts with {ether} ether; a scenario gives each vortex a supply")
+            if raw.get("allegiance") is not None:
+                chk.fail("R05", f"vortex {vid} starts aligned to {raw['allegiance']}; every vortex starts unaligned")
+            if vid in state.vortices or any(v.at == at for v in state.vortices.values()):
+                raise MalformedRecord(f"{where}: vortex '{vid}' repeats an id or a hexon", field=f"{where}.id")
+            sides = raw.get("sides")
+            vortex = Vortex(vid, at, facing, ether, sides=sides)
+            vortex.place(at)
+            state.vortices[vid] = vortex
+        deck = setup.get("phenomena_deck")
+        if deck is None:
+            deck = [c["id"] for c in state.rules["phenomena_deck"]["cards"]]
+        if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
+            raise MalformedRecord("setup.phenomena_deck must be a list of card ids", field="setup.phenomena_deck")
+        if len(deck) != 16 or len(set(deck)) != 16:
+            chk.fail("R01", f"the ether phenomenon deck has {len(set(deck))} different cards of {len(deck)}; "
+                            "it has exactly 16")
+        state.deck = list(deck)
+
+    # --- helpers ---------------------------------------------------------------------------
+    def vortex(self, state, event: dict, chk: Checks, name: str = "vortex"):
+        vortex = state.vortices.get(event[name])
+        if vortex is None:
+            raise MalformedRecord(f"field `{name}`: no vortex '{event[name]}' in this game", field=name)
+        if vortex.removed:
+            chk.fail("R03", f"vortex {vortex.id} was removed when its ether ran out; nothing may use it")
+        return vortex
+
+    def domain_of(self, state, model, chk: Checks | None) -> str | None:
+        """The domain a model interacts with in this activation (R09)."""
+        if len(model.domains) == 1:
+            return model.domains[0]
+        chosen = state.chosen.get(model.id)
+        if chosen is None and chk is not None:
+            what = "no domain" if not model.domains else f"domains {', '.join(model.domains)}"
+            chk.fail("R09", f"{model.id} has {what} and must choose one (DomainChosen) at its first vortex "
+                            "interaction of the activation")
+        return chosen
+
+    def in_vortices(self, state, fp) -> list[str]:
+        return [vid for vid, v in state.vortices.items() if not v.removed and v.hexes & fp]
+
+    def cells(self, state, model, trigger: str, vortices: list[str], seq: int) -> list[Draws]:
+        return [Draws(vid, model.id, trigger, seq) for vid in vortices]
+
+    def check_resolving(self, state, event: dict, chk: Checks) -> None:
+        if state.draws and event["type"] not in RESOLVING:
+            cell = state.draws[0]
+            due = max(len(self.cell_polarities(state, cell)) - len(cell.drawn), 1)
+            chk.fail("R23", f"{due} ether phenomenon card(s) for vortex {cell.vortex} ({cell.trigger}) must be "
+                            f"drawn before {event['type']}")
+
+    def cell_polarities(self, state, cell: Draws) -> list:
+        if cell.polarities:
+            return cell.polarities
+        model = state.models.get(cell.model)
+        rel = cell.relation or relation(state.vortices[cell.vortex].allegiance,
+                                        self.domain_of(state, model, None) if model else None)
+        return state.rules["ether_phenomena"][rel][cell.trigger]
+
+    # --- domains and stabilisation ---------------------------------------------------------
+    def decide_DomainChosen(self, state, event: dict, chk: Checks) -> None:
+        model = self.model(state, event)
+        if event["domain"] not in model.domains:
+            chk.fail("R09", f"{model.id} is devoted to {', '.join(model.domains) or 'no domain'}, "
+                            f"not {event['domain']}")
+        chosen = state.chosen.get(model.id)
+        if chosen is not None and chosen != event["domain"]:
+            chk.fail("R09", f"{model.id} chose {chosen} for this activation and keeps it to its end")
+        if state.activation != model.id:
+            chk.fail("F05", f"{model.id} chooses a domain outside its own activation")
+
+    def apply_DomainChosen(self, state, event: dict) -> None:
+        state.chosen[event["model"]] = event["domain"]
+
+    def decide_VortexStabilised(self, state, event: dict, chk: Checks) -> dict:
+        model = self.model(state, event)
+        vortex = self.vortex(state, event, chk)
+        if vortex.allegiance is not None:
+            chk.fail("R04", f"vortex {vortex.id} is already devoted to {vortex.allegiance}; only an unaligned "
+                            "vortex is stabilised")
+        if state.stabilised_in_activation:
+            chk.fail("R14", f"a stabilisation roll was already made in {state.activation or 'this'}'s activation")
+        opponent = state.opponent(model.player)
+        roll = self.use_roll(state, chk, event["roll"], purpose="stabilisation", player=opponent, die="attack",
+                             count=1, what=f"the stabilisation of {vortex.id} (rolled by {opponent}, R10)",
+                             count_rule="R10")
+        if roll.player != opponent:
+            chk.fail("R10", f"the stabilisation roll is made by {opponent}, the opponent of {model.id}'s player")
+        domain = self.domain_of(state, model, chk)
+        face = roll.faces[0] if roll.faces else None
+        if domain is None:
+            return {"allegiance": None}
+        return {"allegiance": {"crit": HOSTILE[domain], "blank": domain}.get(face)}  # R11, R12, R13
+
+    def apply_VortexStabilised(self, state, event: dict) -> None:
+        state.vortices[event["vortex"]].allegiance = event["allegiance"]
+        state.stabilised_in_activation = True
+        state.rolls[event["roll"]].used_by = event["seq"]
+
+    # --- explore ---------------------------------------------------------------------------
+    def decide_VortexExplored(self, state, event: dict, chk: Checks) -> dict:
+        model = self.model(state, event)
+        vortex = self.vortex(state, event, chk)
+        if state.activation != model.id:
+            chk.fail("F05", f"{model.id} explores outside its own activation")
+        if "explore" in state.actions_used:
+            chk.fail("R41", f"{model.id} already explored in this activation")
+        reach = state.rules.get("explore_range", 1)
+        if hx.footprint_distance(model.fp, vortex.hexes) > reach:
+            chk.fail("R15", f"{model.id} at {show([list(h) for h in model.at])} is out of explore range of "
+                            f"vortex {vortex.id} at {show(list(vortex.at))}")
+        roll = self.use_roll(state, chk, event["roll"], purpose="explore", player=model.player, die="attack",
+                             count=model.explore, what=f"{model.id}'s explore", count_rule="R16")
+        successes = state.dice.successes(roll.faces)
+        success = successes >= 1  # R17
+        gained = min(successes, vortex.ether) if success else 0  # R18, R19, R21
+        return {"success": success, "ether_gained": gained, "vortex_removed": vortex.ether - gained <= 0 and success}
+
+    def apply_VortexExplored(self, state, event: dict) -> None:
+        vortex = state.vortices[event["vortex"]]
+        model = state.models[event["model"]]
+        vortex.ether -= event["ether_gained"]
+        state.crystals[model.player] += event["ether_gained"]
+        if event["vortex_removed"]:
+            vortex.removed = True  # R03; its last hexon is kept (R37)
+        trigger = "explore_success" if event["success"] else "explore_failure"
+        state.draws.extend(self.cells(state, model, trigger, [vortex.id], event["seq"]))
+        state.actions_used.add("explore")
+        state.rolls[event["roll"]].used_by = event["seq"]
+
+    # --- phenomena -------------------------------------------------------------------------
+    def decide_PhenomenonDrawn(self, state, event: dict, chk: Checks) -> dict:
+        if not state.draws:
+            chk.fail("R23", f"no ether phenomenon is due; card {event['card']} may not be drawn")
+            return {}
+        wanted = event.get("vortex")
+        candidates = [c for c in state.draws if c.source_seq == state.draws[0].source_seq]
+        if wanted is None and len({c.vortex for c in candidates}) > 1:
+            raise MalformedRecord(f"field `vortex` is needed: one event entered vortices "
+                                  f"{', '.join(c.vortex for c in candidates)}", field="vortex")
+        cell = next((c for c in candidates if wanted in (None, c.vortex)), None)
+        if cell is None:
+            chk.fail("R23", f"no phenomenon is due for vortex {wanted}")
+            return {}
+        model = state.models.get(cell.model)
+        rel = cell.relation or relation(state.vortices[cell.vortex].allegiance,
+                                        self.domain_of(state, model, chk) if model else None)
+        polarities = cell.polarities or state.rules["ether_phenomena"][rel][cell.trigger]
+        if event["card"] not in state.deck_left():
+            rule = "R22" if event["card"] in state.deck else "R01"
+            chk.fail(rule, f"card {event['card']} is not in the deck of {len(state.deck_left())} cards left")
+        index = len(cell.drawn)
+        if index < len(polarities) and event["effect"] != polarities[index]:
+            chk.fail("R23", f"card {index + 1} of {len(polarities)} for a {rel} vortex on {cell.trigger} plays its "
+                            f"{polarities[index]} effect, not {event['effect']}")
+        return {"vortex": cell.vortex, "model": cell.model, "relation": rel, "trigger": cell.trigger,
+                "shuffled": index + 1 >= len(polarities)}
+
+    def apply_PhenomenonDrawn(self, state, event: dict) -> None:
+        if "relation" not in event:
+            return
+        cell = next(c for c in state.draws if c.vortex == event["vortex"])
+        if not cell.relation:
+            cell.relation = event["relation"]
+            cell.polarities = list(state.rules["ether_phenomena"][event["relation"]][cell.trigger])
+        if event.get("source") == "digital":
+            state.digital_draws.append((event["seq"], event["card"], tuple(state.deck_left())))
+        cell.drawn.append(event["card"])
+        if event["shuffled"]:
+            state.draws.remove(cell)  # R22: the cards go back and the deck is shuffled
+
+    # --- Phase V ---------------------------------------------------------------------------
+    def note_activation_end(self, state, model) -> None:
+        done = state.activated[model.player]
+        done.add(model.id)
+        mine = {m.id for m in state.models.values() if m.player == model.player}
+        if mine <= done and model.player not in state.finished:
+            state.finished.append(model.player)
+
+    def check_phase_v_complete(self, state, event: dict, chk: Checks) -> None:
+        if state.phase != "vortex_movement" or event["type"] in ("VortexMoved", *RESOLVING):
+            return
+        left = [vid for vid, v in state.vortices.items() if not v.removed and vid not in state.vortices_moved]
+        if left:
+            chk.fail("R33", f"Phase V ends before vortices {', '.join(left)} were moved; each moves once")
+
+    def decide_phase_v_start(self, state, chk: Checks) -> None:
+        waiting = [m.id for m in state.models.values() if m.id not in state.activated[m.player]]
+        if waiting:
+            chk.fail("R31", f"Phase V starts before {', '.join(sorted(waiting))} activated this turn")
+
+    def decide_VortexMoved(self, state, event: dict, chk: Checks) -> dict:
+        vortex = self.vortex(state, event, chk)
+        if state.phase != "vortex_movement":
+            chk.fail("R31", f"vortex {vortex.id} moves outside Phase V (vortex_movement)")
+        if vortex.id in state.vortices_moved:
+            chk.fail("R33", f"vortex {vortex.id} was already moved in this Phase V")
+        first = state.finished[0] if state.finished else next(iter(state.players))
+        mover = first if len(state.vortices_moved) % 2 == 0 else state.opponent(first)
+        roll = self.use_roll(state, chk, event["roll"], purpose="vortex_move", player=mover, die="attack",
+                             count=2, what=f"the movement of vortex {vortex.id} (by {mover}, R32)", count_rule="R34")
+        if roll.player != mover:
+            chk.fail("R32", f"{mover} rolls for this vortex: {first} finished activating first, then players "
+                            "alternate")
+        facing = event.get("facing")
+        if facing is not None and not 0 <= facing <= 5:
+            raise MalformedRecord("field `facing` must be a direction 0-5", field="facing")
+        pairs = vortex.sides or state.rules["vortex_sides"]["pairs"]
+        faces = sorted(map(str, roll.faces))
+        side = next((i for i, pair in enumerate(pairs) if sorted(map(str, pair)) == faces), None)
+        if side is None:
+            chk.fail("R34", f"faces {show(roll.faces)} select no side of vortex {vortex.id}")
+            return {"side": None, "to": list(vortex.at), "blocked": True}
+        target = hx.hexon_neighbour(vortex.at, (vortex.facing + side) % 6)
+        cells = hx.hexon_hexes(target)
+        blocked = (not all(hx.on_board(h, state.width, state.height) for h in cells)
+                   or any(h in state.solid for h in cells)
+                   or any(v.at == target for v in state.vortices.values() if not v.removed))  # R35
+        return {"side": side, "to": list(vortex.at if blocked else target), "blocked": blocked}
+
+    def apply_VortexMoved(self, state, event: dict) -> None:
+        vortex = state.vortices[event["vortex"]]
+        vortex.place(tuple(event["to"]))
+        if event.get("facing") is not None:
+            vortex.facing = event["facing"]
+        state.vortices_moved.append(vortex.id)
+        state.rolls[event["roll"]].used_by = event["seq"]
+
+    # --- crystals --------------------------------------------------------------------------
+    def decide_EtherConverted(self, state, event: dict, chk: Checks) -> None:
+        player = self.player(state, event)
+        if event["amount"] < 1:
+            raise MalformedRecord("field `amount` must be at least 1", field="amount")
+        if event["domain"] not in DOMAINS:
+            raise MalformedRecord(f"field `domain` must be one of {', '.join(DOMAINS)}", field="domain")
+        if state.crystals[player] < event["amount"]:
+            chk.fail("R40", f"{player} converts {event['amount']} ether crystals but holds {state.crystals[player]}")
+
+    def apply_EtherConverted(self, state, event: dict) -> None:
+        state.crystals[event["player"]] -= event["amount"]  # R38: one crystal, one faith token
+        state.faith[event["player"]][event["domain"]] += event["amount"]
