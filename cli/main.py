@@ -89,6 +89,31 @@ def record(game: Annotated[str, typer.Argument(help="Game id.")],
 
 @app.command()
 @reported
+def roll(game: Annotated[str, typer.Argument(help="Game id (a digital game).")],
+         player: Annotated[str, typer.Option(help="Player who rolls.")],
+         purpose: Annotated[str, typer.Option(help="dodge, stabilisation, explore, vortex_move, casting, dispel, "
+                                                   "miscast, initiative, attack or other.")],
+         die: Annotated[str, typer.Option(help="Die name of the rules in force, e.g. attack, agility, d6.")],
+         count: Annotated[int, typer.Option(help="Number of dice.")] = 1,
+         data: DataDir = None) -> None:
+    """Roll digital dice: Rollcall computes the faces from the game's committed seed and records them."""
+    event = open_app(data).roll(game, player, purpose, die, count)
+    typer.echo(f"seq {event['seq']}: {player} rolls {count} {die}: {' '.join(map(str, event['faces']))}")
+
+
+@app.command()
+@reported
+def draw(game: Annotated[str, typer.Argument(help="Game id (a digital game).")],
+         vortex: Annotated[Optional[str], typer.Option(help="Vortex, when one event entered several.")] = None,
+         data: DataDir = None) -> None:
+    """Draw the next due ether phenomenon card digitally."""
+    event = open_app(data).draw_phenomenon(game, vortex)
+    typer.echo(f"seq {event['seq']}: {event['card']} ({event['effect']} effect) for vortex {event['vortex']}, "
+               f"{event['relation']} on {event['trigger']}{', deck shuffled' if event['shuffled'] else ''}")
+
+
+@app.command()
+@reported
 def export(game: Annotated[str, typer.Argument(help="Game id.")],
            output: Annotated[Optional[Path], typer.Option("-o", "--output", help="File to write (default: stdout).")] = None,
            data: DataDir = None) -> None:

@@ -11,8 +11,12 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError
 
-from domain.errors import GameAlreadyRecorded, GameNotFound, MalformedRecord, RecordError, RollcallError
-from domain.game import Game
+from eventsourcing.domain import Aggregate
+
+from domain import randomness
+from domain.errors import (GameAlreadyRecorded, GameNotFound, MalformedRecord, RecordError, RollcallError,
+                           RuleViolation)
+from domain.game import Game, normalise_header
 from domain.record import LocatedError, event_hash, export_line, header_hash, read_lines, show
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://rollcall.invalid/games")
@@ -21,6 +25,27 @@ GAME_CREATED = "rollcall:GameCreated"
 
 def game_uuid(game_id: str) -> UUID:
     return uuid5(NAMESPACE, game_id)
+
+
+def seed_uuid(game_id: str) -> UUID:
+    return uuid5(NAMESPACE, f"{game_id}#dice-seed")
+
+
+class DiceSeed(Aggregate):
+    """The secret seed of a digital game, kept apart from the game's own events (never projected)."""
+
+    TOPIC = "rollcall:DiceSeed"
+
+    class Created(Aggregate.Created):
+        TOPIC = "rollcall:DiceSeedDrawn"
+        seed: str
+
+    def __init__(self, seed: str) -> None:
+        self.seed = seed
+
+    @classmethod
+    def draw(cls, game_id: str, seed: bytes) -> DiceSeed:
+        return cls._create(cls.Created, id=seed_uuid(game_id), seed=seed.hex())
 
 
 @dataclass
@@ -80,28 +105,110 @@ class Rollcall(Application):
             raise GameNotFound(game_id) from None
 
     def create_game(self, header: dict, *, strict: bool = True) -> Game:
-        from domain.game import normalise_header
-
+        """A new game (unsaved). A digital game without a commit gets a secret seed and its commit;
+        the seed waits, unsaved, in ``game.seed`` until the game is saved with ``save_new``."""
+        seed = None
+        if header.get("dice_mode") == "digital" and header.get("commit") is None:
+            seed = randomness.new_seed()
+            header = {**header, "commit": randomness.commit_of(seed)}
         game_id = normalise_header(header)["game"]
         if self.exists(game_id):
             raise GameAlreadyRecorded(game_id)
-        return Game.start(header, game_uuid(game_id), strict=strict)
+        game = Game.start(header, game_uuid(game_id), strict=strict)
+        game.seed = seed
+        return game
 
     def save_new(self, game: Game) -> None:
+        """Save a new game (and its secret seed, if Rollcall drew one) in one transaction."""
+        secret = [DiceSeed.draw(game.header["game"], game.seed)] if getattr(game, "seed", None) else []
         try:
-            self.save(game)
+            self.save(game, *secret)
         except IntegrityError:
             raise GameAlreadyRecorded(game.header["game"]) from None
 
-    def record(self, game_id: str, event: dict, *, strict: bool = True) -> dict:
-        """Append one event to a recorded game (one transaction)."""
+    def secret_seed(self, game_id: str) -> bytes | None:
+        """The secret seed Rollcall drew for a digital game (None if the game came with its own commit)."""
+        try:
+            return bytes.fromhex(self.repository.get(seed_uuid(game_id)).seed)
+        except AggregateNotFoundError:
+            return None
+
+    # --- digital dice and cards -----------------------------------------------------------
+    def _digital(self, game_id: str) -> tuple[Game, bytes]:
         game = self.get_game(game_id)
+        seed = self.secret_seed(game_id)
+        if game.header.get("dice_mode") != "digital" or seed is None:
+            raise RollcallError(f"game '{game_id}' has no digital dice: its header must say `dice_mode: digital` "
+                                "and Rollcall must have drawn its seed")
+        return game, seed
+
+    def roll(self, game_id: str, player: str, purpose: str, die: str, count: int) -> dict:
+        """Roll ``count`` digital dice for ``player``: the faces come from the committed seed."""
+        game, seed = self._digital(game_id)
+        if die not in game.state.dice.data:
+            raise MalformedRecord(f"unknown die '{die}' (dice in force: {', '.join(game.state.dice.data)})",
+                                  field="die")
+        if count < 1:
+            raise MalformedRecord("a roll has at least one die", field="count")
+        faces = randomness.roll(seed, game_id, game.state.seq + 1, game.state.dice.data[die], count)
+        return self._append(game, {"type": "DiceRolled", "player": player, "purpose": purpose, "die": die,
+                                   "faces": faces, "source": "digital"})
+
+    def draw_phenomenon(self, game_id: str, vortex: str | None = None) -> dict:
+        """Draw the next due ether phenomenon card digitally, with the effect the table asks for."""
+        game, seed = self._digital(game_id)
+        state = game.state
+        due = [c for c in getattr(state, "draws", ()) if vortex in (None, c.vortex)]
+        if not due:
+            raise RollcallError(f"no ether phenomenon is due in game '{game_id}'")
+        cell = due[0]
+        card = randomness.draw(seed, game_id, state.seq + 1, state.deck_left())
+        effect = game.system.cell_polarities(state, cell)[len(cell.drawn)]
+        return self._append(game, {"type": "PhenomenonDrawn", "card": card, "effect": effect, "vortex": cell.vortex,
+                                   "source": "digital"})
+
+    def end_game(self, game_id: str, score: dict, winner: str | None, reason: str) -> dict:
+        """End a game; a digital game's end reveals its seed."""
+        game = self.get_game(game_id)
+        event = {"type": "GameEnded", "score": score, "winner": winner, "reason": reason}
+        seed = self.secret_seed(game_id)
+        if seed is not None:
+            event["seed"] = seed.hex()
+        return self._append(game, event)
+
+    def _append(self, game: Game, event: dict) -> dict:
+        recorded = game.record(event)
+        try:
+            self.save(game)
+        except IntegrityError:
+            raise RollcallError(f"game '{game.header['game']}' changed meanwhile; try again") from None
+        return recorded
+
+    def record(self, game_id: str, event: dict, *, strict: bool = True) -> dict:
+        """Append one event to a recorded game (one transaction). A digital roll or draw entered by
+        hand must be the one the seed gives; a digital game's end reveals the seed."""
+        game = self.get_game(game_id)
+        seed = self.secret_seed(game_id)
+        if seed is not None and event.get("source") == "digital":
+            self._check_digital(game, seed, event)
+        if seed is not None and event.get("type") == "GameEnded" and "seed" not in event:
+            event = {**event, "seed": seed.hex()}
         recorded = game.record(event, strict=strict)
         try:
             self.save(game)
         except IntegrityError:
             raise RollcallError(f"game '{game_id}' changed while this event was checked; try again") from None
         return recorded
+
+    @staticmethod
+    def _check_digital(game: Game, seed: bytes, event: dict) -> None:
+        seq, game_id, state = game.state.seq + 1, game.header["game"], game.state
+        if event.get("type") == "DiceRolled" and isinstance(event.get("faces"), list):
+            expected = randomness.roll(seed, game_id, seq, state.dice.data.get(event.get("die"), {"?": 1}),
+                                       len(event["faces"]))
+            if event["faces"] != expected:
+                raise RuleViolation("F07", f"digital faces are computed by Rollcall (`rollcall roll`); the seed gives "
+                                           f"{expected} at seq {seq}, not {event['faces']}")
 
     # --- import and export ----------------------------------------------------------------
     def import_record(self, lines: Iterable[str], source: str = "<record>", *, lenient: bool = False) -> Imported:
@@ -241,4 +348,26 @@ class Rollcall(Application):
                 return damaged(position, "changed", f"the row's topic {row.topic} does not match its event type "
                                                     f"{data.get('type')}")
             previous = data["hash"]
+        if header.get("dice_mode") == "digital":
+            result.damage = self._verify_digital(game_id, datas)
         return result
+
+    def _verify_digital(self, game_id: str, datas: list[dict]) -> Damage | None:
+        """Recompute every digital roll and draw from the revealed seed (or, before the end, Rollcall's
+        own secret seed) and name the first that differs."""
+        from domain.systems.base import digital_mismatches
+
+        ended = next((d for d in datas[1:] if d.get("type") == "GameEnded"), None)
+        seed = ended.get("seed") if ended else None
+        if seed is None:
+            secret = self.secret_seed(game_id)
+            if secret is None:
+                return None
+            seed = secret.hex()
+        game = self.repository.get(game_uuid(game_id))
+        problems = digital_mismatches(game.state, seed)
+        if not problems:
+            return None
+        first = problems[0]
+        seq = next((int(w) for w in first.split() if w.isdigit()), 0)
+        return Damage(seq, "changed", f"digital dice: {first}")

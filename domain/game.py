@@ -48,6 +48,10 @@ class Game(Aggregate):
         """Check a header and create the game; a setup rule broken in strict mode raises."""
         data = normalise_header(header)
         system = system_for(data["system"])
+        if data.get("dice_mode") == "digital":  # export carries the dice in force, so anyone can recompute
+            dice = {name: faces for name, faces in system.rules_in_force(data).get("dice", {}).items()
+                    if not name.startswith("_")}
+            data["rules"] = {**data.get("rules", {}), "dice": dice}
         probe = system.new_state(data)
         chk = Checks(strict)
         system.check_setup(probe, chk)
@@ -141,11 +145,14 @@ def normalise_header(header: dict) -> dict:
     mode = header.get("dice_mode", "physical")
     if mode not in ("physical", "digital"):
         raise MalformedRecord("field `dice_mode` must be physical or digital", field="dice_mode")
-    if mode == "digital" and not re.fullmatch(r"[0-9a-f]{64}", str(header.get("commit", ""))):
+    if mode == "digital" and "commit" in header and not re.fullmatch(r"[0-9a-f]{64}", str(header["commit"])):
         raise MalformedRecord("a digital game's header needs `commit`, 64 lowercase hex digits", field="commit")
     field(header, "rules", dict, optional=True)
     field(header, "setup", dict, optional=True)
     data = {k: v for k, v in header.items() if k not in ("hash", "violations")}
+    if mode == "digital" and "commit" not in header:
+        raise MalformedRecord("a digital game's header needs `commit` (Rollcall adds it when it creates the game)",
+                              field="commit")
     data["game"] = derive_game_id(header)
     data.setdefault("setup", {})
     return data

@@ -98,6 +98,7 @@ class Roll:
     faces: list
     source: str = "physical"
     used_by: int | None = None
+    initial: tuple = ()
 
 
 class GameState:
@@ -117,6 +118,7 @@ class GameState:
         self.rolls: dict[int, Roll] = {}
         self.ended = False
         self.sealed = False
+        self.digital_rerolls: list[tuple[int, str, object]] = []  # (seq, die, face) of digital re-rolls
 
     def opponent(self, player: str) -> str:
         return next(p for p in self.players if p != player)
@@ -288,6 +290,8 @@ class GameSystem:
                                   field="die")
         if not event["faces"]:
             raise MalformedRecord("field `faces` must list at least one face", field="faces")
+        if event.get("source") == "digital" and state.header.get("dice_mode") != "digital":
+            chk.fail("F07", "a digital roll needs a digital game (header `dice_mode: digital` with a commit)")
         for face in event["faces"]:
             if not state.dice.is_face(die, face):
                 raise MalformedRecord(f"field `faces`: {json.dumps(face)} is not a face of the {die} die "
@@ -295,7 +299,8 @@ class GameSystem:
 
     def apply_DiceRolled(self, state: GameState, event: dict) -> None:
         state.rolls[event["seq"]] = Roll(event["seq"], event["player"], event["purpose"], event["die"],
-                                         list(event["faces"]), event.get("source", "physical"))
+                                         list(event["faces"]), event.get("source", "physical"),
+                                         initial=tuple(event["faces"]))
 
     def roll(self, state: GameState, seq: int, name: str = "roll") -> Roll:
         roll = state.rolls.get(seq)
@@ -335,7 +340,10 @@ class GameSystem:
             chk.fail("R39", f"{event['player']} may re-roll only their own dice; roll {roll.seq} is {roll.player}'s")
 
     def apply_DieRerolled(self, state: GameState, event: dict) -> None:
-        state.rolls[event["roll"]].faces[event["index"]] = event["face"]
+        roll = state.rolls[event["roll"]]
+        roll.faces[event["index"]] = event["face"]
+        if event.get("source") == "digital":
+            state.digital_rerolls.append((event["seq"], roll.die, event["face"]))
 
     def decide_CardDrawn(self, state: GameState, event: dict, chk: Checks) -> None:
         self.player(state, event)
@@ -354,6 +362,13 @@ class GameSystem:
                                   field="score")
         if event["winner"] is not None:
             self.player(state, event, "winner")
+        if state.header.get("dice_mode") == "digital":
+            seed = event.get("seed")
+            if seed is None:
+                chk.fail("F07", "a digital game's GameEnded reveals its seed (`seed`)")
+            else:
+                for problem in digital_mismatches(state, seed):
+                    chk.fail("F07", problem)
 
     def apply_GameEnded(self, state: GameState, event: dict) -> None:
         state.ended = True
@@ -394,3 +409,30 @@ def system_for(alias: str) -> GameSystem:
 
 
 _instances: dict[str, GameSystem] = {}
+
+
+def digital_mismatches(state: GameState, seed_hex: str) -> list[str]:
+    """Every digital roll, re-roll and card draw recomputed from the revealed seed; what differs."""
+    from domain import randomness
+
+    try:
+        seed = bytes.fromhex(seed_hex)
+    except ValueError:
+        return [f"the seed {seed_hex!r} is not hexadecimal"]
+    if len(seed) != 32 or randomness.commit_of(seed) != state.header.get("commit"):
+        return ["the revealed seed does not match the header's commit"]
+    problems = []
+    for roll in state.rolls.values():
+        if roll.source == "digital":
+            expected = randomness.roll(seed, state.game, roll.seq, state.dice.data[roll.die], len(roll.initial))
+            if list(roll.initial) != expected:
+                problems.append(f"digital roll {roll.seq} shows {list(roll.initial)}; the seed gives {expected}")
+    for seq, die, face in state.digital_rerolls:
+        expected = randomness.roll(seed, state.game, seq, state.dice.data[die], 1)[0]
+        if face != expected:
+            problems.append(f"digital re-roll {seq} shows {face!r}; the seed gives {expected!r}")
+    for seq, card, deck_left in getattr(state, "digital_draws", ()):
+        expected = randomness.draw(seed, state.game, seq, deck_left)
+        if card != expected:
+            problems.append(f"digital draw {seq} is {card}; the seed gives {expected}")
+    return problems
