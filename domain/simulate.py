@@ -1,4 +1,4 @@
-"""A simulator of legal random Tornscape movement games, reproducible from a seed.
+"""A simulator of legal random Tornscape games (movement, ejection, vortices), reproducible from a seed.
 
 Moves are proposed at random (biased toward the enemy) and the Game aggregate itself judges
 them: a proposal that breaks a rule is dropped, so every simulated game is legal by construction.
@@ -21,7 +21,8 @@ NAMES = {"infantry": ("Swordsman", "Guardsman", "Rogue", "Ranger"), "large": ("F
 
 
 def tornscape_header(rng: random.Random, game_id: str, *, width: int = 24, height: int = 18,
-                     models_per_player: int = 6, tournament: str | None = None, round_no: int | None = None,
+                     models_per_player: int = 6, vortices: int = 3, tournament: str | None = None,
+                     round_no: int | None = None,
                      table: int | None = None, players: tuple[tuple[str, str], tuple[str, str]] | None = None) -> dict:
     """A random but legal starting position: terrain in the middle, armies on opposite edges."""
     occupied: set = set()
@@ -34,6 +35,16 @@ def tornscape_header(rng: random.Random, game_id: str, *, width: int = 24, heigh
         occupied.update(cells)
         terrain.append({"id": f"t{i + 1}", "kind": kind, "hexes": [list(h) for h in cells]})
     solid = {tuple(h) for t in terrain if t["kind"] == "solid" for h in t["hexes"]}
+    placed = []
+    for _ in range(vortices * 20):
+        if len(placed) == vortices:
+            break
+        centre = hx.hexon_centre_of(hx.from_offset(rng.randrange(2, width - 2), rng.randrange(4, height - 4)))
+        cells = hx.hexon_hexes(centre)
+        if all(hx.on_board(c, width, height) and c not in solid for c in cells) and all(
+                hx.hexon_distance(centre, tuple(v["at"])) > 1 for v in placed):
+            placed.append({"id": f"v{len(placed) + 1}", "at": list(centre), "facing": rng.randrange(6),
+                           "ether": rng.randint(2, 4)})
     names = players or (("Anna", rng.choice(FACTIONS)), ("Boris", rng.choice(FACTIONS)))
     models = []
     taken: set = set(solid)
@@ -53,12 +64,14 @@ def tornscape_header(rng: random.Random, game_id: str, *, width: int = 24, heigh
             models.append({"id": f"{pid}m{n + 1}", "player": pid, "name": rng.choice(NAMES[size]), "size": size,
                            "at": [list(c) for c in at], "step": 2 if size == "large" else 3,
                            "run": 3 if size == "large" else 5, "agility": rng.randint(0, 2), "explore": 1,
-                           "domains": [rng.choice(("creation", "destruction", "life", "death"))]})
+                           "domains": rng.sample(("creation", "destruction", "life", "death"),
+                                                 2 if n == models_per_player - 1 else 1)})
     header = {"rollcall": 1, "system": "tornscape", "game": game_id,
               "players": [{"id": "p1", "name": names[0][0], "faction": names[0][1]},
                           {"id": "p2", "name": names[1][0], "faction": names[1][1]}],
               "dice_mode": "physical", "rules": {},
-              "setup": {"board": {"width": width, "height": height}, "terrain": terrain, "models": models}}
+              "setup": {"board": {"width": width, "height": height}, "terrain": terrain, "vortices": placed,
+                        "models": models}}
     if tournament is not None:
         header.update({"tournament": tournament, "round": round_no, "table": table})
     return header
@@ -95,6 +108,7 @@ class TornscapeSimulator:
             for model in self._alternate(order):
                 if model.id in state.models:
                     self.activate(model)
+            self.move_vortices()
             if rng.random() < 0.5:
                 self.game.score_points(rng.choice(list(state.players)), rng.randint(1, 3), "objective held")
         scores = dict(state.scores)
@@ -112,10 +126,69 @@ class TornscapeSimulator:
 
     def activate(self, model: Model) -> None:
         self.game.start_activation(model.id)
+        self.resolve_draws()
         for action in ("step", "run"):
             if self.rng.random() < 0.8:
                 self.move(model, action)
+            self.maybe_explore(model)
+        if self.state.crystals[model.player] and self.rng.random() < 0.1:
+            self.game.record({"type": "EtherConverted", "player": model.player, "amount": 1,
+                              "domain": self.rng.choice(("creation", "destruction", "life", "death"))})
         self.game.end_activation(model.id)
+        self.resolve_draws()
+
+    # --- vortices -----------------------------------------------------------------------------
+    def choose_domain(self, model: Model) -> None:
+        if len(model.domains) > 1 and model.id not in self.state.chosen and self.state.activation == model.id:
+            self.game.record({"type": "DomainChosen", "model": model.id, "domain": self.rng.choice(model.domains)})
+
+    def resolve_draws(self) -> None:
+        state, pack = self.state, self.game.system
+        while state.draws:
+            cell = state.draws[0]
+            model = state.models.get(cell.model)
+            if model is not None:
+                self.choose_domain(model)
+            effect = pack.cell_polarities(state, cell)[len(cell.drawn)]
+            card = self.rng.choice(state.deck_left())
+            self.game.record({"type": "PhenomenonDrawn", "card": card, "effect": effect, "vortex": cell.vortex})
+
+    def maybe_explore(self, model: Model) -> None:
+        state, rng = self.state, self.rng
+        if "explore" in state.actions_used or not model.explore or rng.random() < 0.3:
+            return
+        near = [v for v in state.vortices.values()
+                if not v.removed and hx.footprint_distance(model.fp, v.hexes) <= 1]
+        if not near:
+            return
+        vortex = rng.choice(near)
+        self.choose_domain(model)
+        if vortex.allegiance is None and not state.stabilised_in_activation:
+            opponent = state.opponent(model.player)
+            seq = self.game.roll_dice(opponent, "stabilisation", "attack", self.faces("attack", 1))["seq"]
+            self.game.record({"type": "VortexStabilised", "vortex": vortex.id, "model": model.id, "roll": seq})
+        seq = self.game.roll_dice(model.player, "explore", "attack", self.faces("attack", model.explore))["seq"]
+        faces = state.rolls[seq].faces
+        if "blank" in faces and state.crystals[model.player] and rng.random() < 0.5:
+            self.game.record({"type": "DieRerolled", "roll": seq, "index": faces.index("blank"),
+                              "face": self.faces("attack", 1)[0], "player": model.player})
+        self.game.record({"type": "VortexExplored", "vortex": vortex.id, "model": model.id, "roll": seq})
+        self.resolve_draws()
+
+    def move_vortices(self) -> None:
+        state = self.state
+        present = [v for v in state.vortices.values() if not v.removed]
+        if not present:
+            return
+        self.game.start_phase("vortex_movement")
+        first = state.finished[0] if state.finished else "p1"
+        for i, vortex in enumerate(present):
+            player = first if i % 2 == 0 else state.opponent(first)
+            seq = self.game.roll_dice(player, "vortex_move", "attack", self.faces("attack", 2))["seq"]
+            event = {"type": "VortexMoved", "vortex": vortex.id, "roll": seq}
+            if self.rng.random() < 0.3:
+                event["facing"] = self.rng.randrange(6)
+            self.game.record(event)
 
     def move(self, model: Model, action: str) -> None:
         state = self.state
@@ -127,6 +200,7 @@ class TornscapeSimulator:
             moved = self.try_record({"type": "ModelMoved", "model": model.id, "action": action, "path": path})
             if moved is not None:
                 self.resolve_ejections(moved)
+                self.resolve_draws()
                 return
         del state  # nothing legal found: the model holds
 
