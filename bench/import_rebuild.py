@@ -29,6 +29,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from domain.application import Rollcall  # noqa: E402
+from domain.bulk import import_files  # noqa: E402
 from domain.simulate import record_lines, simulate_tornscape  # noqa: E402
 from projections.projector import Projector  # noqa: E402
 
@@ -70,9 +71,9 @@ def time_import(files: list[Path], data: Path) -> tuple[float, int]:
     with progress_bar() as bar:
         task = bar.add_task("importing games", total=len(files))
         start = time.perf_counter()
-        for path in files:
-            with path.open(encoding="utf-8") as handle:
-                app.import_record(handle, str(path))
+        for result in import_files(app, files):
+            if isinstance(result, Exception):
+                raise result
             bar.advance(task)
         elapsed = time.perf_counter() - start
     rows = sqlite3.connect(data / "events.sqlite").execute("SELECT count(*) FROM stored_events").fetchone()[0]

@@ -47,17 +47,17 @@ def import_(files: Annotated[list[Path], typer.Argument(help="Record files or fo
             lenient: Annotated[bool, typer.Option(help="Store games that break rules, marking the events.")] = False,
             data: DataDir = None) -> None:
     """Import game records; each game is checked and stored whole, or not at all."""
+    from domain.bulk import import_files
+
     store = open_app(data)
     failed = 0
     paths = record_files(files)
-    with typer.progressbar(paths, label="importing", file=sys.stderr, hidden=len(paths) < 5) as bar:
-        for path in bar:
-            try:
-                with open(path, encoding="utf-8") as handle:
-                    result = store.import_record(handle, str(path), lenient=lenient)
-            except RollcallError as exc:
+    with typer.progressbar(import_files(store, paths, lenient=lenient), length=len(paths), label="importing",
+                           file=sys.stderr, hidden=len(paths) < 5) as results:
+        for result in results:
+            if isinstance(result, RollcallError):
                 failed += 1
-                typer.echo(f"error: {exc}", err=True)
+                typer.echo(f"error: {result}", err=True)
                 continue
             marks = f", {result.violations} violations marked" if result.violations else ""
             typer.echo(f"imported {result.game}: {result.events} events{marks}")

@@ -18,6 +18,9 @@ class RuleViolation(RollcallError):
     def as_dict(self) -> dict:
         return {"rule": self.rule, "message": self.message}
 
+    def __reduce__(self):
+        return (RuleViolation, (self.rule, self.message))
+
 
 class MalformedRecord(RollcallError):
     """A line that is not a well-formed header or event (bad JSON, unknown type, bad field)."""
@@ -27,17 +30,26 @@ class MalformedRecord(RollcallError):
         self.field = field
         self.message = message
 
+    def __reduce__(self):
+        return (MalformedRecord, (self.message, self.field))
+
 
 class GameNotFound(RollcallError):
     def __init__(self, game: str) -> None:
         super().__init__(f"no game '{game}' is recorded")
         self.game = game
 
+    def __reduce__(self):
+        return (GameNotFound, (self.game,))
+
 
 class GameAlreadyRecorded(RollcallError):
     def __init__(self, game: str) -> None:
         super().__init__(f"game '{game}' is already recorded; nothing was changed")
         self.game = game
+
+    def __reduce__(self):
+        return (GameAlreadyRecorded, (self.game,))
 
 
 class RecordError(RollcallError):
@@ -51,3 +63,6 @@ class RecordError(RollcallError):
         self.line = line
         self.event_type = event_type
         self.cause = cause
+
+    def __reduce__(self):
+        return (RecordError, (self.path, self.line, self.event_type, self.cause))

@@ -139,7 +139,9 @@ class TornscapeSimulator:
 
     # --- vortices -----------------------------------------------------------------------------
     def choose_domain(self, model: Model) -> None:
-        if len(model.domains) > 1 and model.id not in self.state.chosen and self.state.activation == model.id:
+        state = self.state
+        if len(model.domains) > 1 and model.id not in state.chosen and (
+                state.activation == model.id or any(c.model == model.id for c in state.draws)):
             self.game.record({"type": "DomainChosen", "model": model.id, "domain": self.rng.choice(model.domains)})
 
     def resolve_draws(self) -> None:

@@ -170,6 +170,37 @@ class VortexRules:
                                         self.domain_of(state, model, None) if model else None)
         return state.rules["ether_phenomena"][rel][cell.trigger]
 
+    def vortex_derived_rule(self, state, event: dict, name: str, given, value) -> str | None:
+        """The rule a wrongly given derived field of a vortex event breaks, where it depends on the case:
+        ``allegiance`` R11/R12/R13 by the face rolled; ``ether_gained`` R21 on a failed explore, R19 above
+        the supply, else R18; ``entered`` R28 when it names a vortex already entered in this activation;
+        ``relation`` R29 for an unaligned vortex; ``to`` R35 when the vortex is blocked. None: the spec's."""
+        kind = event["type"]
+        if kind == "VortexStabilised" and name == "allegiance":
+            roll = state.rolls.get(event["roll"])
+            face = roll.faces[0] if roll is not None and roll.faces else None
+            return {"crit": "R11", "blank": "R12", "success": "R13"}.get(face)
+        if kind == "VortexExplored" and name == "ether_gained" and event["vortex"] in state.vortices:
+            if value == 0 and isinstance(given, int) and given > 0 and not self._explore_succeeds(state, event):
+                return "R21"
+            if isinstance(given, int) and given > state.vortices[event["vortex"]].ether:
+                return "R19"
+        if kind in ("ModelMoved", "ActivationEnded") and name == "entered" and isinstance(given, list):
+            if any(v in state.entered_in_activation and v not in value for v in given):
+                return "R28"
+        if kind == "PhenomenonDrawn" and name == "relation" and state.draws:
+            vid = event.get("vortex") or state.draws[0].vortex
+            if vid in state.vortices and state.vortices[vid].allegiance is None:
+                return "R29"
+        if kind == "VortexMoved" and name == "to" and event["vortex"] in state.vortices:
+            if value == list(state.vortices[event["vortex"]].at):
+                return "R35"
+        return None
+
+    def _explore_succeeds(self, state, event: dict) -> bool:
+        roll = state.rolls.get(event["roll"])
+        return roll is not None and state.dice.successes(roll.faces) >= 1
+
     # --- domains and stabilisation ---------------------------------------------------------
     def decide_DomainChosen(self, state, event: dict, chk: Checks) -> None:
         model = self.model(state, event)
@@ -179,7 +210,7 @@ class VortexRules:
         chosen = state.chosen.get(model.id)
         if chosen is not None and chosen != event["domain"]:
             chk.fail("R09", f"{model.id} chose {chosen} for this activation and keeps it to its end")
-        if state.activation != model.id:
+        if state.activation != model.id and not any(c.model == model.id for c in state.draws):
             chk.fail("F05", f"{model.id} chooses a domain outside its own activation")
 
     def apply_DomainChosen(self, state, event: dict) -> None:
@@ -195,10 +226,8 @@ class VortexRules:
             chk.fail("R14", f"a stabilisation roll was already made in {state.activation or 'this'}'s activation")
         opponent = state.opponent(model.player)
         roll = self.use_roll(state, chk, event["roll"], purpose="stabilisation", player=opponent, die="attack",
-                             count=1, what=f"the stabilisation of {vortex.id} (rolled by {opponent}, R10)",
-                             count_rule="R10")
-        if roll.player != opponent:
-            chk.fail("R10", f"the stabilisation roll is made by {opponent}, the opponent of {model.id}'s player")
+                             count=1, what=f"the stabilisation of {vortex.id} (by {opponent}, the opponent of "
+                                           f"{model.id}'s player)", count_rule="R10", player_rule="R10")
         domain = self.domain_of(state, model, chk)
         face = roll.faces[0] if roll.faces else None
         if domain is None:
@@ -218,6 +247,9 @@ class VortexRules:
             chk.fail("F05", f"{model.id} explores outside its own activation")
         if "explore" in state.actions_used:
             chk.fail("R41", f"{model.id} already explored in this activation")
+        if vortex.allegiance is None and not state.stabilised_in_activation:
+            chk.fail("R10", f"{model.id} explores unaligned vortex {vortex.id}: "
+                            f"{state.opponent(model.player)} first rolls its stabilisation (VortexStabilised)")
         reach = state.rules.get("explore_range", 1)
         if hx.footprint_distance(model.fp, vortex.hexes) > reach:
             chk.fail("R15", f"{model.id} at {show([list(h) for h in model.at])} is out of explore range of "
@@ -311,10 +343,8 @@ class VortexRules:
         first = state.finished[0] if state.finished else next(iter(state.players))
         mover = first if len(state.vortices_moved) % 2 == 0 else state.opponent(first)
         roll = self.use_roll(state, chk, event["roll"], purpose="vortex_move", player=mover, die="attack",
-                             count=2, what=f"the movement of vortex {vortex.id} (by {mover}, R32)", count_rule="R34")
-        if roll.player != mover:
-            chk.fail("R32", f"{mover} rolls for this vortex: {first} finished activating first, then players "
-                            "alternate")
+                             count=2, what=f"the movement of vortex {vortex.id} ({first} finished activating "
+                                           "first, then players alternate)", count_rule="R34", player_rule="R32")
         facing = event.get("facing")
         if facing is not None and not 0 <= facing <= 5:
             raise MalformedRecord("field `facing` must be a direction 0-5", field="facing")
