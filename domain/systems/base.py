@@ -309,17 +309,20 @@ class GameSystem:
         return roll
 
     def use_roll(self, state: GameState, chk: Checks, seq: int, *, purpose: str, player: str, die: str,
-                 count: int | None, what: str, name: str = "roll", count_rule: str = "F03") -> Roll:
+                 count: int | None, what: str, name: str = "roll", count_rule: str = "F03",
+                 player_rule: str = "F03") -> Roll:
         """Check that roll ``seq`` is unused, of this purpose, player, die and number of dice.
 
-        A wrong number of dice breaks the rule that fixes it (``count_rule``, e.g. R61 for a dodge)."""
+        A wrong number of dice breaks the rule that fixes it (``count_rule``, e.g. R61 for a dodge), and
+        a roll by the wrong player the rule that names the roller (``player_rule``, e.g. R10: the
+        opponent rolls the stabilisation)."""
         roll = self.roll(state, seq, name)
         if roll.used_by is not None:
             chk.fail("F03", f"roll {seq} was already used by the event at seq {roll.used_by}")
         if roll.purpose != purpose:
             chk.fail("F03", f"roll {seq} is a {roll.purpose} roll, not a {purpose} roll for {what}")
         if roll.player != player:
-            chk.fail("F03", f"roll {seq} was rolled by {roll.player}; {what} is rolled by {player}")
+            chk.fail(player_rule, f"roll {seq} was rolled by {roll.player}; {what} is rolled by {player}")
         if roll.die != die:
             chk.fail("F03", f"roll {seq} used {roll.die} dice; {what} uses {die} dice")
         if count is not None and len(roll.faces) != count:

@@ -1,6 +1,7 @@
 """Golden records (tests/games/*.rollcall.jsonl): the four shove examples of seed 004, a huge model
-and markers. Each imports strictly, replays to its ``*.expected.json`` and exports its derived fields
-as the seed's story says.
+and markers; and six ether-vortex games of seed 000 (their own stories are asserted in
+test_golden_vortices.py). Each imports strictly, replays to its ``*.expected.json`` and exports its
+derived fields as the seed's story says.
 
 The expected files were generated once from ``Game.state.to_json()`` and checked by hand against the
 seed's examples (positions listed in each record's ``#`` comment line)."""
@@ -51,10 +52,14 @@ def at(state: dict, model: str) -> list:
     return state["models"][model]["at"]
 
 
-def test_there_are_six_golden_records() -> None:
+def test_there_are_twelve_golden_records() -> None:
     assert {name_of(p) for p in RECORDS} == {
         "seed004-ex1-shove-enemy-failed-dodge", "seed004-ex2-shove-ally", "seed004-ex3-shove-enemy-dodged",
-        "seed004-ex4-shove-order", "huge-shove-destroys-terrain", "markers-portable-and-bound"}
+        "seed004-ex4-shove-order", "huge-shove-destroys-terrain", "markers-portable-and-bound",
+        "seed000-stabilisation-crit-hostile-explore", "vortex-blocked-by-solid-terrain",
+        "vortex-moves-onto-burning-ground", "explore-takes-the-last-ether", "double-entry-resolved-once",
+        "domain-choice-crystals-reroll"}
+    assert all((GAMES / f"{name_of(p)}.expected.json").is_file() for p in RECORDS)
 
 
 @pytest.mark.parametrize("path", RECORDS, ids=name_of)

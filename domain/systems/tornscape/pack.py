@@ -242,9 +242,11 @@ class Tornscape(VortexRules, GameSystem):
     def derived_rule(self, state: GameState, event: dict, name: str, given: Any, value: Any) -> str:
         """Blame the rule that derives the differing part: R73/R75 (engaged at the start) or R74
         (passing) for ``free_attacks``; R53 (passing) or R55 (ending) for ``destroyed``; R64
-        (order) or R50/R56/R59 (which models) for ``must_eject``."""
-        default = super().derived_rule(state, event, name, given, value)
-        if event["type"] != "ModelMoved" or event["model"] not in state.models:
+        (order) or R50/R56/R59 (which models) for ``must_eject``; the vortex fields as in
+        ``vortex_derived_rule``."""
+        default = self.vortex_derived_rule(state, event, name, given, value) or super().derived_rule(
+            state, event, name, given, value)
+        if default == "R28" or event["type"] != "ModelMoved" or event["model"] not in state.models:
             return default
         model = state.models[event["model"]]
         given_set = set(given) if isinstance(given, list) and all(isinstance(g, str) for g in given) else None
