@@ -227,7 +227,11 @@ class GameSystem:
 
     # setup ---------------------------------------------------------------------------------
     def rules_in_force(self, header: dict) -> dict:
-        return merge(self.defaults, header.get("rules") or {})
+        overrides = header.get("rules") or {}
+        rules = merge(self.defaults, overrides)
+        for die, faces in (overrides.get("dice") or {}).items():  # a die is replaced whole: its face
+            rules["dice"][die] = dict(faces)                      # order is the order digital rolls use
+        return rules
 
     def new_state(self, header: dict) -> GameState:
         rules = self.rules_in_force(header)
