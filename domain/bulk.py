@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from eventsourcing.persistence import IntegrityError, StoredEvent
 
-from domain.application import DiceSeed, GameAlreadyRecorded, Imported, Rollcall, game_uuid
+from domain.application import DiceSeed, GameAlreadyRecorded, Imported, Rollcall
 from domain.errors import RecordError, RollcallError
 
 # Settings a worker needs to encode events exactly as the store does.
@@ -63,7 +63,9 @@ def import_files(app: Rollcall, paths: Iterable[Path], *, lenient: bool = False,
         yield from (_store(app, p, r) for p, r in zip(paths, results))
         return
     settings = {k: v for k in MAPPER_SETTINGS if (v := app.env.get(k))}
-    context = multiprocessing.get_context("spawn")
+    # fork: workers start at once and never re-run the importing program's __main__ (spawn would).
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(settings,)) as pool:
         for path, result in zip(paths, pool.map(check_file, paths, [lenient] * len(paths), chunksize=8)):
             yield _store(app, path, result)
@@ -84,5 +86,4 @@ def _store(app: Rollcall, path: str, result: Checked | RecordError) -> Imported 
     return Imported(result.game, result.events, result.violations)
 
 
-__all__ = ["import_files", "check_file", "Checked", "game_uuid"]
-Progress = Callable[[int, int], None]
+__all__ = ["import_files", "check_file", "Checked"]

@@ -1,0 +1,22 @@
+"""Rollcall dashboard entry point: `streamlit run dashboard/app.py` (or `rollcall dashboard`).
+
+Pages are files in dashboard/views/ (not "pages/": Streamlit would treat that as an old-style
+pages folder and run a deep-linked page without this entry point); add one to PAGES (or a new section) to extend the navigation.
+"""
+
+from pathlib import Path
+
+import streamlit as st
+
+PAGES_DIR = Path(__file__).parent / "views"
+
+# section -> pages; url paths come from the file names (/games, /replay).
+PAGES = {
+    "Games": [
+        st.Page(PAGES_DIR / "games.py", title="Games", icon=":material/table_rows:", default=True),
+        st.Page(PAGES_DIR / "replay.py", title="Replay", icon=":material/replay:"),
+    ],
+}
+
+st.set_page_config(page_title="Rollcall", page_icon=":material/casino:", layout="wide")
+st.navigation(PAGES).run()

@@ -1,0 +1,116 @@
+"""The dashboard's access to the read models: one cached read-only connection, cached queries.
+
+The dashboard only ever opens the *published* copy ``<data>/rollcall.read.duckdb`` (through
+``projections.queries.connect_read``), never the projector's live file, so it holds no lock that
+could stop the projector. The connection is cached per (data folder, modification time of the
+published file): when the projector republishes, the next rerun sees a new modification time,
+opens the new copy and releases the old connection.
+
+Query results are cached with ``st.cache_data`` under the same version token, so a republish
+invalidates them too. A DuckDB connection is not for concurrent use by several threads (and in
+DuckDB 2.0 results stream), so each query runs under the connection's lock and fetches everything.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+PUBLISHED_FILE = "rollcall.read.duckdb"  # projections.projector.PUBLISHED_FILE
+
+
+class NoReadModels(RuntimeError):
+    """The data folder has no published read models yet."""
+
+
+def data_dir() -> Path:
+    """The data folder: env ROLLCALL_DATA, default ./data (resolved)."""
+    return Path(os.environ.get("ROLLCALL_DATA") or "data").resolve()
+
+
+def published_path() -> Path:
+    return data_dir() / PUBLISHED_FILE
+
+
+def version() -> tuple[str, int]:
+    """(data folder, mtime of the published file): the key of every cache below."""
+    path = published_path()
+    try:
+        mtime = path.stat().st_mtime_ns
+    except FileNotFoundError:
+        raise NoReadModels(
+            f"No read models in {path.parent} yet: run `rollcall project --data {path.parent}` "
+            f"(or `rollcall demo --no-serve --data {path.parent}`)."
+        ) from None
+    return str(path.parent), mtime
+
+
+@dataclass
+class _Reader:
+    con: Any
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def run(self, fn, *args):
+        with self.lock:
+            return fn(self.con, *args)
+
+
+def _release(reader: _Reader) -> None:
+    with reader.lock:
+        reader.con.close()
+
+
+@st.cache_resource(max_entries=4, on_release=_release, show_spinner=False)
+def _reader(folder: str, mtime_ns: int) -> _Reader:
+    from projections.queries import connect_read
+
+    return _Reader(connect_read(Path(folder)))
+
+
+def _run(ver: tuple[str, int], name: str, *args):
+    from projections import queries
+
+    return _reader(*ver).run(getattr(queries, name), *args)
+
+
+# --- cached queries (``ver`` is part of the cache key) --------------------------------------
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _list_games(ver: tuple[str, int]) -> list[dict]:
+    return list(_run(ver, "list_games"))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _game_events(ver: tuple[str, int], game: str) -> list[dict]:
+    return list(_run(ver, "game_events", game))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _turn_starts(ver: tuple[str, int], game: str) -> list[tuple[int, int]]:
+    return [(int(t), int(s)) for t, s in _run(ver, "turn_starts", game)]
+
+
+@st.cache_data(max_entries=2048, show_spinner=False)
+def _state_at(ver: tuple[str, int], game: str, seq: int) -> dict:
+    return _run(ver, "state_at", game, seq)
+
+
+def list_games() -> list[dict]:
+    return _list_games(version())
+
+
+def game_events(game: str) -> list[dict]:
+    return _game_events(version(), game)
+
+
+def turn_starts(game: str) -> list[tuple[int, int]]:
+    return _turn_starts(version(), game)
+
+
+def state_at(game: str, seq: int) -> dict:
+    return _state_at(version(), game, int(seq))

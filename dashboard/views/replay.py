@@ -1,0 +1,32 @@
+"""Replay: step through a recorded game event by event. Deep link: /replay?game=G&seq=N."""
+
+import streamlit as st
+
+from dashboard import data
+from dashboard import events as ev
+from dashboard import replay_ui as ui
+from dashboard.board import render_board
+from dashboard.layout import board_html, games_or_stop
+
+games = games_or_stop()
+
+top = st.columns([3, 2, 1.2], vertical_alignment="bottom")
+game = ui.game_picker([g["game"] for g in games], top[0])
+events = data.game_events(game)
+last = int(events[-1]["seq"]) if events else 0
+seq = ui.seq_input(last, top[2])
+state = data.state_at(game, seq)
+ui.turn_picker(data.turn_starts(game), int(state.get("turn") or 0), top[1])
+
+event = next((e for e in events if int(e["seq"]) == seq), None)
+before = data.state_at(game, seq - 1) if seq > 0 else None
+rolls = ev.rolls_by_seq(events)
+
+ui.step_buttons(seq, last)
+left, right = st.columns([1.7, 1], gap="medium")
+with left:
+    ui.players_line(state)
+    st.markdown(board_html(render_board(state, ev.highlight(event, before))), unsafe_allow_html=True)
+    ui.event_list(game, ev.event_rows(events, rolls), seq)
+with right, st.container(border=True):
+    ui.event_details(event, state, rolls)

@@ -1,0 +1,58 @@
+"""Read-only queries over the published read models (the CLI's ``replay`` and the dashboard)."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import duckdb
+
+from domain.errors import GameNotFound
+from projections.projector import PUBLISHED_FILE, data_path
+from projections.publish import open_published
+from projections.sqlfiles import sql_text, statements
+
+PARTS = ("players", "models", "terrain", "markers", "vortices")  # the objects of the replay state
+
+
+def connect_read(data_dir: str | os.PathLike | None = None) -> duckdb.DuckDBPyConnection:
+    """A read-only connection to ``<data>/rollcall.read.duckdb`` (FileNotFoundError before the first projection)."""
+    return open_published(data_path(data_dir) / PUBLISHED_FILE)
+
+
+def _rows(con: duckdb.DuckDBPyConnection, sql: str, params: dict | None = None) -> list[dict[str, Any]]:
+    result = con.execute(sql, params or {})  # not a cursor: it would not see the published catalog
+    names = [d[0] for d in result.description]
+    is_json = [str(d[1]) == "JSON" for d in result.description]
+    return [{k: json.loads(v) if j and v is not None else v for k, j, v in zip(names, is_json, row)}
+            for row in result.fetchall()]
+
+
+def list_games(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
+    """Every game: game, system, tournament, round, table_no, started, players, events, last_seq, turn, phase,
+    violations (count), ended, winner, score."""
+    return _rows(con, sql_text("list_games"))
+
+
+def game_events(con: duckdb.DuckDBPyConnection, game: str) -> list[dict[str, Any]]:
+    """The game's events in order: seq, type, turn, phase, player, payload (the record line), violations."""
+    return _rows(con, sql_text("game_events"), {"game": game})
+
+
+def state_at(con: duckdb.DuckDBPyConnection, game: str, seq: int | None = None) -> dict[str, Any]:
+    """The replay JSON of docs/contracts.md after event ``seq`` (clamped to 0..last_seq; None: the last)."""
+    head, *parts = statements("state_at")
+    rows = _rows(con, head.sql, {"game": game, "seq": None if seq is None else int(seq)})
+    if not rows:
+        raise GameNotFound(game)
+    state = rows[0] | {part: {} for part in PARTS}
+    for statement in parts:
+        for row in _rows(con, statement.sql, {"game": game, "seq": state["seq"]}):
+            state[row["part"]][row["key"]] = row["value"]
+    return state
+
+
+def turn_starts(con: duckdb.DuckDBPyConnection, game: str) -> list[tuple[int, int]]:
+    """(turn, seq) of each TurnStarted of the game."""
+    return [(r["turn"], r["seq"]) for r in _rows(con, sql_text("turn_starts"), {"game": game})]

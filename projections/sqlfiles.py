@@ -1,0 +1,46 @@
+"""The SQL files of ``projections/sql/``: one file per table, ``$name`` parameters.
+
+A statement may start with a comment ``-- when: TypeA, TypeB``: the projector then runs it only for
+a batch holding an event of one of those types (``GameCreated`` for new games); without events of
+those types it would change nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+from typing import NamedTuple
+
+_END = re.compile(r";[ \t]*(?:--[^\n]*)?$", re.MULTILINE)
+_WHEN = re.compile(r"^\s*--\s*when:\s*(.+)$", re.MULTILINE)
+
+
+class Statement(NamedTuple):
+    sql: str
+    when: frozenset[str] | None  # event types that make it do something; None: always
+
+    def needed(self, types: set[str]) -> bool:
+        return self.when is None or not self.when.isdisjoint(types)
+
+
+@cache
+def sql_text(name: str) -> str:
+    """The text of ``projections/sql/<name>.sql``."""
+    return resources.files("projections").joinpath("sql", f"{name}.sql").read_text(encoding="utf-8")
+
+
+@cache
+def statements(name: str) -> tuple[Statement, ...]:
+    """The statements of a file: each ends with ``;`` at the end of a line."""
+    found = []
+    for part in _END.split(sql_text(name)):
+        if _has_code(part):
+            when = _WHEN.search(part)
+            types = frozenset(t.strip() for t in when.group(1).split(",")) if when else None
+            found.append(Statement(part.strip(), types))
+    return tuple(found)
+
+
+def _has_code(part: str) -> bool:
+    return any(line.strip() and not line.strip().startswith("--") for line in part.splitlines())

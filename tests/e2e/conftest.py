@@ -1,0 +1,27 @@
+"""Fixtures for the dashboard tests: a data folder with two small games, imported and projected."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from dashboard_records import LEGAL_EVENTS, LENIENT_EVENTS, write_record
+
+
+@pytest.fixture(scope="session")
+def replay_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A projected data folder holding the games ``e2e-legal`` and ``e2e-lenient``."""
+    from domain.application import Rollcall
+    from projections.projector import Projector
+
+    root = tmp_path_factory.mktemp("dashboard")
+    data = root / "data"
+    store = Rollcall.open(data)
+    for game, events, lenient in (("e2e-legal", LEGAL_EVENTS, False), ("e2e-lenient", LENIENT_EVENTS, True)):
+        record = write_record(root / f"{game}.rollcall.jsonl", game, events)
+        with open(record, encoding="utf-8") as handle:
+            store.import_record(handle, str(record), lenient=lenient)
+    store.close()
+    Projector(data).run()
+    assert (data / "rollcall.read.duckdb").exists()
+    return data

@@ -1,0 +1,195 @@
+"""The dashboard pages under streamlit.testing.v1.AppTest, over a small projected data folder."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[2]
+REPLAY = str(ROOT / "dashboard" / "views" / "replay.py")
+GAMES = str(ROOT / "dashboard" / "views" / "games.py")
+APP = str(ROOT / "dashboard" / "app.py")
+
+
+@pytest.fixture(autouse=True)
+def data_env(replay_data: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("ROLLCALL_DATA", str(replay_data))
+    return replay_data
+
+
+def replay_at(game: str, seq: int | None) -> AppTest:
+    at = AppTest.from_file(REPLAY, default_timeout=30)
+    at.query_params["game"] = game
+    if seq is not None:
+        at.query_params["seq"] = str(seq)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def board(at: AppTest) -> ET.Element:
+    svgs = [m.value[m.value.index("<svg"):m.value.rindex("</svg>") + 6] for m in at.markdown if "<svg" in m.value]
+    assert len(svgs) == 1, "expected one board SVG"
+    return ET.fromstring(svgs[0])
+
+
+def by_id(root: ET.Element, element_id: str) -> ET.Element:
+    found = [e for e in root.iter() if e.get("id") == element_id]
+    assert len(found) == 1, element_id
+    return found[0]
+
+
+def by_class(root: ET.Element, cls: str) -> list[ET.Element]:
+    return [e for e in root.iter() if cls in (e.get("class") or "").split()]
+
+
+def positions(root: ET.Element) -> dict[str, str]:
+    return {e.get("id")[len("model-"):]: e.get("data-at") for e in by_class(root, "rc-model")}
+
+
+def current_row(at: AppTest):
+    frame = at.dataframe[0].value
+    marked = frame[frame.iloc[:, 0] == "▶"]
+    assert len(marked) == 1
+    return marked.iloc[0]
+
+
+def test_deep_link_opens_that_moment(data_env: Path) -> None:
+    at = replay_at("e2e-legal", 4)
+    assert at.session_state["game"] == "e2e-legal"
+    assert at.session_state["seq"] == 4
+    svg = board(at)
+    assert svg.get("data-game") == "e2e-legal" and svg.get("data-seq") == "4"
+    # after seq 4 the Warden has stepped to [4,2]; nobody else has moved yet
+    assert positions(svg) == {"a1": "4,2", "a2": "8,1", "b1": "6,3", "b2": "2,8"}
+    # the moving model is ringed and its path drawn from where it stood
+    assert [e.get("data-model") for e in by_class(svg, "rc-hl-ring")] == ["a1"]
+    assert by_class(svg, "rc-hl-path")[0].get("data-path") == "2,1;4,2"
+    assert current_row(at)["seq"] == 4
+    assert any("ModelMoved" in m.value and "seq 4" in m.value for m in at.markdown)
+    assert at.selectbox(key="turn_pick").value == 1
+
+
+def test_next_steps_forward_and_moves_the_highlight(data_env: Path) -> None:
+    at = replay_at("e2e-legal", 4)
+    at.button(key="next").click().run()
+    assert at.session_state["seq"] == 5
+    svg = board(at)
+    assert svg.get("data-seq") == "5"
+    assert positions(svg)["a1"] == "6,3"
+    # the run ends on b1, which must be ejected: both are ringed
+    assert sorted(e.get("data-model") for e in by_class(svg, "rc-hl-ring")) == ["a1", "b1"]
+    assert current_row(at)["seq"] == 5
+    assert any("must_eject" in m.value and "b1" in m.value for m in at.markdown)
+
+    at.button(key="next").click().run()
+    assert at.session_state["seq"] == 6
+    svg = board(at)
+    assert positions(svg)["b1"] == "7,4"
+    assert [e.get("data-hex") for e in by_class(svg, "rc-hl-hex")] == ["7,4"]
+    assert sorted(e.get("data-model") for e in by_class(svg, "rc-hl-ring")) == ["a1", "b1"]
+    assert current_row(at)["type"] == "ModelEjected"
+
+    at.button(key="prev").click().run()
+    assert at.session_state["seq"] == 5
+    assert positions(board(at))["b1"] == "6,3"
+
+
+def test_first_last_and_turn_jump(data_env: Path) -> None:
+    at = replay_at("e2e-legal", 4)
+    at.button(key="last").click().run()
+    assert at.session_state["seq"] == 17
+    assert at.button(key="next").disabled
+    assert positions(board(at))["a2"] == "10,1"
+    assert at.selectbox(key="turn_pick").value == 2  # the picker shows the current turn
+    at.selectbox(key="turn_pick").select(1).run()
+    assert at.session_state["seq"] == 1  # turn 1's TurnStarted
+    at.selectbox(key="turn_pick").select(2).run()
+    assert at.session_state["seq"] == 12
+    assert at.selectbox(key="turn_pick").value == 2
+    at.button(key="first").click().run()
+    assert at.session_state["seq"] == 0
+    assert at.button(key="prev").disabled
+    assert positions(board(at)) == {"a1": "2,1", "a2": "8,1", "b1": "6,3", "b2": "2,8"}
+    assert any("Setup" in m.value for m in at.markdown)
+
+
+def test_players_with_scores(data_env: Path) -> None:
+    at = replay_at("e2e-legal", 11)
+    legend = next(m.value for m in at.markdown if "rc-player-legend" in m.value)
+    assert "Anna" in legend and "Boris" in legend
+    assert "score 1" in legend  # p1 scored at seq 11
+
+
+def test_violation_shown_with_rule_id(data_env: Path) -> None:
+    at = replay_at("e2e-lenient", 4)
+    errors = [e.value for e in at.error]
+    assert any("R42" in e and "step allows 3" in e for e in errors), errors
+    assert positions(board(at))["a2"] == "9,3"
+    assert current_row(at)["rules"] == "R42"
+    at.button(key="next").click().run()
+    assert not at.error
+    at.button(key="next").click().run()
+    assert any("F05" in e.value for e in at.error)
+
+
+def test_changing_game_starts_at_its_beginning(data_env: Path) -> None:
+    at = replay_at("e2e-legal", 15)
+    at.selectbox(key="game").select("e2e-lenient").run()
+    assert at.session_state["seq"] == 0
+    assert board(at).get("data-game") == "e2e-lenient"
+
+
+def test_games_page_lists_games_with_replay_links(data_env: Path) -> None:
+    at = AppTest.from_file(GAMES, default_timeout=30).run()
+    assert not at.exception
+    frame = at.dataframe[0].value
+    assert set(frame["game"]) == {"e2e-legal", "e2e-lenient"}
+    links = dict(zip(frame["game"], frame["replay"]))
+    assert links["e2e-legal"] == "replay?game=e2e-legal&seq=0"
+
+
+def test_app_navigation_runs_both_pages(data_env: Path) -> None:
+    at = AppTest.from_file(APP, default_timeout=30).run()
+    assert not at.exception
+    assert at.dataframe  # the Games page is the default
+    at.switch_page("views/replay.py").run()
+    assert not at.exception
+    board(at)
+
+
+def test_missing_read_models_is_explained(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ROLLCALL_DATA", str(tmp_path))
+    at = AppTest.from_file(REPLAY, default_timeout=30).run()
+    assert not at.exception
+    assert any("rollcall project" in i.value for i in at.info)
+
+
+def test_republish_is_picked_up_without_blocking_the_projector(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The dashboard reads the published copy: the projector can run (and republish) meanwhile."""
+    from domain.application import Rollcall
+    from projections.projector import Projector
+    from dashboard_records import LEGAL_EVENTS, write_record
+
+    data = tmp_path / "data"
+    store = Rollcall.open(data)
+    with open(write_record(tmp_path / "one.rollcall.jsonl", "one", LEGAL_EVENTS[:5]), encoding="utf-8") as f:
+        store.import_record(f, "one")
+    Projector(data).run()
+    monkeypatch.setenv("ROLLCALL_DATA", str(data))
+    at = replay_at("one", 5)
+    assert at.selectbox(key="game").options == ["one"]
+    assert at.number_input(key="seq").max == 5
+
+    # the dashboard holds its connection; the projector still opens its live file and republishes
+    with open(write_record(tmp_path / "two.rollcall.jsonl", "two", LEGAL_EVENTS), encoding="utf-8") as f:
+        store.import_record(f, "two")
+    store.close()
+    assert Projector(data).run() == 18
+    at.run()
+    assert not at.exception
+    assert at.selectbox(key="game").options == ["one", "two"]

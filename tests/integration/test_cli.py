@@ -1,0 +1,175 @@
+"""The command line, end to end over a real SQLite store and DuckDB read models (CliRunner)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+
+GAMES = Path(__file__).resolve().parents[1] / "games"
+EXAMPLE = GAMES / "seed004-ex1-shove-enemy-failed-dodge.rollcall.jsonl"
+
+
+@pytest.fixture
+def run(tmp_data: Path):
+    runner = CliRunner()
+
+    def invoke(*args: str):
+        return runner.invoke(app, [*args, "--data", str(tmp_data)])
+
+    return invoke
+
+
+def game_id(path: Path) -> str:
+    header = json.loads(next(line for line in path.read_text().splitlines() if line.strip()))
+    return header["game"]
+
+
+def test_import_prints_the_game_and_lists_it(run):
+    result = run("import", str(EXAMPLE))
+    assert result.exit_code == 0, result.output
+    assert f"imported {game_id(EXAMPLE)}" in result.output
+    listed = run("games")
+    assert game_id(EXAMPLE) in listed.output
+
+
+def test_strict_violation_names_file_line_type_and_rule_and_stores_nothing(run, tmp_path):
+    objs = [json.loads(line) for line in EXAMPLE.read_text().splitlines() if line.strip() and not line.startswith("#")]
+    for obj in objs:
+        obj.pop("hash", None)
+    moved = next(i for i, obj in enumerate(objs) if obj.get("type") == "ModelMoved")
+    objs[moved]["path"] = objs[moved]["path"] + [objs[moved]["path"][-1]]  # a second "step" onto the same hexon
+    path = tmp_path / "bad.rollcall.jsonl"
+    path.write_text("\n".join(json.dumps(obj) for obj in objs) + "\n")
+    result = run("import", str(path))
+    assert result.exit_code == 1
+    assert f"{path}:{moved + 1} (ModelMoved): R42" in result.output
+    assert "Traceback" not in result.output
+    assert game_id(EXAMPLE) not in run("games").output
+
+
+def test_lenient_import_keeps_the_game_with_violations_marked(run, tmp_path):
+    header = {"rollcall": 1, "system": "tornscape", "game": "lenient-1",
+              "players": [{"id": "p1", "name": "A"}, {"id": "p2", "name": "B"}],
+              "setup": {"board": {"width": 8, "height": 8},
+                        "models": [{"id": "a", "player": "p1", "size": "infantry", "at": [[1, 1]], "step": 1}]}}
+    events = [{"type": "ActivationStarted", "model": "a"},
+              {"type": "ModelMoved", "model": "a", "action": "step", "path": [[2, 1], [3, 1]]}]
+    path = tmp_path / "lenient.rollcall.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in [header, *events]) + "\n")
+    assert run("import", str(path)).exit_code == 1
+    result = run("import", "--lenient", str(path))
+    assert result.exit_code == 0, result.output
+    assert "1 violations marked" in result.output
+    exported = run("export", "lenient-1").output.splitlines()
+    assert json.loads(exported[2])["violations"][0]["rule"] == "R42"
+
+
+def test_reimport_of_a_recorded_game_is_refused_and_changes_nothing(run, tmp_data):
+    run("import", str(EXAMPLE))
+    before = sqlite3.connect(tmp_data / "events.sqlite").execute("SELECT count(*) FROM stored_events").fetchone()
+    result = run("import", str(EXAMPLE))
+    assert result.exit_code == 1
+    assert "already recorded" in result.output
+    after = sqlite3.connect(tmp_data / "events.sqlite").execute("SELECT count(*) FROM stored_events").fetchone()
+    assert before == after
+
+
+def test_record_appends_an_event_with_the_same_checks(run):
+    run("import", str(EXAMPLE))
+    game = game_id(EXAMPLE)
+    ok = run("record", game, '{"type": "Noted", "text": "table wobbled"}')
+    assert ok.exit_code == 0, ok.output
+    assert json.loads(ok.output)["type"] == "Noted"
+    refused = run("record", game, '{"type": "TurnStarted", "turn": 7}')
+    assert refused.exit_code == 1
+    assert "F02" in refused.output
+    malformed = run("record", game, '{"type": "TurnStarted"')
+    assert malformed.exit_code == 1 and "not valid JSON" in malformed.output
+
+
+def test_header_only_record_creates_an_empty_game(run, tmp_path):
+    header = {"rollcall": 1, "system": "tornscape", "tournament": "Spring Cup", "round": 1, "table": 3,
+              "players": [{"id": "p1", "name": "A"}, {"id": "p2", "name": "B"}],
+              "setup": {"board": {"width": 6, "height": 6}}}
+    path = tmp_path / "empty.rollcall.jsonl"
+    path.write_text(json.dumps(header) + "\n")
+    result = run("import", str(path))
+    assert "imported spring-cup-r1-t3: 0 events" in result.output
+    assert run("record", "spring-cup-r1-t3", '{"type": "TurnStarted", "turn": 1}').exit_code == 0
+
+
+def test_export_to_file_round_trips_byte_identically(run, tmp_path):
+    run("import", str(EXAMPLE))
+    first = tmp_path / "first.rollcall.jsonl"
+    assert run("export", game_id(EXAMPLE), "-o", str(first)).exit_code == 0
+    other = CliRunner()
+    second_data = tmp_path / "other"
+    assert other.invoke(app, ["import", str(first), "--data", str(second_data)]).exit_code == 0
+    second = tmp_path / "second.rollcall.jsonl"
+    other.invoke(app, ["export", game_id(EXAMPLE), "-o", str(second), "--data", str(second_data)])
+    assert first.read_bytes() == second.read_bytes()
+
+
+def test_verify_reports_damage_with_exit_status_1(run, tmp_data):
+    run("import", str(EXAMPLE))
+    assert run("verify").exit_code == 0
+    con = sqlite3.connect(tmp_data / "events.sqlite")
+    with con:
+        con.execute("UPDATE stored_events SET state = replace(state, '\"blank\"', '\"success\"') "
+                    "WHERE topic = 'rollcall:DiceRolled'")
+    result = run("verify")
+    assert result.exit_code == 1
+    assert "DAMAGED" in result.output and "changed" in result.output
+
+
+def test_replay_json_gives_models_positions_at_the_seq(run):
+    run("import", str(EXAMPLE))
+    game = game_id(EXAMPLE)
+    lines = [json.loads(x) for x in run("export", game).output.splitlines()]
+    moved = next(e for e in lines if e.get("type") == "ModelMoved")
+    before = json.loads(run("replay", game, "--seq", str(moved["seq"] - 1), "--json").output)
+    after = json.loads(run("replay", game, "--seq", str(moved["seq"]), "--json").output)
+    assert after["models"][moved["model"]]["at"] != before["models"][moved["model"]]["at"]
+    assert after["models"][moved["model"]]["at"][0] == moved["path"][-1]
+    board = run("replay", game, "--seq", str(moved["seq"]))
+    assert board.exit_code == 0 and moved["model"] in board.output
+
+
+def test_unknown_game_is_a_clear_error(run):
+    result = run("export", "no-such-game")
+    assert result.exit_code == 1
+    assert "no game 'no-such-game'" in result.output
+
+
+def test_folder_import_checks_records_in_parallel_and_stores_each_good_game(run, tmp_path, tmp_data):
+    from domain.simulate import record_lines, simulate_tornscape
+
+    folder = tmp_path / "round1"
+    folder.mkdir()
+    for i in range(9):
+        lines = record_lines(simulate_tornscape(i, f"folder-{i}", turns=2))
+        (folder / f"t{i}.rollcall.jsonl").write_text("\n".join(lines) + "\n")
+    broken = folder / "t9.rollcall.jsonl"
+    lines = (folder / "t0.rollcall.jsonl").read_text().splitlines()
+    header = json.loads(lines[0])
+    header["game"] = "folder-broken"
+    header.pop("hash")
+    moved = next(i for i, line in enumerate(lines) if '"ModelMoved"' in line)
+    event = json.loads(lines[moved])
+    event["free_attacks"] = ["nobody"]
+    broken.write_text("\n".join([json.dumps(header)] + [json.dumps({k: v for k, v in json.loads(x).items()
+                                                                     if k != "hash"}) for x in lines[1:moved]]
+                                + [json.dumps({k: v for k, v in event.items() if k != "hash"})]) + "\n")
+    result = run("import", str(folder))
+    assert result.exit_code == 1
+    assert f"{broken}:{moved + 1} (ModelMoved): R7" in result.output
+    listed = run("games").output
+    assert all(f"folder-{i}" in listed for i in range(9))
+    assert "folder-broken" not in listed
+    assert run("verify").exit_code == 0

@@ -1,0 +1,207 @@
+"""The projector: a rebuild equals any sequence of incremental runs, a run after a kill -9 ends with
+exactly the rows of a clean rebuild, and readers of the published copy never wait for the projector."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from domain.application import Rollcall
+from domain.simulate import record_lines, simulate_tornscape
+from projections.projector import APPLICATION, LIVE_FILE, PUBLISHED_FILE, TABLES, Projector
+from projections.publish import open_published
+from projections.queries import connect_read, list_games, state_at
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = ROOT / "tests" / "games"
+TIMEOUT = 120
+
+# A projector in a child process: one line on stdout after each committed batch, then `slow` seconds
+# of sleep (holding the live file meanwhile).
+CHILD = """
+import sys, time
+from projections.projector import Projector
+data, batch, slow, rebuild = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4] == "rebuild"
+def committed(done, total):
+    print(done, flush=True)
+    time.sleep(slow)
+Projector(data).run(rebuild=rebuild, batch_size=batch, progress=committed)
+print("done", flush=True)
+"""
+
+
+def record_files(folder: Path) -> list[Path]:
+    """Golden records and simulated games: a few thousand events with every kind of state change."""
+    files = sorted(GOLDEN.glob("*.rollcall.jsonl"))
+    for seed in range(8):
+        path = folder / f"sim-{seed}.rollcall.jsonl"
+        path.write_text("\n".join(record_lines(simulate_tornscape(seed, f"sim-{seed}"))) + "\n", encoding="utf-8")
+        files.append(path)
+    return files
+
+
+def import_files(data: Path, files: list[Path], after_each=None) -> None:
+    app = Rollcall.open(data)
+    for path in files:
+        with path.open(encoding="utf-8") as lines:
+            app.import_record(lines, str(path), lenient=True)
+        if after_each is not None:
+            after_each()
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory) -> list[Path]:
+    return record_files(tmp_path_factory.mktemp("records"))
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory, records) -> Path:
+    """events.sqlite holding every record (copied into each test's data folder)."""
+    data = tmp_path_factory.mktemp("store")
+    import_files(data, records)
+    return data / "events.sqlite"
+
+
+def data_with(store: Path, folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(store, folder / "events.sqlite")
+    return folder
+
+
+def tables(data: Path) -> dict[str, list[tuple]]:
+    """Every read model of the published copy, rows in a total order, and the tracking position."""
+    con = open_published(data / PUBLISHED_FILE)
+    try:
+        dump = {t: con.execute(f"SELECT * FROM {t} ORDER BY ALL").fetchall() for t in TABLES}
+        dump["tracking"] = con.execute("SELECT max(notification_id) FROM tracking WHERE application_name = $a",
+                                       {"a": APPLICATION}).fetchall()
+    finally:
+        con.close()
+    return dump
+
+
+def assert_same(got: dict, want: dict) -> None:
+    assert set(got) == set(want)
+    for table in want:
+        assert len(got[table]) == len(want[table]), table
+        for i, (a, b) in enumerate(zip(got[table], want[table])):
+            assert a == b, f"{table} row {i}: {a} != {b}"
+
+
+@pytest.fixture(scope="module")
+def rebuilt(tmp_path_factory, store) -> dict:
+    """The tables of a clean rebuild in one batch: what every other way must give."""
+    data = data_with(store, tmp_path_factory.mktemp("rebuilt"))
+    assert Projector(data).run(rebuild=True) == _events(store)
+    return tables(data)
+
+
+def _events(store: Path) -> int:
+    import sqlite3
+
+    with sqlite3.connect(store) as con:
+        return con.execute("SELECT count(*) FROM stored_events").fetchone()[0]
+
+
+def test_every_table_has_rows(rebuilt):
+    assert all(rebuilt[t] for t in TABLES), [t for t in TABLES if not rebuilt[t]]
+
+
+@pytest.mark.parametrize("batch_size", [13, 250])
+def test_small_batches_give_the_rows_of_one_batch(tmp_path, store, rebuilt, batch_size):
+    data = data_with(store, tmp_path / "data")
+    assert Projector(data).run(batch_size=batch_size) == _events(store)
+    assert_same(tables(data), rebuilt)
+
+
+def test_one_event_per_batch_gives_the_rows_of_one_batch(tmp_path, records):
+    golden = [f for f in records if f.parent == GOLDEN]
+    one, each = tmp_path / "one", tmp_path / "each"
+    for data in (one, each):
+        import_files(data, golden)
+    Projector(one).run()
+    assert Projector(each).run(batch_size=1) == _events(each / "events.sqlite")
+    assert_same(tables(each), tables(one))
+
+
+def test_projecting_while_games_are_imported_gives_the_rows_of_a_rebuild(tmp_path, records, rebuilt):
+    data = tmp_path / "data"
+    runs = []
+    import_files(data, records, after_each=lambda: runs.append(Projector(data).run(batch_size=61)))
+    assert sum(runs) == sum(1 for f in records for line in f.open() if line.strip() and not line.startswith("#"))
+    assert_same(tables(data), rebuilt)
+
+
+def test_a_second_run_projects_nothing_and_a_rebuild_everything(tmp_path, store, rebuilt):
+    data = data_with(store, tmp_path / "data")
+    projector = Projector(data)
+    assert projector.run(batch_size=500) == _events(store)
+    assert projector.run() == 0
+    assert_same(tables(data), rebuilt)
+    assert projector.run(rebuild=True, batch_size=333) == _events(store)
+    assert_same(tables(data), rebuilt)
+
+
+def test_progress_reports_each_batch(tmp_path, store):
+    data = data_with(store, tmp_path / "data")
+    seen = []
+    Projector(data).run(batch_size=1000, progress=lambda done, total: seen.append((done, total)))
+    total = _events(store)
+    assert [d for d, _ in seen] == [min(n, total) for n in range(1000, total + 1000, 1000)]
+    assert all(t == total for _, t in seen)
+
+
+def child(data: Path, batch: int, slow: float = 0.0, rebuild: bool = False) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    args = [str(data), str(batch), str(slow), "rebuild" if rebuild else "run"]
+    return subprocess.Popen([sys.executable, "-c", CHILD, *args], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_kill_9_then_rerun_gives_the_rows_of_a_clean_rebuild(tmp_path, store, rebuilt):
+    data = data_with(store, tmp_path / "data")
+    proc = child(data, batch=150)
+    try:
+        first = proc.stdout.readline()
+        assert first.strip().isdigit(), first + proc.stderr.read()
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.kill()
+        proc.wait(TIMEOUT)
+    assert proc.returncode == -signal.SIGKILL
+    # The committed batches survive the kill (the live file is free again now).
+    live = duckdb.connect(str(data / LIVE_FILE), read_only=True)
+    try:
+        projected = live.execute("SELECT max(notification_id) FROM tracking").fetchall()[0][0]
+    finally:
+        live.close()
+    assert 150 <= projected < _events(store)
+    assert Projector(data).run(batch_size=150) == _events(store) - projected
+    assert_same(tables(data), rebuilt)
+
+
+def test_readers_of_the_published_copy_never_wait_for_the_projector(tmp_path, store):
+    data = data_with(store, tmp_path / "data")
+    Projector(data).run()
+    proc = child(data, batch=200, slow=0.5, rebuild=True)
+    try:
+        assert proc.stdout.readline().strip().isdigit()
+        with pytest.raises(duckdb.Error):  # the projector holds the live file...
+            duckdb.connect(str(data / LIVE_FILE), read_only=True).close()
+        con = connect_read(data)  # ...and the dashboard still reads the published copy
+        try:
+            games = list_games(con)
+            assert games and state_at(con, games[0]["game"], 3)["seq"] == 3
+        finally:
+            con.close()
+        assert proc.poll() is None  # still projecting
+    finally:
+        proc.kill()
+        proc.wait(TIMEOUT)

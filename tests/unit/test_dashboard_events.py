@@ -1,0 +1,65 @@
+"""Presentation helpers of the Replay page (dashboard/events.py): pure functions, no Streamlit."""
+
+from __future__ import annotations
+
+from dashboard import events as ev
+
+
+def event(seq: int, kind: str, **payload) -> dict:
+    return {"seq": seq, "type": kind, "turn": 1, "phase": "activation", "player": "p1",
+            "payload": {"seq": seq, "type": kind, **payload, "hash": "x"}, "violations": None}
+
+
+BEFORE = {"models": {"a1": {"player": "p1", "size": "large", "at": [[2, 1]]},
+                     "b1": {"player": "p2", "size": "infantry", "at": [[6, 3]]}},
+          "markers": {"k1": {"kind": "portable", "at": [4, 4]}}}
+
+
+def test_dice_symbols() -> None:
+    assert ev.dice_symbols(["crit", "success", "blank"]) == "✹ ● ○"
+    assert ev.dice_symbols([1, 6]) == "⚀ ⚅"
+    assert ev.dice_symbols(["odd"]) == "odd"
+
+
+def test_move_highlight_starts_where_the_model_stood() -> None:
+    moved = event(5, "ModelMoved", model="a1", action="run", path=[[4, 2], [6, 3]], must_eject=["b1"])
+    assert ev.highlight(moved, BEFORE) == {"models": ["a1", "b1"], "path": [[2, 1], [4, 2], [6, 3]]}
+    assert "ejects b1" in ev.summary(moved)
+
+
+def test_ejection_highlight_shows_destination() -> None:
+    ejected = event(6, "ModelEjected", model="b1", by="a1", to=[7, 4], dodge=3, dodged=False)
+    assert ev.highlight(ejected, BEFORE) == {"models": ["b1", "a1"], "hexes": [[7, 4]], "path": [[6, 3], [7, 4]]}
+    rolls = {3: {"faces": ["blank"]}}
+    assert ev.summary(ejected, rolls) == "b1 ejected by a1 → [7,4], dodge ○: failed"
+
+
+def test_marker_ejection_and_untouched_events() -> None:
+    marker = event(7, "MarkerEjected", marker="k1", to=[5, 4])
+    assert ev.highlight(marker, BEFORE) == {"hexes": [[5, 4]], "path": [[4, 4], [5, 4]]}
+    assert ev.highlight(event(1, "TurnStarted", turn=1), BEFORE) == {}
+    assert ev.highlight(None, BEFORE) == {}
+
+
+def test_fields_split_and_violations() -> None:
+    e = event(4, "ModelMoved", model="a2", action="step", path=[[9, 1]], free_attacks=[], entered=[])
+    e["violations"] = [{"rule": "R42", "message": "too far"}]
+    given, derived = ev.split_fields(e)
+    assert given == {"model": "a2", "action": "step", "path": [[9, 1]]}
+    assert derived == {"free_attacks": [], "entered": []}
+    assert ev.violations(e) == [{"rule": "R42", "message": "too far"}]
+    assert ev.event_rows([e])[0]["rules"] == "R42"
+
+
+def test_rerolls_apply_to_rolls() -> None:
+    events = [event(3, "DiceRolled", player="p2", purpose="dodge", die="agility", faces=["blank", "crit"]),
+              event(4, "DieRerolled", roll=3, index=0, face="success", player="p2")]
+    assert ev.rolls_by_seq(events)[3]["faces"] == ["success", "crit"]
+
+
+def test_window_around_current_seq() -> None:
+    rows = [{"seq": s} for s in range(1, 101)]
+    assert [r["seq"] for r in ev.window(rows, 50, before=2, after=3)] == [48, 49, 50, 51, 52, 53]
+    assert [r["seq"] for r in ev.window(rows, 1, before=2, after=3)] == [1, 2, 3, 4, 5, 6]
+    assert [r["seq"] for r in ev.window(rows, 100, before=2, after=3)] == [95, 96, 97, 98, 99, 100]
+    assert [r["seq"] for r in ev.window(rows, 0, before=2, after=3)] == [1, 2, 3, 4, 5, 6]
