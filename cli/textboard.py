@@ -15,6 +15,15 @@ def text_board(state: dict) -> str:
             cells[(q, r)] = TERRAIN.get(piece["kind"], "?")
     for marker in state["markers"].values():
         cells[tuple(marker["at"])] = "*"
+    vortex_lines = []
+    for vid, vortex in state.get("vortices", {}).items():
+        if vortex["removed"]:
+            vortex_lines.append(f"  {vid} removed (last at [{vortex['at'][0]},{vortex['at'][1]}])")
+            continue
+        for h in _footprint({"size": "large", "at": [vortex["at"]]}):
+            cells.setdefault(h, "@")
+        vortex_lines.append(f"  {vid} at [{vortex['at'][0]},{vortex['at'][1]}] facing {vortex['facing']}, "
+                            f"{vortex['ether']} ether, {vortex['allegiance'] or 'unaligned'}")
     players = list(state["players"])
     symbols = iter(string.ascii_uppercase + string.digits)
     lower = iter(string.ascii_lowercase + "!$&+=?@")
@@ -36,9 +45,11 @@ def text_board(state: dict) -> str:
     head = (f"{state['game']}  seq {state['seq']}/{state.get('last_seq', state['seq'])}  turn {state.get('turn')}"
             f"  phase {state.get('phase') or '-'}")
     scores = "  ".join(f"{pid} {p['name']} ({p.get('faction') or '-'}): {p['score']} VP"
+                       + (f", {p['crystals']} crystals" if "crystals" in p else "")
                        for pid, p in state["players"].items())
-    key = "  # solid  ^ burning ground  % deadly bog  \" cover  * marker"
-    return "\n".join([head, scores, *lines, "models:", *legend, key])
+    key = "  # solid  ^ burning ground  % deadly bog  \" cover  * marker  @ vortex"
+    vortices = ["vortices:", *vortex_lines] if vortex_lines else []
+    return "\n".join([head, scores, *lines, "models:", *legend, *vortices, key])
 
 
 def _footprint(model: dict) -> list[tuple[int, int]]:
