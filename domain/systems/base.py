@@ -119,6 +119,7 @@ class GameState:
         self.ended = False
         self.sealed = False
         self.digital_rerolls: list[tuple[int, str, object]] = []  # (seq, die, face) of digital re-rolls
+        self.digital_draws: list[tuple[int, str, tuple[str, ...]]] = []  # (seq, card, deck left) of digital draws
 
     def opponent(self, player: str) -> str:
         return next(p for p in self.players if p != player)
@@ -438,7 +439,7 @@ def digital_mismatches(state: GameState, seed_hex: str) -> list[str]:
         expected = randomness.roll(seed, state.game, seq, state.dice.data[die], 1)[0]
         if face != expected:
             problems.append(f"digital re-roll {seq} shows {face!r}; the seed gives {expected!r}")
-    for seq, card, deck_left in getattr(state, "digital_draws", ()):
+    for seq, card, deck_left in state.digital_draws:
         expected = randomness.draw(seed, state.game, seq, deck_left)
         if card != expected:
             problems.append(f"digital draw {seq} is {card}; the seed gives {expected}")

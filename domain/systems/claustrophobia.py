@@ -1,0 +1,243 @@
+"""Claustrophobia, initiative phase (seed 003: R98–R106, extra checks X08–X09).
+
+The human player rolls one action die per warrior in play (+1 for a Redeemer with the Sceptre of
+Command), gives each warrior exactly one die, which sets its line of action until the next
+initiative; a die on an unavailable line exhausts the warrior; dice left over are set aside.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from domain.errors import MalformedRecord
+from domain.record import field as get_field
+from domain.systems.base import INT, STR, Checks, EventSpec, GameState, GameSystem
+
+LINES = range(1, 7)
+
+
+@dataclass(slots=True)
+class Warrior:
+    id: str
+    kind: str
+    lines: dict[int, dict]
+    gifts: dict[int, str]
+    sceptre: bool = False
+    lost: set[int] = field(default_factory=set)
+    in_play: bool = True
+    die: int | None = None
+    line: int | None = None
+    exhausted: bool = False
+    stats: dict = field(default_factory=dict)
+
+    def available(self, line: int) -> bool:
+        return line in self.lines and line not in self.lost
+
+    def to_json(self) -> dict:
+        return {"kind": self.kind, "line": self.line, "die": self.die, "exhausted": self.exhausted,
+                "mvt": self.stats.get("mvt"), "cbt": self.stats.get("cbt"), "def": self.stats.get("def"),
+                "sceptre": self.sceptre, "in_play": self.in_play,
+                "lines": {str(n): {"available": self.available(n), **self.lines.get(n, {})} for n in LINES},
+                "gifts": {str(n): g for n, g in sorted(self.gifts.items())}}
+
+
+class ClaustrophobiaState(GameState):
+    def __init__(self, header: dict, rules: dict) -> None:
+        super().__init__(header, rules)
+        self.human: str | None = None
+        self.warriors: dict[str, Warrior] = {}
+        self.initiative_roll: int | None = None
+        self.dice_taken: set[int] = set()
+        self.set_aside: list[int] = []
+
+    def stats_for(self, warrior: Warrior, face: int) -> tuple[dict, bool]:
+        if warrior.available(face):
+            return dict(warrior.lines[face]), False
+        tired = self.rules["exhausted"]
+        return {"mvt": tired["mvt"], "cbt": tired["cbt"], "def": tired["def"]}, True  # R102
+
+    def to_json(self) -> dict:
+        out = super().to_json()
+        out["human"] = self.human
+        out["warriors"] = {wid: w.to_json() for wid, w in sorted(self.warriors.items())}
+        roll = self.rolls.get(self.initiative_roll) if self.initiative_roll else None
+        out["initiative"] = None if roll is None else {
+            "roll": roll.seq, "faces": list(roll.faces), "taken": sorted(self.dice_taken),
+            "set_aside": [i for i in range(len(roll.faces)) if i not in self.dice_taken]}
+        return out
+
+
+class Claustrophobia(GameSystem):
+    alias = "claustrophobia"
+    rule_data = "claustrophobia"
+    state_class = ClaustrophobiaState
+
+    specs = {
+        "ActionDieAssigned": EventSpec({"warrior": STR, "roll": INT, "index": INT},
+                                       derived={"line": "R100", "mvt": "R100", "cbt": "R100", "def": "R102",
+                                                "exhausted": "R102"}),
+        "LineLost": EventSpec({"warrior": STR, "line": INT}),
+        "LineRestored": EventSpec({"warrior": STR, "line": INT}),
+        "GiftUsed": EventSpec({"warrior": STR, "gift": STR}),
+        "WarriorRemoved": EventSpec({"warrior": STR}),
+        "PhaseStarted": EventSpec({"phase": STR}, derived={"set_aside": "R105"}),
+    }
+
+    # --- setup -----------------------------------------------------------------------------
+    def check_setup(self, state: ClaustrophobiaState, chk: Checks) -> None:
+        setup = state.header.get("setup") or {}
+        human = get_field(setup, "human", str)
+        if human not in state.players:
+            raise MalformedRecord(f"setup.human: unknown player '{human}'", field="setup.human")
+        state.human = human
+        for i, raw in enumerate(get_field(setup, "warriors", list)):
+            where = f"setup.warriors[{i}]"
+            if not isinstance(raw, dict):
+                raise MalformedRecord(f"{where} must be an object", field=where)
+            wid = get_field(raw, "id", str)
+            lines, gifts = {}, {}
+            for key, stats in (get_field(raw, "lines", dict, optional=True, default={}) or {}).items():
+                number = self._line(key, f"{where}.lines")
+                if not isinstance(stats, dict) or not all(isinstance(stats.get(s), int) for s in ("mvt", "cbt", "def")):
+                    raise MalformedRecord(f"{where}.lines.{key} needs mvt, cbt and def numbers", field=f"{where}.lines")
+                lines[number] = {s: stats[s] for s in ("mvt", "cbt", "def")}
+            for key, gift in (get_field(raw, "gifts", dict, optional=True, default={}) or {}).items():
+                gifts[self._line(key, f"{where}.gifts")] = gift
+            if wid in state.warriors:
+                raise MalformedRecord(f"{where}: warrior id '{wid}' is used twice", field=f"{where}.id")
+            state.warriors[wid] = Warrior(wid, get_field(raw, "kind", str, optional=True, default=wid), lines, gifts,
+                                          sceptre=bool(raw.get("sceptre", False)))
+        limit = state.rules["max_party"]["warriors"]
+        if self.on(state, "X09") and len(state.warriors) > limit:
+            chk.fail("X09", f"a human party has at most {limit} warriors, not {len(state.warriors)}")
+
+    @staticmethod
+    def _line(key: str, where: str) -> int:
+        if not str(key).isdigit() or int(key) not in LINES:
+            raise MalformedRecord(f"{where}: line '{key}' must be 1-6", field=where)
+        return int(key)
+
+    def on(self, state: ClaustrophobiaState, rule: str) -> bool:
+        return bool(state.rules.get("switches", {}).get(rule, True))
+
+    def warrior(self, state: ClaustrophobiaState, event: dict) -> Warrior:
+        warrior = state.warriors.get(event["warrior"])
+        if warrior is None:
+            raise MalformedRecord(f"field `warrior`: no warrior '{event['warrior']}'", field="warrior")
+        return warrior
+
+    def dice_due(self, state: ClaustrophobiaState) -> int:
+        """R98, R106: one die per warrior in play, one more for a Redeemer holding the Sceptre."""
+        rules = state.rules["action_dice"]
+        in_play = [w for w in state.warriors.values() if w.in_play]
+        bonus = rules["sceptre_of_command_bonus"] * any(w.sceptre for w in in_play)
+        return rules["per_warrior_in_play"] * len(in_play) + bonus
+
+    # --- phases ----------------------------------------------------------------------------
+    def decide_PhaseStarted(self, state: ClaustrophobiaState, event: dict, chk: Checks) -> dict:
+        derived = {}
+        if state.phase == "initiative":
+            waiting = [w.id for w in state.warriors.values() if w.in_play and w.die is None]
+            if waiting and state.initiative_roll is not None:
+                chk.fail("R99", f"every warrior takes one die before the initiative ends: {', '.join(waiting)} "
+                                "has none")
+            roll = state.rolls.get(state.initiative_roll) if state.initiative_roll else None
+            if roll is not None:
+                derived["set_aside"] = [i for i in range(len(roll.faces)) if i not in state.dice_taken]  # R105
+        return derived
+
+    def apply_PhaseStarted(self, state: ClaustrophobiaState, event: dict) -> None:
+        super().apply_PhaseStarted(state, event)
+        if event["phase"] == "initiative":
+            state.initiative_roll = None
+            state.dice_taken = set()
+            for warrior in state.warriors.values():  # R100: the line holds until the next initiative
+                warrior.die = None
+
+    def decide_DiceRolled(self, state: ClaustrophobiaState, event: dict, chk: Checks) -> None:
+        super().decide_DiceRolled(state, event, chk)
+        if event["purpose"] != "initiative":
+            return
+        if state.phase != "initiative":
+            chk.fail("R98", "action dice are rolled in the initiative phase")
+        if event["player"] != state.human:
+            chk.fail("R98", f"the human player {state.human} rolls the action dice")
+        if event["die"] != "d6":
+            chk.fail("R98", "action dice are six-sided (d6)")
+        due = self.dice_due(state)
+        if len(event["faces"]) != due:
+            rule = "R106" if any(w.sceptre and w.in_play for w in state.warriors.values()) else "R98"
+            chk.fail(rule, f"{len(event['faces'])} action dice rolled; {due} are due "
+                           "(one per warrior in play, one more for the Sceptre of Command)")
+        if state.initiative_roll is not None:
+            chk.fail("R98", "the action dice were already rolled this initiative")
+
+    def apply_DiceRolled(self, state: ClaustrophobiaState, event: dict) -> None:
+        super().apply_DiceRolled(state, event)
+        if event["purpose"] == "initiative" and state.initiative_roll is None:
+            state.initiative_roll = event["seq"]
+
+    def decide_ActionDieAssigned(self, state: ClaustrophobiaState, event: dict, chk: Checks) -> dict:
+        warrior = self.warrior(state, event)
+        roll = self.roll(state, event["roll"])
+        if event["roll"] != state.initiative_roll:
+            chk.fail("R99", f"roll {event['roll']} is not this initiative's action dice roll")
+        if not 0 <= event["index"] < len(roll.faces):
+            raise MalformedRecord(f"field `index`: roll {roll.seq} has {len(roll.faces)} dice", field="index")
+        if event["index"] in state.dice_taken:
+            chk.fail("R99", f"die {event['index']} of roll {roll.seq} was already given to a warrior")
+        if warrior.die is not None:
+            chk.fail("R99", f"{warrior.id} already has a die this initiative (one die per warrior)")
+        if not warrior.in_play:
+            chk.fail("R99", f"{warrior.id} is no longer in play")
+        face = int(roll.faces[event["index"]])
+        stats, exhausted = state.stats_for(warrior, face)
+        return {"line": face, **stats, "exhausted": exhausted}
+
+    def apply_ActionDieAssigned(self, state: ClaustrophobiaState, event: dict) -> None:
+        warrior = state.warriors[event["warrior"]]
+        state.dice_taken.add(event["index"])
+        warrior.die = event["line"]
+        warrior.line = event["line"]
+        warrior.exhausted = event["exhausted"]
+        warrior.stats = {k: event[k] for k in ("mvt", "cbt", "def")}
+
+    def decide_LineLost(self, state: ClaustrophobiaState, event: dict, chk: Checks) -> None:
+        warrior = self.warrior(state, event)
+        self._line(str(event["line"]), "line")
+        if event["line"] in warrior.lost or event["line"] not in warrior.lines:
+            chk.fail("R102", f"line {event['line']} of {warrior.id} is already unavailable")
+
+    def apply_LineLost(self, state: ClaustrophobiaState, event: dict) -> None:
+        state.warriors[event["warrior"]].lost.add(event["line"])
+
+    def decide_LineRestored(self, state: ClaustrophobiaState, event: dict, chk: Checks) -> None:
+        warrior = self.warrior(state, event)
+        self._line(str(event["line"]), "line")
+        if event["line"] not in warrior.lost:
+            chk.fail("X08", f"line {event['line']} of {warrior.id} was not lost")
+
+    def apply_LineRestored(self, state: ClaustrophobiaState, event: dict) -> None:
+        warrior = state.warriors[event["warrior"]]
+        warrior.lost.discard(event["line"])
+        if warrior.line == event["line"] and warrior.exhausted and self.on(state, "X08"):
+            warrior.exhausted = False  # X08: healing the current line ends the exhaustion
+            warrior.stats = dict(warrior.lines[warrior.line])
+
+    def decide_GiftUsed(self, state: ClaustrophobiaState, event: dict, chk: Checks) -> None:
+        warrior = self.warrior(state, event)
+        lines = [n for n, g in warrior.gifts.items() if g == event["gift"]]
+        if not lines:
+            raise MalformedRecord(f"field `gift`: {warrior.id} has no gift '{event['gift']}'", field="gift")
+        if warrior.die not in lines:
+            chk.fail("R101", f"{warrior.id}'s gift {event['gift']} needs a die of {lines[0]}; its die is "
+                             f"{warrior.die}")
+        elif warrior.exhausted:
+            chk.fail("R104", f"{warrior.id} is exhausted: its line {warrior.die} is unavailable, so its gift "
+                             f"{event['gift']} cannot be used")
+
+    def decide_WarriorRemoved(self, state: ClaustrophobiaState, event: dict, chk: Checks) -> None:
+        self.warrior(state, event)
+
+    def apply_WarriorRemoved(self, state: ClaustrophobiaState, event: dict) -> None:
+        state.warriors[event["warrior"]].in_play = False

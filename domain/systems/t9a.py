@@ -1,0 +1,459 @@
+"""The 9th Age, magic phase (seed 001: R77–R97, extra checks X01–X07 as switchable rule data).
+
+A phase runs: MagicPhaseStarted → FluxCardDrawn → VeilSiphoned → casting attempts, each
+A cast → B dispel → C miscast → D spell → E attribute (R77–R80) → MagicPhaseEnded.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from domain.errors import MalformedRecord
+from domain.record import field as get_field
+from domain.systems.base import INT, ONE_OF, STR, Checks, EventSpec, GameState, GameSystem
+
+KINDS = ("normal", "bound", "attribute", "replicable")
+STEPS = ("started", "flux", "siphoned", "ended")
+
+
+@dataclass(slots=True)
+class Cast:
+    """The casting attempt in progress (steps A–E)."""
+
+    seq: int
+    wizard: str
+    spell: str
+    total: int
+    passed: bool
+    miscast: bool
+    dispelled: bool = False
+    step: str = "A"  # A cast, B dispel, C miscast, D spell, E attribute
+
+
+@dataclass(slots=True)
+class Phase:
+    active: str
+    step: str = "started"
+    card: str | None = None
+    miscast_modifier: int = 0
+    veil: int = 0
+    cast_spells: set = field(default_factory=set)       # (spell) cast this phase by the active player (R92)
+    cast_by_wizard: set = field(default_factory=set)    # (wizard, spell) (R91, X05)
+    passed_paths: set = field(default_factory=set)      # paths of spells passed this phase (X04)
+    cast: Cast | None = None
+
+
+class T9AState(GameState):
+    def __init__(self, header: dict, rules: dict) -> None:
+        super().__init__(header, rules)
+        setup = header.get("setup") or {}
+        self.spells: dict[str, dict] = {}
+        self.wizards: dict[str, dict] = {}
+        self.channel = {pid: 0 for pid in self.players}
+        self.magic_dice = {pid: 0 for pid in self.players}
+        self.carried = {pid: 0 for pid in self.players}   # veil tokens kept from the last phase (R87, R90)
+        cards = [k for k in rules["flux_cards"] if not k.startswith("_")]
+        self.flux_left = {pid: list(cards) for pid in self.players}
+        self.flux_drawn: list[tuple[str, str]] = []
+        self.phase_state: Phase | None = None
+        self.amnesia: set = set()
+        self.setup = setup
+
+    def to_json(self) -> dict:
+        out = super().to_json()
+        phase = self.phase_state
+        for pid, p in out["players"].items():
+            p["magic_dice"] = self.magic_dice[pid]
+            p["veil"] = phase.veil if phase and phase.active == pid and phase.step != "ended" else self.carried[pid]
+            p["flux_left"] = list(self.flux_left[pid])
+        out["magic"] = {
+            "active": phase.active if phase else None, "step": phase.step if phase else None,
+            "flux_card": phase.card if phase else None,
+            "miscast_modifier": phase.miscast_modifier if phase else 0,
+            "cast": None if not phase or not phase.cast else {
+                "seq": phase.cast.seq, "wizard": phase.cast.wizard, "spell": phase.cast.spell,
+                "total": phase.cast.total, "passed": phase.cast.passed, "dispelled": phase.cast.dispelled,
+                "miscast": phase.cast.miscast, "step": phase.cast.step},
+        }
+        out["wizards"] = {wid: {"player": w["player"], "spells": list(w["spells"]), "fleeing": w.get("fleeing", False)}
+                          for wid, w in sorted(self.wizards.items())}
+        out["spells"] = {sid: dict(s) for sid, s in sorted(self.spells.items())}
+        return out
+
+
+def natural_fails(faces: list[int], failing: list[int]) -> bool:
+    """X01: a single die showing a natural 1 or 2 always fails."""
+    return len(faces) == 1 and faces[0] in failing
+
+
+def triple_value(faces: list[int]) -> int | None:
+    """X06: the value shown by three or more dice, if any."""
+    value, count = max(Counter(faces).items(), key=lambda kv: (kv[1], kv[0]), default=(None, 0))
+    return value if count >= 3 else None
+
+
+def miscast_effect(table: dict, value: int) -> str:
+    keys = sorted(int(k) for k in table if not k.startswith("_"))
+    value = min(max(value, keys[0]), keys[-1])
+    return table[str(value)]
+
+
+class T9A(GameSystem):
+    alias = "t9a"
+    aliases = ("9th-age", "the-9th-age")
+    rule_data = "t9a"
+    state_class = T9AState
+
+    specs = {
+        "MagicPhaseStarted": EventSpec({"active": STR}),
+        "FluxCardDrawn": EventSpec({"card": STR}, {"source": ONE_OF("physical", "digital")},
+                                   derived={"magic_dice": "R82", "veil_tokens": "R82", "miscast_modifier": "R85"}),
+        "VeilSiphoned": EventSpec({"converted_dice": INT}, derived={"pool": "R87", "kept": "R90", "magic_dice": "R88"}),
+        "CastingAttempted": EventSpec({"wizard": STR, "spell": STR, "dice": INT},
+                                      {"roll": INT, "version": ONE_OF("basic", "boosted"), "modifier": INT,
+                                       "target": STR},
+                                      derived={"total": "R96", "passed": "R96", "miscast": "X06"}),
+        "DispelAttempted": EventSpec({"wizard": STR, "dice": INT, "roll": INT}, derived={"total": "X07",
+                                                                                     "dispelled": "X07"}),
+        "MiscastResolved": EventSpec({"wizard": STR}, derived={"value": "X06", "effect": "X06"}),
+        "SpellResolved": EventSpec({"spell": STR}),
+        "AttributeResolved": EventSpec({"spell": STR}),
+        "MagicPhaseEnded": EventSpec({}, derived={"carried": "R90"}),
+    }
+
+    # --- setup -----------------------------------------------------------------------------
+    def check_setup(self, state: T9AState, chk: Checks) -> None:
+        setup = state.setup
+        for i, raw in enumerate(get_field(setup, "spells", list, optional=True, default=[])):
+            where = f"setup.spells[{i}]"
+            if not isinstance(raw, dict):
+                raise MalformedRecord(f"{where} must be an object", field=where)
+            sid = get_field(raw, "id", str)
+            kind = raw.get("kind", "normal")
+            if kind not in KINDS:
+                raise MalformedRecord(f"{where}.kind must be one of {', '.join(KINDS)}", field=f"{where}.kind")
+            spell = {"name": raw.get("name", sid), "path": raw.get("path"), "kind": kind,
+                     "casting_value": get_field(raw, "casting_value", int, optional=kind in ("bound", "attribute"), default=None),
+                     "boosted_value": get_field(raw, "boosted_value", int, optional=True, default=None)}
+            if kind == "bound":
+                levels = raw.get("power_level")
+                if not (isinstance(levels, list) and len(levels) == 2 and all(isinstance(v, int) for v in levels)):
+                    raise MalformedRecord(f"{where}.power_level must be [value with 2 dice, value with 3 dice]",
+                                          field=f"{where}.power_level")
+                spell["power_level"] = levels
+            state.spells[sid] = spell
+        for i, raw in enumerate(get_field(setup, "wizards", list, optional=True, default=[])):
+            where = f"setup.wizards[{i}]"
+            wid = get_field(raw, "id", str)
+            player = get_field(raw, "player", str)
+            if player not in state.players:
+                raise MalformedRecord(f"{where}.player: unknown player '{player}'", field=f"{where}.player")
+            spells = get_field(raw, "spells", list, optional=True, default=[])
+            for sid in spells:
+                if sid not in state.spells:
+                    raise MalformedRecord(f"{where}.spells: unknown spell '{sid}'", field=f"{where}.spells")
+            state.wizards[wid] = {"player": player, "spells": spells, "fleeing": bool(raw.get("fleeing", False))}
+        for pid, value in (get_field(setup, "channel", dict, optional=True, default={}) or {}).items():
+            if pid not in state.players or not isinstance(value, int):
+                raise MalformedRecord(f"setup.channel: '{pid}' must be a player with a number of tokens",
+                                      field="setup.channel")
+            state.channel[pid] = value
+
+    # --- helpers ---------------------------------------------------------------------------
+    def on(self, state: T9AState, rule: str) -> bool:
+        return bool(state.rules.get("switches", {}).get(rule, True))
+
+    def phase(self, state: T9AState, event: dict, chk: Checks, *, step: str | None = None) -> Phase | None:
+        phase = state.phase_state
+        if phase is None or phase.step == "ended":
+            chk.fail("R77", f"{event['type']} comes outside a magic phase (MagicPhaseStarted first)")
+            return None
+        if step is not None and phase.step != step:
+            chk.fail("R77", f"{event['type']} comes at step '{phase.step}' of the magic phase; the order is start, "
+                            "Flux card, Siphon the Veil, casting, end")
+        return phase
+
+    def wizard(self, state: T9AState, event: dict, name: str = "wizard") -> dict:
+        wizard = state.wizards.get(event[name])
+        if wizard is None:
+            raise MalformedRecord(f"field `{name}`: no wizard '{event[name]}' in the setup", field=name)
+        return wizard
+
+    def spell(self, state: T9AState, event: dict, name: str = "spell") -> dict:
+        spell = state.spells.get(event[name])
+        if spell is None:
+            raise MalformedRecord(f"field `{name}`: no spell '{event[name]}' in the setup", field=name)
+        return spell
+
+    # --- the phase -------------------------------------------------------------------------
+    def decide_MagicPhaseStarted(self, state: T9AState, event: dict, chk: Checks) -> None:
+        self.player(state, event, "active")
+        if state.phase_state is not None and state.phase_state.step != "ended":
+            chk.fail("R77", "a magic phase starts while the last one has not ended")
+
+    def apply_MagicPhaseStarted(self, state: T9AState, event: dict) -> None:
+        state.phase_state = Phase(event["active"])
+        state.phase = "magic"
+
+    def decide_FluxCardDrawn(self, state: T9AState, event: dict, chk: Checks) -> dict:
+        phase = self.phase(state, event, chk, step="started")
+        if phase is None:
+            return {}
+        card = event["card"]
+        data = state.rules["flux_cards"].get(card)
+        if data is None or card.startswith("_"):
+            raise MalformedRecord(f"field `card`: no Flux card '{card}' (cards 1-8)", field="card")
+        if card not in state.flux_left[phase.active]:
+            chk.fail("R83", f"{phase.active}'s Flux card {card} was already used this game "
+                            f"(left: {', '.join(state.flux_left[phase.active]) or 'none'})")
+        return {"magic_dice": data["magic_dice"], "veil_tokens": data["veil_tokens"],
+                "miscast_modifier": data.get("miscast_modifier", 0)}
+
+    def apply_FluxCardDrawn(self, state: T9AState, event: dict) -> None:
+        phase = state.phase_state
+        if event.get("source") == "digital":
+            state.digital_draws.append((event["seq"], event["card"], tuple(state.flux_left[phase.active])))
+        if event["card"] in state.flux_left[phase.active]:
+            state.flux_left[phase.active].remove(event["card"])
+        state.flux_drawn.append((phase.active, event["card"]))
+        phase.step, phase.card, phase.miscast_modifier = "flux", event["card"], event["miscast_modifier"]
+        for pid in state.magic_dice:
+            state.magic_dice[pid] = event["magic_dice"]  # R82: both players
+        phase.veil = event["veil_tokens"] + state.channel[phase.active] + state.carried[phase.active]  # R87
+
+    def decide_VeilSiphoned(self, state: T9AState, event: dict, chk: Checks) -> dict:
+        phase = self.phase(state, event, chk, step="flux")
+        if phase is None:
+            return {}
+        rules = state.rules["siphon"]
+        dice = event["converted_dice"]
+        if dice < 0:
+            raise MalformedRecord("field `converted_dice` must not be negative", field="converted_dice")
+        if dice > rules["max_dice"]:
+            chk.fail("R89", f"{dice} magic dice from veil tokens; at most {rules['max_dice']} per phase")
+        if dice * rules["tokens_per_die"] > phase.veil:
+            chk.fail("R88", f"{dice} dice cost {dice * rules['tokens_per_die']} veil tokens "
+                            f"({rules['tokens_per_die']} each); the pool holds {phase.veil}")
+        pool = max(phase.veil - dice * rules["tokens_per_die"], 0)
+        magic = dict(state.magic_dice)
+        magic[phase.active] += dice
+        return {"pool": pool, "kept": min(pool, rules["max_kept"]), "magic_dice": magic}
+
+    def apply_VeilSiphoned(self, state: T9AState, event: dict) -> None:
+        phase = state.phase_state
+        state.magic_dice.update(event["magic_dice"])
+        phase.veil = event["kept"]  # R90: the rest are discarded
+        state.carried[phase.active] = event["kept"]
+        phase.step = "siphoned"
+
+    # --- casting ---------------------------------------------------------------------------
+    def decide_CastingAttempted(self, state: T9AState, event: dict, chk: Checks) -> dict:
+        phase = self.phase(state, event, chk, step="siphoned")
+        wizard, spell = self.wizard(state, event), self.spell(state, event)
+        if phase is None:
+            return {}
+        sid, wid = event["spell"], event["wizard"]
+        casting = state.rules["casting"]
+        if wizard["player"] != phase.active:
+            chk.fail("R91", f"{wid} belongs to {wizard['player']}; only the active player {phase.active} casts")
+        if wizard["fleeing"]:
+            chk.fail("R91", f"{wid} is fleeing and may not cast")
+        if sid not in wizard["spells"]:
+            chk.fail("R91", f"{wid} does not know spell {sid}")
+        if (wid, sid) in phase.cast_by_wizard and spell["kind"] != "bound":
+            rule = "X05" if spell["kind"] == "replicable" else "R91"
+            chk.fail(rule, f"{wid} already tried {sid} this phase")
+        exempt = casting["exempt_from_once_per_phase"]
+        if sid in phase.cast_spells and spell["kind"] not in exempt:
+            chk.fail("R92", f"{phase.active} already tried {sid} this phase; a spell is tried once per phase")
+        if spell["kind"] == "attribute" and self.on(state, "X04") and spell.get("path") not in phase.passed_paths:
+            chk.fail("X04", f"attribute {sid} follows a successful spell of its path {spell.get('path')}")
+        if phase.cast is not None and phase.cast.step == "A" and phase.cast.passed:
+            chk.fail("R78", f"the cast of {phase.cast.spell} passed: its dispel (or the spell) comes next")
+        version = event.get("version", "basic")
+        dice = event["dice"]
+        if spell["kind"] == "bound" and self.on(state, "X03"):
+            return self._bound(state, event, spell, dice, version, chk)
+        if not casting["min_dice"] <= dice <= casting["max_dice"]:
+            chk.fail("R94", f"{dice} dice; a casting attempt uses {casting['min_dice']} to {casting['max_dice']}")
+        if dice > state.magic_dice[phase.active]:
+            chk.fail("R95", f"{dice} dice but {phase.active}'s pool holds {state.magic_dice[phase.active]}")
+        if event.get("roll") is None:
+            raise MalformedRecord("field `roll`: a casting attempt names its roll (only bound spells are not rolled)",
+                                  field="roll")
+        roll = self.use_roll(state, chk, event["roll"], purpose="casting", player=phase.active, die="d6",
+                             count=dice, what=f"{wid}'s casting of {sid}", count_rule="R95")
+        value = spell["boosted_value"] if version == "boosted" else spell["casting_value"]
+        if version == "boosted" and value is None:
+            chk.fail("R97", f"spell {sid} has no boosted version")
+            value = spell["casting_value"]
+        faces = [int(f) for f in roll.faces]
+        total = sum(faces) + event.get("modifier", 0)
+        passed = total >= (value or 0)  # R96
+        if self.on(state, "X01") and natural_fails(faces, casting["single_die_natural_fail"]):
+            passed = False
+        miscast = self.on(state, "X06") and self._miscast_trigger(state, faces)
+        return {"total": total, "passed": passed, "miscast": bool(miscast)}
+
+    def _bound(self, state: T9AState, event: dict, spell: dict, dice: int, version: str, chk: Checks) -> dict:
+        allowed = state.rules["bound_spells"]["dice"]
+        if dice not in allowed:
+            chk.fail("X03", f"a bound spell uses {' or '.join(map(str, allowed))} dice, not {dice}")
+        if version == "boosted":
+            chk.fail("X03", "a bound spell is never boosted")
+        if event.get("modifier"):
+            chk.fail("X03", "casting modifiers do not apply to bound spells")
+        active = state.phase_state.active
+        if dice > state.magic_dice[active]:
+            chk.fail("R95", f"{dice} dice but {active}'s pool holds {state.magic_dice[active]}")
+        levels = spell["power_level"]
+        return {"total": levels[0] if dice <= 2 else levels[1], "passed": True, "miscast": False}
+
+    def _miscast_trigger(self, state: T9AState, faces: list[int]) -> bool:
+        if state.rules["miscast"]["trigger"] == "double_six":
+            return faces.count(6) >= 2
+        return triple_value(faces) is not None
+
+    def apply_CastingAttempted(self, state: T9AState, event: dict) -> None:
+        phase = state.phase_state
+        spell = state.spells[event["spell"]]
+        used = event["dice"]
+        if event.get("roll") is not None:
+            state.rolls[event["roll"]].used_by = event["seq"]
+            faces = [int(f) for f in state.rolls[event["roll"]].faces]
+            if (not event["passed"] and used >= 2 and state.rules["casting"]["fizzle"]
+                    and self.on(state, "X02")):
+                used -= faces.count(1)  # X02: natural 1s of a failed attempt go back to the pool
+        state.magic_dice[phase.active] = max(state.magic_dice[phase.active] - used, 0)
+        phase.cast_spells.add(event["spell"])
+        phase.cast_by_wizard.add((event["wizard"], event["spell"]))
+        phase.cast = Cast(event["seq"], event["wizard"], event["spell"], event["total"], event["passed"],
+                          event["miscast"])
+        if event["passed"] and spell["kind"] != "attribute":
+            phase.passed_paths.add(spell.get("path"))
+
+    def decide_DispelAttempted(self, state: T9AState, event: dict, chk: Checks) -> dict:
+        phase = self.phase(state, event, chk, step="siphoned")
+        wizard = self.wizard(state, event)
+        if phase is None:
+            return {}
+        cast = phase.cast
+        reactive = state.opponent(phase.active)
+        if cast is None or cast.step != "A":
+            chk.fail("R77", "a dispel answers the casting attempt just made")
+        elif not cast.passed:
+            chk.fail("R78", f"the cast of {cast.spell} failed: no dispel (skip B-E)")
+        elif state.spells[cast.spell]["kind"] == "attribute" and self.on(state, "X04"):
+            chk.fail("X04", f"attribute {cast.spell} cannot be dispelled")
+        if wizard["player"] != reactive:
+            chk.fail("X07", f"{event['wizard']} belongs to {wizard['player']}; the reactive player {reactive} dispels")
+        if wizard["fleeing"]:
+            chk.fail("X07", f"{event['wizard']} is fleeing and may not dispel")
+        rules = state.rules["dispel"]
+        dice = event["dice"]
+        if dice < rules["min_dice"] or (rules["max_dice"] is not None and dice > rules["max_dice"]):
+            chk.fail("X07", f"{dice} dispel dice; at least {rules['min_dice']}")
+        if dice > state.magic_dice[reactive]:
+            chk.fail("R95", f"{dice} dice but {reactive}'s pool holds {state.magic_dice[reactive]}")
+        roll = self.use_roll(state, chk, event["roll"], purpose="dispel", player=reactive, die="d6", count=dice,
+                             what=f"{event['wizard']}'s dispel", count_rule="X07")
+        faces = [int(f) for f in roll.faces]
+        total = sum(faces)
+        target = cast.total if cast else 0
+        dispelled = total >= target if rules["tie"] == "dispelled" else total > target
+        if natural_fails(faces, rules["single_die_natural_fail"]) and self.on(state, "X01"):
+            dispelled = False
+        return {"total": total, "dispelled": dispelled}
+
+    def apply_DispelAttempted(self, state: T9AState, event: dict) -> None:
+        phase = state.phase_state
+        reactive = state.opponent(phase.active)
+        used = event["dice"]
+        faces = [int(f) for f in state.rolls[event["roll"]].faces]
+        state.rolls[event["roll"]].used_by = event["seq"]
+        if not event["dispelled"] and used >= 2 and self.on(state, "X02"):
+            used -= faces.count(1)
+        state.magic_dice[reactive] = max(state.magic_dice[reactive] - used, 0)
+        if phase.cast:
+            phase.cast.step = "B"
+            phase.cast.dispelled = event["dispelled"]
+
+    def _cast_to_resolve(self, state: T9AState, event: dict, chk: Checks, step: str) -> Cast | None:
+        phase = self.phase(state, event, chk, step="siphoned")
+        cast = phase.cast if phase else None
+        if cast is None:
+            chk.fail("R77", f"{event['type']} follows a casting attempt")
+            return None
+        if not cast.passed:
+            chk.fail("R78", f"the cast of {cast.spell} failed: skip B-E")
+        elif cast.dispelled:
+            chk.fail("R79", f"{cast.spell} was dispelled: skip C-E")
+        order = "ABCDE"
+        if order.index(cast.step) >= order.index(step):
+            chk.fail("R80", f"step {step} comes after step {cast.step} of the cast of {cast.spell}: "
+                            "miscast (C), spell (D), attribute (E)")
+        return cast
+
+    def decide_MiscastResolved(self, state: T9AState, event: dict, chk: Checks) -> dict:
+        cast = self._cast_to_resolve(state, event, chk, "C")
+        if cast is None:
+            return {}
+        if event["wizard"] != cast.wizard:
+            chk.fail("X06", f"the miscast falls on the caster {cast.wizard}, not {event['wizard']}")
+        if not cast.miscast:
+            chk.fail("X06", f"the cast of {cast.spell} rolled no miscast")
+            return {"value": None, "effect": "none"}
+        rules = state.rules["miscast"]
+        roll = next(r for r in state.rolls.values() if r.used_by == cast.seq)
+        faces = [int(f) for f in roll.faces]
+        base = triple_value(faces) if rules["trigger"] != "double_six" else 6
+        value = (base or 0) + state.phase_state.miscast_modifier + rules["dice_count_modifier"].get(str(len(faces)), 0)
+        return {"value": value, "effect": miscast_effect(rules["table"], value)}
+
+    def apply_MiscastResolved(self, state: T9AState, event: dict) -> None:
+        cast = state.phase_state.cast
+        cast.step = "C"
+        if event["effect"] == "amnesia":
+            state.amnesia.add((cast.wizard, cast.spell))
+
+    def decide_SpellResolved(self, state: T9AState, event: dict, chk: Checks) -> None:
+        self.spell(state, event)
+        cast = self._cast_to_resolve(state, event, chk, "D")
+        if cast is not None and event["spell"] != cast.spell:
+            chk.fail("R80", f"the spell resolved is the one cast, {cast.spell}")
+        if cast is not None and cast.miscast and cast.step == "A":
+            chk.fail("R80", f"the miscast of {cast.spell} is resolved (C) before its effect (D)")
+
+    def apply_SpellResolved(self, state: T9AState, event: dict) -> None:
+        state.phase_state.cast.step = "D"
+
+    def decide_AttributeResolved(self, state: T9AState, event: dict, chk: Checks) -> None:
+        spell = self.spell(state, event)
+        cast = self._cast_to_resolve(state, event, chk, "E")
+        if cast is None:
+            return
+        if cast.step != "D":
+            chk.fail("R80", f"the attribute (E) follows the effect of {cast.spell} (D)")
+        if spell["kind"] != "attribute":
+            chk.fail("X04", f"{event['spell']} is not an attribute spell")
+        elif self.on(state, "X04") and spell.get("path") != state.spells[cast.spell].get("path"):
+            chk.fail("X04", f"attribute {event['spell']} belongs to path {spell.get('path')}, not to the path of "
+                            f"{cast.spell}")
+
+    def apply_AttributeResolved(self, state: T9AState, event: dict) -> None:
+        state.phase_state.cast.step = "E"
+
+    def decide_MagicPhaseEnded(self, state: T9AState, event: dict, chk: Checks) -> dict:
+        phase = self.phase(state, event, chk)
+        if phase is None:
+            return {}
+        if phase.step in ("started", "flux"):
+            chk.fail("R77", "the magic phase ends before its Flux card and Siphon the Veil")
+        return {"carried": state.carried[phase.active]}
+
+    def apply_MagicPhaseEnded(self, state: T9AState, event: dict) -> None:
+        phase = state.phase_state
+        phase.step = "ended"
+        phase.cast = None
+        state.magic_dice = {pid: 0 for pid in state.magic_dice}  # unused dice do not carry over
