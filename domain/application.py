@@ -154,6 +154,18 @@ class Rollcall(Application):
         return self._append(game, {"type": "DiceRolled", "player": player, "purpose": purpose, "die": die,
                                    "faces": faces, "source": "digital"})
 
+    def draw_card(self, game_id: str, vortex: str | None = None) -> dict:
+        """The next digital card draw of the game's system: a Flux card (The 9th Age, drawn from the
+        active player's cards left) or the due ether phenomenon card (Tornscape)."""
+        game, seed = self._digital(game_id)
+        if game.header["system"] != "t9a":
+            return self.draw_phenomenon(game_id, vortex)
+        phase = game.state.phase_state
+        if phase is None or phase.step != "started":
+            raise RollcallError(f"no Flux card is due in game '{game_id}' (a magic phase has just started?)")
+        card = randomness.draw(seed, game_id, game.state.seq + 1, game.state.flux_left[phase.active])
+        return self._append(game, {"type": "FluxCardDrawn", "card": card, "source": "digital"})
+
     def draw_phenomenon(self, game_id: str, vortex: str | None = None) -> dict:
         """Draw the next due ether phenomenon card digitally, with the effect the table asks for."""
         game, seed = self._digital(game_id)

@@ -40,10 +40,10 @@ TOPIC = "rollcall:"
 # file at commit instead of logging them to the WAL and rewriting them at the next checkpoint.
 ROW_GROUP_ROWS = 16_384
 # Checkpoint seldom while projecting (the end of a run checkpoints before publishing).
-SETTINGS = ("SET checkpoint_threshold = '1GB'",)
+SETTINGS = ("SET checkpoint_threshold = '1GB'", "SET threads = 1")
 
-SCHEMA = pa.schema([("notification_id", pa.int64()), ("originator_id", pa.string()),
-                    ("originator_version", pa.int64()), ("topic", pa.string()), ("state", pa.string())])
+SCHEMA = pa.schema([("notification_id", pa.int64()), ("originator_id", pa.string()), ("topic", pa.string()),
+                    ("state", pa.string())])
 
 Progress = Callable[[int, int], None]
 
@@ -195,17 +195,16 @@ def _table(columns: list[tuple]) -> pa.Table:
     """Arrow columns of the store's rows; ``state`` (UTF-8 JSON bytes) becomes a string column unchanged."""
     if not columns:
         return SCHEMA.empty_table()
-    ids, originators, versions, topics, states = columns
+    ids, originators, topics, states = columns
     return pa.Table.from_arrays([pa.array(ids, pa.int64()), pa.array(originators, pa.string()),
-                                 pa.array(versions, pa.int64()), pa.array(topics, pa.string()),
-                                 pa.array(states, pa.binary()).view(pa.string())], schema=SCHEMA)
+                                 pa.array(topics, pa.string()), pa.array(states, pa.binary()).view(pa.string())],
+                                schema=SCHEMA)
 
 
 class SQLiteSource(_Source):
     """The fast path: the SQLite file read directly, read-only."""
 
-    READ = ("SELECT rowid, originator_id, originator_version, topic, state FROM stored_events "
-            "WHERE rowid > ? ORDER BY rowid LIMIT ?")
+    READ = "SELECT rowid, originator_id, topic, state FROM stored_events WHERE rowid > ? ORDER BY rowid LIMIT ?"
 
     def __init__(self, path: Path) -> None:
         self.path = path
@@ -240,8 +239,7 @@ class RecorderSource(_Source):
 
     def read(self, after: int, limit: int) -> pa.Table:
         found = self.recorder.select_notifications(after + 1, limit)
-        columns = ([n.id for n in found], [_stream(n.originator_id) for n in found],
-                   [n.originator_version for n in found], [n.topic for n in found],
+        columns = ([n.id for n in found], [_stream(n.originator_id) for n in found], [n.topic for n in found],
                    [bytes(n.state) for n in found])
         return _table(list(columns) if found else [])
 

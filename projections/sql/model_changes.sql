@@ -13,13 +13,13 @@ WITH changes AS (
     UNION ALL
     SELECT e.game, e.model, e.seq,
            CASE e.type
-               WHEN 'ModelMoved' THEN model_pos(json_extract(r.d.path, '$[#-1]'), e.model_size)
+               WHEN 'ModelMoved' THEN model_pos(json_extract(r.m.path, '$[#-1]'), e.model_size)
                WHEN 'ModelPlaced' THEN model_pos(json_extract(r.d.model, '$.at'), e.model_size)
                WHEN 'ModelEjected' THEN first_pos(r.x.to)  -- one hex or hexon
                WHEN 'ModelDisplaced' THEN model_pos(r.x.to, e.model_size)
            END,
            e.type = 'ModelRemoved', CASE WHEN e.type = 'ModelPlaced' THEN e.seq END, e.type, e.player,
-           r.d.action, r.d.path, r.d.free_attacks, r.d.must_eject, r.d.destroyed, r.d.markers_to_eject
+           r.m.action, r.m.path, r.m.free_attacks, r.m.must_eject, r.m.destroyed, r.m.markers_to_eject
     FROM new_events e JOIN raw_events r USING (notification_id)
     WHERE e.type IN ('ModelPlaced', 'ModelMoved', 'ModelEjected', 'ModelDisplaced', 'ModelRemoved')
       -- R72: a large or huge model that dodges a displacement stays where it is
@@ -30,8 +30,7 @@ WITH changes AS (
     FROM fct_model_states s SEMI JOIN changes c ON c.game = s.game AND c.model = s.model
     WHERE s.valid_to_seq IS NULL
 )
-SELECT *, lag(pos) OVER w AS prev_pos, lead(seq) OVER w - 1 AS valid_to_seq
-FROM (SELECT * REPLACE (last_value(placed_seq IGNORE NULLS) OVER w AS placed_seq)
-      FROM (SELECT *, false AS is_seed FROM changes UNION ALL SELECT *, true FROM seeds)
-      WINDOW w AS (PARTITION BY game, model ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW))
-WINDOW w AS (PARTITION BY game, model ORDER BY seq);
+SELECT * REPLACE (last_value(placed_seq IGNORE NULLS) OVER w AS placed_seq),
+       lag(pos) OVER w AS prev_pos, lead(seq) OVER w - 1 AS valid_to_seq
+FROM (SELECT *, false AS is_seed FROM changes UNION ALL SELECT *, true FROM seeds)
+WINDOW w AS (PARTITION BY game, model ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW);

@@ -6,7 +6,7 @@ WITH parsed AS MATERIALIZED (
     SELECT r.notification_id, g.game, g.notification_id AS game_key, g.turn AS prev_turn, g.phase AS prev_phase,
            r.d.seq AS seq, r.d.type AS type, r.d.player AS player,
            CASE WHEN r.d.type = 'ModelPlaced' THEN json_extract_string(r.d.model, '$.id') ELSE r.d.model END AS model,
-           r.d.turn AS new_turn, r.d.phase AS new_phase,
+           r.x.turn AS new_turn, r.x.phase AS new_phase,
            coalesce(json_array_length(r.d.violations), 0) AS violations
     FROM raw_events r JOIN dim_games g ON g.stream_id = r.originator_id
     WHERE r.topic <> 'rollcall:GameCreated'
