@@ -259,3 +259,191 @@ def simulate_tornscape(seed: int, game_id: str, **options) -> Game:
 def record_lines(game: Game) -> list[str]:
     """The game's record as export would write it (header first)."""
     return [export_line(e.data) for e in game.pending_events]
+
+
+# --- The 9th Age: magic phases ---------------------------------------------------------------
+
+SPELL_BOOK = (("fireball", "pyromancy", "normal", 7, 10), ("flame_wall", "pyromancy", "normal", 8, 11),
+              ("heal", "druidism", "normal", 6, 9), ("entangle", "druidism", "replicable", 5, None),
+              ("blast", "evocation", "normal", 9, 12))
+ATTRIBUTES = (("burn", "pyromancy"), ("regrowth", "druidism"))
+
+
+def t9a_header(rng: random.Random, game_id: str, *, tournament: str | None = None, round_no: int | None = None,
+               table: int | None = None, players: tuple | None = None) -> dict:
+    spells = [{"id": sid, "name": sid.replace("_", " ").title(), "path": path, "kind": kind,
+               "casting_value": value, **({"boosted_value": boosted} if boosted else {})}
+              for sid, path, kind, value, boosted in SPELL_BOOK]
+    spells += [{"id": sid, "name": sid.title(), "path": path, "kind": "attribute"} for sid, path in ATTRIBUTES]
+    spells.append({"id": "wand", "name": "Wand of Sparks", "path": "items", "kind": "bound", "power_level": [4, 8]})
+    known = [s["id"] for s in spells if s["kind"] not in ("attribute", "bound")]
+    wizards = []
+    for pid in ("p1", "p2"):
+        for n in range(rng.randint(1, 3)):
+            chosen = rng.sample(known, 3)
+            paths = {s["path"] for s in spells if s["id"] in chosen}
+            chosen += [sid for sid, path in ATTRIBUTES if path in paths]
+            if n == 0 and rng.random() < 0.5:
+                chosen.append("wand")
+            wizards.append({"id": f"{pid}w{n + 1}", "player": pid, "spells": chosen})
+    names = players or (("Anna", rng.choice(("highborn", "sylvan", "dread_elves"))),
+                        ("Boris", rng.choice(("orcs", "vampires", "daemons"))))
+    header = {"rollcall": 1, "system": "t9a", "game": game_id,
+              "players": [{"id": "p1", "name": names[0][0], "faction": names[0][1]},
+                          {"id": "p2", "name": names[1][0], "faction": names[1][1]}],
+              "dice_mode": "physical", "rules": {},
+              "setup": {"spells": spells, "wizards": wizards,
+                        "channel": {"p1": rng.randint(0, 2), "p2": rng.randint(0, 2)}}}
+    if tournament is not None:
+        header.update({"tournament": tournament, "round": round_no, "table": table})
+    return header
+
+
+class T9ASimulator:
+    """Plays magic phases: wizards cast what the pool allows, the reactive player dispels sensibly."""
+
+    def __init__(self, seed: int, game_id: str, *, turns: int = 6, **header_options) -> None:
+        self.rng = random.Random(seed)
+        self.turns = min(turns, 16)
+        self.game = Game.start(t9a_header(self.rng, game_id, **header_options), id=None)  # type: ignore[arg-type]
+
+    def d6(self, n: int) -> list[int]:
+        return [self.rng.randint(1, 6) for _ in range(n)]
+
+    def play(self) -> Game:
+        game, state, rng = self.game, self.game.state, self.rng
+        for turn in range(1, self.turns + 1):
+            active = "p1" if turn % 2 else "p2"
+            game.start_turn(turn)
+            game.record({"type": "MagicPhaseStarted", "active": active})
+            game.record({"type": "FluxCardDrawn", "card": rng.choice(state.flux_left[active])})
+            converted = min(4, state.phase_state.veil // 3)
+            game.record({"type": "VeilSiphoned", "converted_dice": rng.randint(converted // 2, converted)})
+            for wid, wizard in state.wizards.items():
+                if wizard["player"] != active:
+                    continue
+                for sid in list(wizard["spells"]):
+                    self.cast(wid, sid)
+            game.record({"type": "MagicPhaseEnded"})
+            if rng.random() < 0.6:
+                game.score_points(rng.choice(list(state.players)), rng.randint(1, 4), "spell damage")
+        scores = dict(state.scores)
+        best = max(scores.values())
+        leaders = [p for p, s in scores.items() if s == best]
+        game.end_game(scores, leaders[0] if len(leaders) == 1 else None, "turn limit")
+        return game
+
+    def cast(self, wid: str, sid: str) -> None:
+        game, state, rng = self.game, self.game.state, self.rng
+        phase, spell = state.phase_state, state.spells[sid]
+        active, reactive = phase.active, state.opponent(phase.active)
+        pool = state.magic_dice[active]
+        if spell["kind"] == "attribute" or (sid in phase.cast_spells and spell["kind"] != "bound") or pool < 1:
+            return
+        if spell["kind"] == "bound":
+            if pool < 2 or rng.random() < 0.5:
+                return
+            cast = game.record({"type": "CastingAttempted", "wizard": wid, "spell": sid, "dice": rng.choice((2, 3))
+                                if pool >= 3 else 2})
+        else:
+            boosted = spell.get("boosted_value") and pool >= 4 and rng.random() < 0.3
+            value = spell["boosted_value"] if boosted else spell["casting_value"]
+            dice = max(1, min(5, pool, round(value / 3.5) + rng.choice((0, 0, 1))))
+            roll = game.roll_dice(active, "casting", "d6", self.d6(dice))["seq"]
+            event = {"type": "CastingAttempted", "wizard": wid, "spell": sid, "dice": dice, "roll": roll,
+                     "target": f"unit{rng.randint(1, 9)}"}
+            if boosted:
+                event["version"] = "boosted"
+            cast = game.record(event)
+        if not cast["passed"]:
+            return
+        dispellers = [w for w, d in state.wizards.items() if d["player"] == reactive and not d["fleeing"]]
+        if dispellers and state.magic_dice[reactive] and rng.random() < 0.7:
+            dice = min(state.magic_dice[reactive], max(1, round(cast["total"] / 3.5)))
+            roll = game.roll_dice(reactive, "dispel", "d6", self.d6(dice))["seq"]
+            if game.record({"type": "DispelAttempted", "wizard": rng.choice(dispellers), "dice": dice,
+                            "roll": roll})["dispelled"]:
+                return
+        if cast["miscast"]:
+            game.record({"type": "MiscastResolved", "wizard": wid})
+        game.record({"type": "SpellResolved", "spell": sid})
+        for attribute, path in ATTRIBUTES:
+            if path == spell.get("path") and attribute in state.wizards[wid]["spells"]:
+                game.record({"type": "AttributeResolved", "spell": attribute})
+
+
+# --- Claustrophobia: initiative phases -----------------------------------------------------------
+
+def claustrophobia_header(rng: random.Random, game_id: str, *, tournament: str | None = None,
+                          round_no: int | None = None, table: int | None = None, players: tuple | None = None) -> dict:
+    def lines(count: int) -> dict:
+        return {str(n): {"mvt": rng.randint(0, 3), "cbt": rng.randint(1, 3), "def": rng.randint(3, 6)}
+                for n in sorted(rng.sample(range(1, 7), count))}
+
+    warriors = [{"id": "redeemer", "kind": "redeemer", "sceptre": rng.random() < 0.6, "lines": lines(4),
+                 "gifts": {str(rng.randint(1, 6)): "aura_of_foresight"}}]
+    for n in range(rng.randint(1, 4)):
+        kind = rng.choice(("brute", "blade_for_hire"))
+        warriors.append({"id": f"{kind}{n + 1}", "kind": kind, "lines": lines(rng.randint(3, 5))})
+    names = players or (("Anna", "humans"), ("Boris", "troglodytes"))
+    header = {"rollcall": 1, "system": "claustrophobia", "game": game_id,
+              "players": [{"id": "p1", "name": names[0][0], "faction": names[0][1]},
+                          {"id": "p2", "name": names[1][0], "faction": names[1][1]}],
+              "dice_mode": "physical", "rules": {}, "setup": {"human": "p1", "warriors": warriors}}
+    if tournament is not None:
+        header.update({"tournament": tournament, "round": round_no, "table": table})
+    return header
+
+
+class ClaustrophobiaSimulator:
+    """Plays initiative phases: each warrior takes the die that suits it best; wounds close lines."""
+
+    def __init__(self, seed: int, game_id: str, *, turns: int = 8, **header_options) -> None:
+        self.rng = random.Random(seed)
+        self.turns = turns
+        self.game = Game.start(claustrophobia_header(self.rng, game_id, **header_options), id=None)  # type: ignore[arg-type]
+
+    def play(self) -> Game:
+        game, state, rng = self.game, self.game.state, self.rng
+        pack = game.system
+        for turn in range(1, self.turns + 1):
+            game.start_turn(turn)
+            game.start_phase("initiative")
+            warriors = [w for w in state.warriors.values() if w.in_play]
+            if not warriors:
+                break
+            faces = [rng.randint(1, 6) for _ in range(pack.dice_due(state))]
+            roll = game.roll_dice(state.human, "initiative", "d6", faces)["seq"]
+            free = list(range(len(faces)))
+            for warrior in sorted(warriors, key=lambda w: (rng.random(), w.id)):
+                best = max(free, key=lambda i: (warrior.available(faces[i]),
+                                                 sum(warrior.lines.get(faces[i], {}).values()), -i))
+                game.record({"type": "ActionDieAssigned", "warrior": warrior.id, "roll": roll, "index": best})
+                free.remove(best)
+                for number, gift in warrior.gifts.items():
+                    if warrior.die == number and not warrior.exhausted:
+                        game.record({"type": "GiftUsed", "warrior": warrior.id, "gift": gift})
+            game.start_phase("action")
+            for warrior in warriors:
+                open_lines = [n for n in warrior.lines if n not in warrior.lost]
+                if open_lines and rng.random() < 0.25:
+                    game.record({"type": "LineLost", "warrior": warrior.id, "line": rng.choice(open_lines)})
+                elif warrior.lost and rng.random() < 0.15:
+                    game.record({"type": "LineRestored", "warrior": warrior.id, "line": rng.choice(sorted(warrior.lost))})
+                if warrior.lines and all(n in warrior.lost for n in warrior.lines) and warrior.id != "redeemer":
+                    game.record({"type": "WarriorRemoved", "warrior": warrior.id})
+            if rng.random() < 0.4:
+                game.score_points(rng.choice(list(state.players)), 1, "objective")
+        scores = dict(state.scores)
+        best = max(scores.values())
+        leaders = [p for p, s in scores.items() if s == best]
+        game.end_game(scores, leaders[0] if len(leaders) == 1 else None, "scenario end")
+        return game
+
+
+SIMULATORS = {"tornscape": TornscapeSimulator, "t9a": T9ASimulator, "claustrophobia": ClaustrophobiaSimulator}
+
+
+def simulate(system: str, seed: int, game_id: str, **options) -> Game:
+    """Play one legal random game of ``system``; the same seed gives the same game."""
+    return SIMULATORS[system](seed, game_id, **options).play()
