@@ -74,7 +74,7 @@ class Claustrophobia(GameSystem):
 
     specs = {
         "ActionDieAssigned": EventSpec({"warrior": STR, "roll": INT, "index": INT},
-                                       derived={"line": "R100", "mvt": "R100", "cbt": "R100", "def": "R102",
+                                       derived={"line": "R100", "mvt": "R100", "cbt": "R100", "def": "R100",
                                                 "exhausted": "R102"}),
         "LineLost": EventSpec({"warrior": STR, "line": INT}),
         "LineRestored": EventSpec({"warrior": STR, "line": INT}),
@@ -116,6 +116,15 @@ class Claustrophobia(GameSystem):
         if not str(key).isdigit() or int(key) not in LINES:
             raise MalformedRecord(f"{where}: line '{key}' must be 1-6", field=where)
         return int(key)
+
+    def derived_rule(self, state: ClaustrophobiaState, event: dict, name: str, given, value) -> str:
+        """The stats of a warrior whose die fell on an unavailable line are those of exhaustion (R102);
+        otherwise the line's own (R100)."""
+        if event["type"] == "ActionDieAssigned" and name in ("mvt", "cbt", "def", "exhausted"):
+            warrior = state.warriors[event["warrior"]]
+            face = int(state.rolls[event["roll"]].faces[event["index"]])
+            return "R102" if name == "exhausted" or not warrior.available(face) else "R100"
+        return super().derived_rule(state, event, name, given, value)
 
     def on(self, state: ClaustrophobiaState, rule: str) -> bool:
         return bool(state.rules.get("switches", {}).get(rule, True))
@@ -165,10 +174,9 @@ class Claustrophobia(GameSystem):
         if event["die"] != "d6":
             chk.fail("R98", "action dice are six-sided (d6)")
         due = self.dice_due(state)
-        if len(event["faces"]) != due:
-            rule = "R106" if any(w.sceptre and w.in_play for w in state.warriors.values()) else "R98"
-            chk.fail(rule, f"{len(event['faces'])} action dice rolled; {due} are due "
-                           "(one per warrior in play, one more for the Sceptre of Command)")
+        if len(event["faces"]) != due:  # R98 (R106 is the rule text's example of it, with the Sceptre)
+            chk.fail("R98", f"{len(event['faces'])} action dice rolled; {due} are due "
+                            "(one per warrior in play, one more for the Sceptre of Command)")
         if state.initiative_roll is not None:
             chk.fail("R98", "the action dice were already rolled this initiative")
 

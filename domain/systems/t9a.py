@@ -164,6 +164,12 @@ class T9A(GameSystem):
     def on(self, state: T9AState, rule: str) -> bool:
         return bool(state.rules.get("switches", {}).get(rule, True))
 
+    @staticmethod
+    def open_phase(state: T9AState) -> Phase | None:
+        """The magic phase under way (None outside one: a lenient import applies such events to nothing)."""
+        phase = state.phase_state
+        return phase if phase is not None and phase.step != "ended" else None
+
     def phase(self, state: T9AState, event: dict, chk: Checks, *, step: str | None = None) -> Phase | None:
         phase = state.phase_state
         if phase is None or phase.step == "ended":
@@ -186,6 +192,28 @@ class T9A(GameSystem):
             raise MalformedRecord(f"field `{name}`: no spell '{event[name]}' in the setup", field=name)
         return spell
 
+    def derived_rule(self, state: T9AState, event: dict, name: str, given, value) -> str:
+        """A wrong derived field breaks the rule that makes it: card 8's miscast modifier R86 (card 1's
+        R85, any other card's R82); a bound spell's total/passed X03; a lone natural 1-2 that fails a
+        cast or dispel X01."""
+        kind = event["type"]
+        if kind == "FluxCardDrawn" and name == "miscast_modifier":
+            return "R85" if value > 0 else "R86" if value < 0 else "R82"
+        if kind == "CastingAttempted" and name in ("total", "passed"):
+            spell = state.spells.get(event["spell"], {})
+            if spell.get("kind") == "bound" and self.on(state, "X03"):
+                return "X03"
+            if name == "passed" and given and self._natural_fail(state, event, "casting"):
+                return "X01"
+        if kind == "DispelAttempted" and name == "dispelled" and given and self._natural_fail(state, event, "dispel"):
+            return "X01"
+        return super().derived_rule(state, event, name, given, value)
+
+    def _natural_fail(self, state: T9AState, event: dict, rules: str) -> bool:
+        roll = state.rolls.get(event.get("roll"))
+        return (roll is not None and self.on(state, "X01")
+                and natural_fails([int(f) for f in roll.faces], state.rules[rules]["single_die_natural_fail"]))
+
     # --- the phase -------------------------------------------------------------------------
     def decide_MagicPhaseStarted(self, state: T9AState, event: dict, chk: Checks) -> None:
         self.player(state, event, "active")
@@ -198,20 +226,20 @@ class T9A(GameSystem):
 
     def decide_FluxCardDrawn(self, state: T9AState, event: dict, chk: Checks) -> dict:
         phase = self.phase(state, event, chk, step="started")
-        if phase is None:
-            return {}
         card = event["card"]
         data = state.rules["flux_cards"].get(card)
         if data is None or card.startswith("_"):
             raise MalformedRecord(f"field `card`: no Flux card '{card}' (cards 1-8)", field="card")
-        if card not in state.flux_left[phase.active]:
+        if phase is not None and card not in state.flux_left[phase.active]:
             chk.fail("R83", f"{phase.active}'s Flux card {card} was already used this game "
                             f"(left: {', '.join(state.flux_left[phase.active]) or 'none'})")
         return {"magic_dice": data["magic_dice"], "veil_tokens": data["veil_tokens"],
                 "miscast_modifier": data.get("miscast_modifier", 0)}
 
     def apply_FluxCardDrawn(self, state: T9AState, event: dict) -> None:
-        phase = state.phase_state
+        phase = self.open_phase(state)
+        if phase is None:
+            return
         if event.get("source") == "digital":
             state.digital_draws.append((event["seq"], event["card"], tuple(state.flux_left[phase.active])))
         if event["card"] in state.flux_left[phase.active]:
@@ -224,12 +252,12 @@ class T9A(GameSystem):
 
     def decide_VeilSiphoned(self, state: T9AState, event: dict, chk: Checks) -> dict:
         phase = self.phase(state, event, chk, step="flux")
-        if phase is None:
-            return {}
         rules = state.rules["siphon"]
         dice = event["converted_dice"]
         if dice < 0:
             raise MalformedRecord("field `converted_dice` must not be negative", field="converted_dice")
+        if phase is None:
+            return {"pool": 0, "kept": 0, "magic_dice": dict(state.magic_dice)}
         if dice > rules["max_dice"]:
             chk.fail("R89", f"{dice} magic dice from veil tokens; at most {rules['max_dice']} per phase")
         if dice * rules["tokens_per_die"] > phase.veil:
@@ -241,7 +269,9 @@ class T9A(GameSystem):
         return {"pool": pool, "kept": min(pool, rules["max_kept"]), "magic_dice": magic}
 
     def apply_VeilSiphoned(self, state: T9AState, event: dict) -> None:
-        phase = state.phase_state
+        phase = self.open_phase(state)
+        if phase is None:
+            return
         state.magic_dice.update(event["magic_dice"])
         phase.veil = event["kept"]  # R90: the rest are discarded
         state.carried[phase.active] = event["kept"]
@@ -251,38 +281,40 @@ class T9A(GameSystem):
     def decide_CastingAttempted(self, state: T9AState, event: dict, chk: Checks) -> dict:
         phase = self.phase(state, event, chk, step="siphoned")
         wizard, spell = self.wizard(state, event), self.spell(state, event)
-        if phase is None:
-            return {}
         sid, wid = event["spell"], event["wizard"]
+        active = phase.active if phase is not None else wizard["player"]
         casting = state.rules["casting"]
-        if wizard["player"] != phase.active:
-            chk.fail("R91", f"{wid} belongs to {wizard['player']}; only the active player {phase.active} casts")
-        if wizard["fleeing"]:
-            chk.fail("R91", f"{wid} is fleeing and may not cast")
-        if sid not in wizard["spells"]:
-            chk.fail("R91", f"{wid} does not know spell {sid}")
-        if (wid, sid) in phase.cast_by_wizard and spell["kind"] != "bound":
-            rule = "X05" if spell["kind"] == "replicable" else "R91"
-            chk.fail(rule, f"{wid} already tried {sid} this phase")
-        exempt = casting["exempt_from_once_per_phase"]
-        if sid in phase.cast_spells and spell["kind"] not in exempt:
-            chk.fail("R92", f"{phase.active} already tried {sid} this phase; a spell is tried once per phase")
-        if spell["kind"] == "attribute" and self.on(state, "X04") and spell.get("path") not in phase.passed_paths:
-            chk.fail("X04", f"attribute {sid} follows a successful spell of its path {spell.get('path')}")
-        if phase.cast is not None and phase.cast.step == "A" and phase.cast.passed:
-            chk.fail("R78", f"the cast of {phase.cast.spell} passed: its dispel (or the spell) comes next")
+        if phase is not None:
+            if wizard["player"] != phase.active:
+                chk.fail("R91", f"{wid} belongs to {wizard['player']}; only the active player {phase.active} casts")
+            if wizard["fleeing"]:
+                chk.fail("R91", f"{wid} is fleeing and may not cast")
+            if sid not in wizard["spells"]:
+                chk.fail("R91", f"{wid} does not know spell {sid}")
+            if (wid, sid) in phase.cast_by_wizard and spell["kind"] != "attribute":  # R91: each model, each spell,
+                rule = "X05" if spell["kind"] == "replicable" else "R91"           # once a phase (bound ones too)
+                chk.fail(rule, f"{wid} already tried {sid} this phase")
+            exempt = casting["exempt_from_once_per_phase"]
+            if sid in phase.cast_spells and spell["kind"] not in exempt:
+                chk.fail("R92", f"{phase.active} already tried {sid} this phase; a spell is tried once per phase")
+            if spell["kind"] == "attribute" and self.on(state, "X04") and spell.get("path") not in phase.passed_paths:
+                chk.fail("X04", f"attribute {sid} follows a successful spell of its path {spell.get('path')}")
+            pending = phase.cast
+            if pending is not None and pending.passed and not pending.dispelled and pending.step in "ABC":
+                chk.fail("R77", f"the cast of {pending.spell} passed and was not dispelled: its effect (step D) "
+                                "comes before the next casting attempt")
         version = event.get("version", "basic")
         dice = event["dice"]
         if spell["kind"] == "bound" and self.on(state, "X03"):
-            return self._bound(state, event, spell, dice, version, chk)
+            return self._bound(state, event, spell, dice, version, active, chk)
         if not casting["min_dice"] <= dice <= casting["max_dice"]:
             chk.fail("R94", f"{dice} dice; a casting attempt uses {casting['min_dice']} to {casting['max_dice']}")
-        if dice > state.magic_dice[phase.active]:
-            chk.fail("R95", f"{dice} dice but {phase.active}'s pool holds {state.magic_dice[phase.active]}")
+        if dice > state.magic_dice[active]:
+            chk.fail("R95", f"{dice} dice but {active}'s pool holds {state.magic_dice[active]}")
         if event.get("roll") is None:
             raise MalformedRecord("field `roll`: a casting attempt names its roll (only bound spells are not rolled)",
                                   field="roll")
-        roll = self.use_roll(state, chk, event["roll"], purpose="casting", player=phase.active, die="d6",
+        roll = self.use_roll(state, chk, event["roll"], purpose="casting", player=active, die="d6",
                              count=dice, what=f"{wid}'s casting of {sid}", count_rule="R95")
         value = spell["boosted_value"] if version == "boosted" else spell["casting_value"]
         if version == "boosted" and value is None:
@@ -296,15 +328,18 @@ class T9A(GameSystem):
         miscast = self.on(state, "X06") and self._miscast_trigger(state, faces)
         return {"total": total, "passed": passed, "miscast": bool(miscast)}
 
-    def _bound(self, state: T9AState, event: dict, spell: dict, dice: int, version: str, chk: Checks) -> dict:
+    def _bound(self, state: T9AState, event: dict, spell: dict, dice: int, version: str, active: str,
+               chk: Checks) -> dict:
         allowed = state.rules["bound_spells"]["dice"]
+        if event.get("roll") is not None:
+            chk.fail("X03", f"a bound spell's dice are removed from the pool unrolled; roll {event['roll']} is not "
+                            "used")
         if dice not in allowed:
             chk.fail("X03", f"a bound spell uses {' or '.join(map(str, allowed))} dice, not {dice}")
         if version == "boosted":
             chk.fail("X03", "a bound spell is never boosted")
         if event.get("modifier"):
             chk.fail("X03", "casting modifiers do not apply to bound spells")
-        active = state.phase_state.active
         if dice > state.magic_dice[active]:
             chk.fail("R95", f"{dice} dice but {active}'s pool holds {state.magic_dice[active]}")
         levels = spell["power_level"]
@@ -316,15 +351,18 @@ class T9A(GameSystem):
         return triple_value(faces) is not None
 
     def apply_CastingAttempted(self, state: T9AState, event: dict) -> None:
-        phase = state.phase_state
+        phase = self.open_phase(state)
         spell = state.spells[event["spell"]]
         used = event["dice"]
-        if event.get("roll") is not None:
+        bound = spell["kind"] == "bound" and self.on(state, "X03")
+        if event.get("roll") is not None and not bound:
             state.rolls[event["roll"]].used_by = event["seq"]
             faces = [int(f) for f in state.rolls[event["roll"]].faces]
             if (not event["passed"] and used >= 2 and state.rules["casting"]["fizzle"]
                     and self.on(state, "X02")):
                 used -= faces.count(1)  # X02: natural 1s of a failed attempt go back to the pool
+        if phase is None:
+            return
         state.magic_dice[phase.active] = max(state.magic_dice[phase.active] - used, 0)
         phase.cast_spells.add(event["spell"])
         phase.cast_by_wizard.add((event["wizard"], event["spell"]))
@@ -336,28 +374,31 @@ class T9A(GameSystem):
     def decide_DispelAttempted(self, state: T9AState, event: dict, chk: Checks) -> dict:
         phase = self.phase(state, event, chk, step="siphoned")
         wizard = self.wizard(state, event)
+        cast = phase.cast if phase is not None else None
+        reactive = state.opponent(phase.active) if phase is not None else wizard["player"]
+        x07 = self.on(state, "X07")
         if phase is None:
-            return {}
-        cast = phase.cast
-        reactive = state.opponent(phase.active)
-        if cast is None or cast.step != "A":
+            pass
+        elif cast is None or cast.step != "A":
             chk.fail("R77", "a dispel answers the casting attempt just made")
         elif not cast.passed:
             chk.fail("R78", f"the cast of {cast.spell} failed: no dispel (skip B-E)")
         elif state.spells[cast.spell]["kind"] == "attribute" and self.on(state, "X04"):
             chk.fail("X04", f"attribute {cast.spell} cannot be dispelled")
-        if wizard["player"] != reactive:
+        if x07 and wizard["player"] != reactive:
             chk.fail("X07", f"{event['wizard']} belongs to {wizard['player']}; the reactive player {reactive} dispels")
-        if wizard["fleeing"]:
+        if x07 and wizard["fleeing"]:
             chk.fail("X07", f"{event['wizard']} is fleeing and may not dispel")
         rules = state.rules["dispel"]
         dice = event["dice"]
-        if dice < rules["min_dice"] or (rules["max_dice"] is not None and dice > rules["max_dice"]):
-            chk.fail("X07", f"{dice} dispel dice; at least {rules['min_dice']}")
+        if x07 and (dice < rules["min_dice"] or (rules["max_dice"] is not None and dice > rules["max_dice"])):
+            chk.fail("X07", f"{dice} dispel dice; at least {rules['min_dice']}"
+                            + (f", at most {rules['max_dice']}" if rules["max_dice"] is not None else ""))
         if dice > state.magic_dice[reactive]:
             chk.fail("R95", f"{dice} dice but {reactive}'s pool holds {state.magic_dice[reactive]}")
         roll = self.use_roll(state, chk, event["roll"], purpose="dispel", player=reactive, die="d6", count=dice,
-                             what=f"{event['wizard']}'s dispel", count_rule="X07")
+                             what=f"{event['wizard']}'s dispel", count_rule="X07" if x07 else "F03",
+                             player_rule="X07" if x07 else "F03")
         faces = [int(f) for f in roll.faces]
         total = sum(faces)
         target = cast.total if cast else 0
@@ -367,11 +408,13 @@ class T9A(GameSystem):
         return {"total": total, "dispelled": dispelled}
 
     def apply_DispelAttempted(self, state: T9AState, event: dict) -> None:
-        phase = state.phase_state
-        reactive = state.opponent(phase.active)
+        phase = self.open_phase(state)
         used = event["dice"]
         faces = [int(f) for f in state.rolls[event["roll"]].faces]
         state.rolls[event["roll"]].used_by = event["seq"]
+        if phase is None:
+            return
+        reactive = state.opponent(phase.active)
         if not event["dispelled"] and used >= 2 and self.on(state, "X02"):
             used -= faces.count(1)
         state.magic_dice[reactive] = max(state.magic_dice[reactive] - used, 0)
@@ -381,7 +424,9 @@ class T9A(GameSystem):
 
     def _cast_to_resolve(self, state: T9AState, event: dict, chk: Checks, step: str) -> Cast | None:
         phase = self.phase(state, event, chk, step="siphoned")
-        cast = phase.cast if phase else None
+        if phase is None:
+            return None
+        cast = phase.cast
         if cast is None:
             chk.fail("R77", f"{event['type']} follows a casting attempt")
             return None
@@ -412,7 +457,9 @@ class T9A(GameSystem):
         return {"value": value, "effect": miscast_effect(rules["table"], value)}
 
     def apply_MiscastResolved(self, state: T9AState, event: dict) -> None:
-        cast = state.phase_state.cast
+        cast = self.cast_of(state)
+        if cast is None:
+            return
         cast.step = "C"
         if event["effect"] == "amnesia":
             state.amnesia.add((cast.wizard, cast.spell))
@@ -422,11 +469,12 @@ class T9A(GameSystem):
         cast = self._cast_to_resolve(state, event, chk, "D")
         if cast is not None and event["spell"] != cast.spell:
             chk.fail("R80", f"the spell resolved is the one cast, {cast.spell}")
-        if cast is not None and cast.miscast and cast.step == "A":
+        if cast is not None and cast.miscast and cast.step in "AB":  # A: not dispelled, B: a dispel that failed
             chk.fail("R80", f"the miscast of {cast.spell} is resolved (C) before its effect (D)")
 
     def apply_SpellResolved(self, state: T9AState, event: dict) -> None:
-        state.phase_state.cast.step = "D"
+        if self.cast_of(state) is not None:
+            self.cast_of(state).step = "D"
 
     def decide_AttributeResolved(self, state: T9AState, event: dict, chk: Checks) -> None:
         spell = self.spell(state, event)
@@ -442,18 +490,29 @@ class T9A(GameSystem):
                             f"{cast.spell}")
 
     def apply_AttributeResolved(self, state: T9AState, event: dict) -> None:
-        state.phase_state.cast.step = "E"
+        if self.cast_of(state) is not None:
+            self.cast_of(state).step = "E"
+
+    def cast_of(self, state: T9AState) -> Cast | None:
+        phase = self.open_phase(state)
+        return phase.cast if phase is not None else None
 
     def decide_MagicPhaseEnded(self, state: T9AState, event: dict, chk: Checks) -> dict:
         phase = self.phase(state, event, chk)
         if phase is None:
-            return {}
+            return {"carried": 0}
         if phase.step in ("started", "flux"):
             chk.fail("R77", "the magic phase ends before its Flux card and Siphon the Veil")
+        pending = phase.cast
+        if pending is not None and pending.passed and not pending.dispelled and pending.step in "ABC":
+            chk.fail("R77", f"the cast of {pending.spell} passed and was not dispelled: its effect (step D) comes "
+                            "before the end of the phase")
         return {"carried": state.carried[phase.active]}
 
     def apply_MagicPhaseEnded(self, state: T9AState, event: dict) -> None:
-        phase = state.phase_state
+        phase = self.open_phase(state)
+        if phase is None:
+            return
         phase.step = "ended"
         phase.cast = None
         state.magic_dice = {pid: 0 for pid in state.magic_dice}  # unused dice do not carry over
