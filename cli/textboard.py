@@ -8,6 +8,10 @@ TERRAIN = {"solid": "#", "burning_ground": "^", "deadly_bog": "%", "cover": '"'}
 
 
 def text_board(state: dict) -> str:
+    if state.get("system") == "t9a":
+        return magic_text(state)
+    if state.get("system") == "claustrophobia":
+        return initiative_text(state)
     width, height = state["board"]["width"], state["board"]["height"]
     cells: dict[tuple[int, int], str] = {}
     for piece in state["terrain"].values():
@@ -57,3 +61,37 @@ def _footprint(model: dict) -> list[tuple[int, int]]:
     if model["size"] == "infantry":
         return [tuple(model["at"][0])]
     return [(q + dq, r + dr) for q, r in model["at"] for dq, dr in around]
+
+
+def _head(state: dict) -> str:
+    return f"{state['game']}  seq {state['seq']}/{state.get('last_seq', state['seq'])}  turn {state.get('turn')}"
+
+
+def magic_text(state: dict) -> str:
+    magic = state.get("magic") or {}
+    lines = [_head(state) + f"  magic phase of {magic.get('active') or '-'} ({magic.get('step') or 'not started'})"]
+    if magic.get("flux_card"):
+        lines.append(f"Flux card {magic['flux_card']}, miscast modifier {magic.get('miscast_modifier', 0):+d}")
+    for pid, p in state["players"].items():
+        lines.append(f"  {pid} {p['name']}: {p.get('magic_dice', 0)} magic dice, {p.get('veil', 0)} veil tokens, "
+                     f"Flux cards left {' '.join(p.get('flux_left', [])) or 'none'}, {p['score']} VP")
+    cast = magic.get("cast")
+    if cast:
+        outcome = "dispelled" if cast["dispelled"] else ("passed" if cast["passed"] else "failed")
+        lines.append(f"last cast: {cast['wizard']} {cast['spell']} total {cast['total']} {outcome}"
+                     + (", miscast" if cast["miscast"] else ""))
+    return "\n".join(lines)
+
+
+def initiative_text(state: dict) -> str:
+    lines = [_head(state) + f"  phase {state.get('phase') or '-'}  human player {state.get('human')}"]
+    for wid, w in state.get("warriors", {}).items():
+        slots = " ".join(("[" + str(n) + "]" if w["die"] == int(n) else f" {n} ") if line["available"] else " x "
+                         for n, line in w["lines"].items())
+        status = "EXHAUSTED" if w["exhausted"] else f"MVT {w['mvt']} CBT {w['cbt']} DEF {w['def']}"
+        lines.append(f"  {wid:<18} {slots}  {status if w['die'] else 'no die'}{'' if w['in_play'] else ' (out)'}")
+    initiative = state.get("initiative")
+    if initiative:
+        aside = [initiative["faces"][i] for i in initiative["set_aside"]]
+        lines.append(f"action dice {initiative['faces']}; not taken: {aside or 'none'}")
+    return "\n".join(lines)

@@ -126,6 +126,18 @@ class Game(Aggregate):
         return self.record({"type": "GameEnded", "score": score, "winner": winner, "reason": reason})
 
 
+def fold(header: dict, events) -> GameState:
+    """The state after ``events`` (stored record lines, in order) of the game ``header`` — the same
+    apply functions the aggregate uses, for readers that hold the lines but not the aggregate."""
+    system = system_for(header["system"])
+    state = system.new_state(header)
+    system.check_setup(state, Checks(strict=False))
+    state.head = header["hash"]
+    for event in events:
+        system.apply(state, event)
+    return state
+
+
 def normalise_header(header: dict) -> dict:
     """A header checked for the common fields, with its ``game`` id filled in."""
     version = header.get("rollcall")

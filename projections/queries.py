@@ -50,7 +50,20 @@ def state_at(con: duckdb.DuckDBPyConnection, game: str, seq: int | None = None) 
     for statement in parts:
         for row in _rows(con, statement.sql, {"game": game, "seq": state["seq"]}):
             state[row["part"]][row["key"]] = row["value"]
+    if state["system"] != "tornscape":
+        state.update(_folded(con, game, state["seq"]))
     return state
+
+
+def _folded(con: duckdb.DuckDBPyConnection, game: str, seq: int) -> dict[str, Any]:
+    """A magic phase or an initiative has no board to index: its state (pools, Flux cards, wizards;
+    warriors and their lines) is the domain's own fold of the game's stored lines up to ``seq``."""
+    from domain.game import fold
+
+    header = _rows(con, "SELECT header FROM dim_games WHERE game = $game", {"game": game})[0]["header"]
+    lines = [e["payload"] for e in game_events(con, game) if e["seq"] <= seq]
+    folded = fold(header, lines).to_json()
+    return {k: v for k, v in folded.items() if k not in ("game", "system", "seq", "turn", "phase")}
 
 
 def turn_starts(con: duckdb.DuckDBPyConnection, game: str) -> list[tuple[int, int]]:

@@ -54,4 +54,5 @@ CREATE TABLE IF NOT EXISTS fct_vortex_states (
     valid_from_seq BIGINT, valid_to_seq BIGINT);
 
 CREATE TABLE IF NOT EXISTS fct_player_states (
-    game VARCHAR, player VARCHAR, score BIGINT, valid_from_seq BIGINT, valid_to_seq BIGINT);
+    game VARCHAR, player VARCHAR, score BIGINT, crystals BIGINT, faith_creation BIGINT, faith_destruction BIGINT,
+    faith_life BIGINT, faith_death BIGINT, valid_from_seq BIGINT, valid_to_seq BIGINT);

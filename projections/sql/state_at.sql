@@ -8,7 +8,9 @@ LEFT JOIN fct_events e ON e.game = g.game AND e.seq = cur.seq
 WHERE g.game = $game;
 
 SELECT 'players' AS part, p.player AS key,
-       json_object('name', p.name, 'faction', p.faction, 'score', s.score) AS value
+       json_object('name', p.name, 'faction', p.faction, 'score', s.score, 'crystals', s.crystals,
+                   'faith', json_object('creation', s.faith_creation, 'destruction', s.faith_destruction,
+                                        'life', s.faith_life, 'death', s.faith_death)) AS value
 FROM dim_players p JOIN fct_player_states s ON s.game = p.game AND s.player = p.player
 WHERE p.game = $game AND s.valid_from_seq <= $seq AND (s.valid_to_seq IS NULL OR s.valid_to_seq >= $seq)
 ORDER BY p.seat;

@@ -9,6 +9,7 @@ projected in small batches, so states that span batches are closed by later ones
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -220,11 +221,18 @@ def test_the_scripted_games_cover_the_state_changes(projected):
     assert any(e["type"] == "ModelDisplaced" and e["payload"].get("dodged") for e in shoves)
 
 
+def games_of(app: Rollcall, ids: list[str], kind: str) -> list[str]:
+    def kind_of(game: str) -> str:
+        if app.get_game(game).state.system != "tornscape":
+            return "other systems"
+        return "scripted" if game.startswith("pj-") else "simulated" if game.startswith("sim-") else "golden"
+    return [g for g in ids if kind_of(g) == kind]
+
+
 @pytest.mark.parametrize("kind", ["scripted", "golden", "simulated"])
 def test_state_at_equals_the_domain_fold_at_every_seq(projected, kind):
     app, con, ids = projected
-    games = [g for g in ids if {"scripted": g.startswith("pj-"), "simulated": g.startswith("sim-")}.get(
-        kind, not g.startswith(("pj-", "sim-")))]
+    games = games_of(app, ids, kind)
     assert games
     mismatches = []
     for game in games:
@@ -236,6 +244,21 @@ def test_state_at_equals_the_domain_fold_at_every_seq(projected, kind):
             for key in CONTRACT_KEYS - {"last_seq"}:
                 if got[key] != want[key]:
                     mismatches.append(f"{game} seq {seq} {key}: projected {got[key]!r}, domain {want[key]!r}")
+    assert not mismatches, "\n".join(mismatches[:10])
+
+
+def test_games_of_other_systems_project_what_every_system_shares(projected):
+    """Golden records of other systems (The 9th Age, Claustrophobia): the whole state the domain keeps."""
+    app, con, ids = projected
+    games = games_of(app, ids, "other systems")
+    mismatches = []
+    for game in games:
+        for seq in range(app.get_game(game).state.seq + 1):
+            got, want = state_at(con, game, seq), fold(app, game, seq)
+            assert got["models"] == got["terrain"] == got["markers"] == got["vortices"] == {}
+            for key, value in want.items():  # magic pools and Flux cards, warriors and their lines too
+                if got[key] != value:
+                    mismatches.append(f"{game} seq {seq} {key}: projected {got[key]!r}, domain {value!r}")
     assert not mismatches, "\n".join(mismatches[:10])
 
 
@@ -283,6 +306,17 @@ def test_list_games(projected):
     assert (shoves["winner"], shoves["score"], shoves["ended"]) == ("p1", {"p1": 3, "p2": 1}, True)
     assert [p["id"] for p in shoves["players"]] == ["p1", "p2"]
     assert games["pj-markers"]["violations"] >= 1  # k3 taken twice (R69)
+
+
+def test_rolls_are_the_domain_s_rolls(projected):
+    """Faces after re-rolls, and the event that used each roll, as the domain keeps them."""
+    app, con, ids = projected
+    for game in ids:
+        want = {seq: (r.player, r.purpose, r.die, r.faces, r.source, r.used_by)
+                for seq, r in app.get_game(game).state.rolls.items()}
+        rows = con.execute("SELECT seq, player, purpose, die, faces, source, used_by_seq FROM fct_rolls "
+                           "WHERE game = $g", {"g": game}).fetchall()
+        assert {seq: (p, u, d, json.loads(f), s, b) for seq, p, u, d, f, s, b in rows} == want, game
 
 
 def test_rolls_and_dice_show_the_faces_after_re_rolls(projected):

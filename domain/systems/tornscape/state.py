@@ -136,6 +136,9 @@ class TornscapeState(VortexState, GameState):
                           for tid, t in sorted(self.terrain.items())}
         out["markers"] = {k: m.to_json() for k, m in sorted(self.markers.items())}
         out["vortices"] = self.vortices_json()
+        for pid, player in out["players"].items():
+            player["crystals"] = self.crystals[pid]
+            player["faith"] = dict(self.faith[pid])
         out["activation"] = self.activation
         out["pending"] = [{"kind": p.kind, "id": p.id, "by": p.by} for p in self.pending]
         return out
