@@ -1,8 +1,8 @@
 """The SQL files of ``projections/sql/``: one file per table, ``$name`` parameters.
 
 A statement may start with a comment ``-- when: TypeA, TypeB``: the projector then runs it only for
-a batch holding an event of one of those types (``GameCreated`` for new games); without events of
-those types it would change nothing.
+a batch holding an event of one of those types (``GameCreated`` for new games; ``SetupMarkers`` and
+``SetupVortices`` for new games with some); without such events it would change nothing.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ SET events = g.events + s.n, last_seq = greatest(g.last_seq, s.last_seq),
     ended = g.ended OR s.result IS NOT NULL,
     winner = CASE WHEN s.result IS NULL THEN g.winner ELSE s.result.winner END,
     score = CASE WHEN s.result IS NULL THEN g.score ELSE s.result.score END
-FROM (SELECT e.game, count(*) AS n, max(e.seq) AS last_seq, arg_max({'turn': e.turn, 'phase': e.phase}, e.seq) AS last,
+FROM (SELECT e.game, count(*) AS n, max(e.seq) AS last_seq,
+             arg_max({'turn': e.turn, 'phase': e.phase}, e.seq) AS last,
              sum(e.violations) AS violations, any_value(f.result) AS result
       FROM new_events e
       LEFT JOIN (SELECT e.game, arg_max({'winner': r.x.winner, 'score': r.x.score}, e.seq) AS result

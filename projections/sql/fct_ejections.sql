@@ -2,7 +2,6 @@
 -- when: ModelEjected, ModelDisplaced
 INSERT INTO fct_ejections
 SELECT e.game, e.seq, CASE e.type WHEN 'ModelEjected' THEN 'ejected' ELSE 'displaced' END, e.model, e.player,
-       r.x.by, CASE e.type WHEN 'ModelEjected' THEN first_pos(r.x.to) ELSE model_pos(r.x.to, e.model_size) END,
-       r.x.dodge, r.x.dodged, json_extract(r.line, '$.free_attacks')
+       r.x.by, r.pos, r.x.dodge, r.x.dodged, r.x.free_attacks
 FROM new_events e JOIN raw_events r USING (notification_id)
 WHERE e.type IN ('ModelEjected', 'ModelDisplaced');

@@ -11,17 +11,17 @@ USING (
         FROM (SELECT game, unnest(players) AS p FROM new_headers)
         UNION ALL
         SELECT e.game, e.player, e.seq, NULL,
-               CASE WHEN e.type = 'PointsScored' THEN (r.line ->> 'points')::BIGINT ELSE 0 END,
-               CASE e.type WHEN 'VortexExplored' THEN (r.line ->> 'ether_gained')::BIGINT
-                           WHEN 'EtherConverted' THEN -(r.line ->> 'amount')::BIGINT
+               CASE WHEN e.type = 'PointsScored' THEN r.x.points ELSE 0 END,
+               CASE e.type WHEN 'VortexExplored' THEN r.x.ether_gained
+                           WHEN 'EtherConverted' THEN -r.x.amount
                            WHEN 'DieRerolled' THEN -1 ELSE 0 END,
-               CASE WHEN r.line ->> 'domain' = 'creation' THEN (r.line ->> 'amount')::BIGINT ELSE 0 END,
-               CASE WHEN r.line ->> 'domain' = 'destruction' THEN (r.line ->> 'amount')::BIGINT ELSE 0 END,
-               CASE WHEN r.line ->> 'domain' = 'life' THEN (r.line ->> 'amount')::BIGINT ELSE 0 END,
-               CASE WHEN r.line ->> 'domain' = 'death' THEN (r.line ->> 'amount')::BIGINT ELSE 0 END
+               CASE WHEN r.x.domain = 'creation' THEN r.x.amount ELSE 0 END,
+               CASE WHEN r.x.domain = 'destruction' THEN r.x.amount ELSE 0 END,
+               CASE WHEN r.x.domain = 'life' THEN r.x.amount ELSE 0 END,
+               CASE WHEN r.x.domain = 'death' THEN r.x.amount ELSE 0 END
         FROM new_events e JOIN raw_events r USING (notification_id)
         WHERE e.type IN ('PointsScored', 'VortexExplored', 'EtherConverted')
-           OR (e.type = 'DieRerolled' AND coalesce(r.line ->> 'paid', 'crystal') = 'crystal'
+           OR (e.type = 'DieRerolled' AND coalesce(r.x.paid, 'crystal') = 'crystal'
                AND e.game IN (SELECT game FROM dim_games WHERE system = 'tornscape'))
     ), seeds AS (
         SELECT s.game, s.player, s.valid_from_seq, s.score, 0, s.crystals, s.faith_creation,

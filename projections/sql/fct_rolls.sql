@@ -1,4 +1,4 @@
--- Rolls with their faces as finally shown (after re-rolls) and the event that used them (a dodge).
+-- Rolls with their faces as finally shown (after re-rolls) and the last event that used them.
 -- when: DiceRolled
 INSERT INTO fct_rolls
 SELECT e.game, e.seq, e.player, r.x.purpose, r.x.die, json_array_length(r.x.faces), r.x.faces,
@@ -17,10 +17,13 @@ FROM (SELECT d.game, d.roll_seq,
       GROUP BY ALL) f
 WHERE r.game = f.game AND r.seq = f.roll_seq;
 
--- when: ModelEjected, ModelDisplaced
+-- The last event that used each roll: a dodge (Tornscape), a vortex roll, a casting or dispel (The 9th Age).
+-- when: ModelEjected, ModelDisplaced, VortexStabilised, VortexExplored, VortexMoved, CastingAttempted, DispelAttempted
 UPDATE fct_rolls r SET used_by_seq = u.seq
-FROM (SELECT e.game, r.x.dodge AS dodge, max(e.seq) AS seq
+FROM (SELECT e.game, CASE WHEN e.type IN ('ModelEjected', 'ModelDisplaced') THEN r.x.dodge ELSE r.x.roll END AS roll,
+             max(e.seq) AS seq
       FROM new_events e JOIN raw_events r USING (notification_id)
-      WHERE e.type IN ('ModelEjected', 'ModelDisplaced') AND r.x.dodge IS NOT NULL
+      WHERE e.type IN ('ModelEjected', 'ModelDisplaced', 'VortexStabilised', 'VortexExplored', 'VortexMoved',
+                       'CastingAttempted', 'DispelAttempted')
       GROUP BY ALL) u
-WHERE r.game = u.game AND r.seq = u.dodge;
+WHERE r.game = u.game AND r.seq = u.roll;

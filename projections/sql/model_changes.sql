@@ -5,21 +5,14 @@
 -- when: GameCreated, ModelPlaced, ModelMoved, ModelEjected, ModelDisplaced, ModelRemoved
 CREATE OR REPLACE TEMP TABLE model_changes AS
 WITH changes AS (
-    SELECT game, m ->> 'id' AS model, 0::BIGINT AS seq, model_pos(json_extract(m, '$.at'), m ->> 'size') AS pos,
+    SELECT game, m ->> 'id' AS model, 0::BIGINT AS seq, model_pos(json_extract(m, '$.at')) AS pos,
            false AS removed, 0::BIGINT AS placed_seq, NULL::VARCHAR AS type, NULL::VARCHAR AS player,
            NULL::VARCHAR AS action, NULL::JSON AS path, NULL::JSON AS free_attacks, NULL::JSON AS must_eject,
            NULL::JSON AS destroyed, NULL::JSON AS markers_to_eject
     FROM (SELECT game, unnest(setup.models) AS m FROM new_headers)
     UNION ALL
-    SELECT e.game, e.model, e.seq,
-           CASE e.type
-               WHEN 'ModelMoved' THEN model_pos(json_extract(r.m.path, '$[#-1]'), e.model_size)
-               WHEN 'ModelPlaced' THEN model_pos(json_extract(r.d.model, '$.at'), e.model_size)
-               WHEN 'ModelEjected' THEN first_pos(r.x.to)  -- one hex or hexon
-               WHEN 'ModelDisplaced' THEN model_pos(r.x.to, e.model_size)
-           END,
-           e.type = 'ModelRemoved', CASE WHEN e.type = 'ModelPlaced' THEN e.seq END, e.type, e.player,
-           r.m.action, r.m.path, r.m.free_attacks, r.m.must_eject, r.m.destroyed, r.m.markers_to_eject
+    SELECT e.game, e.model, e.seq, r.pos, e.type = 'ModelRemoved', CASE WHEN e.type = 'ModelPlaced' THEN e.seq END,
+           e.type, e.player, r.m.action, r.m.path, r.m.free_attacks, r.m.must_eject, r.m.destroyed, r.m.markers_to_eject
     FROM new_events e JOIN raw_events r USING (notification_id)
     WHERE e.type IN ('ModelPlaced', 'ModelMoved', 'ModelEjected', 'ModelDisplaced', 'ModelRemoved')
       -- R72: a large or huge model that dodges a displacement stays where it is

@@ -10,13 +10,13 @@ WITH parsed AS MATERIALIZED (
            coalesce(json_array_length(r.d.violations), 0) AS violations
     FROM raw_events r JOIN dim_games g ON g.stream_id = r.originator_id
     WHERE r.topic <> 'rollcall:GameCreated'
-), marks AS (  -- turn and phase from each TurnStarted / PhaseStarted on; seq -1: as the last batch left them
+), marks AS (  -- turn and phase from each event that sets them on; seq -1: as the last batch left them
     SELECT game_key, seq, lead(seq) OVER w AS next_seq, last_value(turn IGNORE NULLS) OVER w AS turn, phase
     FROM (SELECT DISTINCT game_key, -1 AS seq, prev_turn AS turn, prev_phase AS phase FROM parsed
           UNION ALL
           SELECT game_key, seq, CASE WHEN type = 'TurnStarted' THEN new_turn END,
-                 CASE WHEN type = 'PhaseStarted' THEN new_phase END
-          FROM parsed WHERE type IN ('TurnStarted', 'PhaseStarted'))
+                 CASE type WHEN 'PhaseStarted' THEN new_phase WHEN 'MagicPhaseStarted' THEN 'magic' END  -- (t9a)
+          FROM parsed WHERE type IN ('TurnStarted', 'PhaseStarted', 'MagicPhaseStarted'))
     WINDOW w AS (PARTITION BY game_key ORDER BY seq ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)
 ), owners AS (  -- a model id may be placed again after its removal
     SELECT game, model, placed_seq, player, size,

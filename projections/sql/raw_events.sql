@@ -1,29 +1,6 @@
--- The batch as read from the event store (`arrow_batch`, an Arrow table), its record lines parsed
--- once: `line` is the `data` of the stored state (the header for GameCreated, else the event), `d`
--- the fields every event needs, `m` those of a ModelMoved and `x` those of the other events that
--- need more (each parsed only for the events that have them).
-CREATE OR REPLACE TEMP TABLE raw_events AS
-SELECT notification_id, originator_id, topic, line,
-       CASE WHEN topic <> 'rollcall:GameCreated' THEN json_transform(line, '{
-           "seq": "BIGINT", "type": "VARCHAR", "player": "VARCHAR", "model": "VARCHAR", "violations": "JSON"}')
-       END AS d,
-       CASE WHEN topic = 'rollcall:ModelMoved' THEN json_transform(line, '{
-           "action": "VARCHAR", "path": "JSON", "free_attacks": "JSON", "must_eject": "JSON", "destroyed": "JSON",
-           "markers_to_eject": "JSON"}')
-       END AS m,
-       CASE WHEN topic IN ('rollcall:TurnStarted', 'rollcall:PhaseStarted', 'rollcall:DiceRolled',
-                           'rollcall:DieRerolled', 'rollcall:ModelEjected', 'rollcall:ModelDisplaced',
-                           'rollcall:MarkerEjected', 'rollcall:MarkerTaken', 'rollcall:VortexStabilised',
-                           'rollcall:VortexExplored', 'rollcall:VortexMoved', 'rollcall:PointsScored',
-                           'rollcall:GameEnded')
-            THEN json_transform(line, '{
-           "turn": "BIGINT", "phase": "VARCHAR", "purpose": "VARCHAR", "die": "VARCHAR", "faces": "JSON",
-           "source": "VARCHAR", "roll": "BIGINT", "index": "INTEGER", "face": "VARCHAR", "by": "VARCHAR",
-           "to": "JSON", "dodge": "BIGINT", "dodged": "BOOLEAN", "marker": "VARCHAR", "vortex": "VARCHAR",
-           "facing": "INTEGER", "ether_gained": "BIGINT", "allegiance": "VARCHAR", "vortex_removed": "BOOLEAN",
-           "points": "BIGINT", "winner": "VARCHAR", "score": "JSON"}')
-       END AS x
-FROM (SELECT *, json_extract(state, '$.data') AS line FROM arrow_batch);
+-- The batch (`arrow_batch`: its rows as parsed_batch.sql parsed them) in the raw table of this
+-- transaction, which every other file derives from.
+CREATE OR REPLACE TEMP TABLE raw_events AS SELECT * FROM arrow_batch;
 
 -- New games: their headers, parsed once.
 CREATE OR REPLACE TEMP TABLE new_headers AS

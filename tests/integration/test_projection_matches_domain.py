@@ -321,7 +321,8 @@ def test_rolls_are_the_domain_s_rolls(projected):
 
 def test_rolls_and_dice_show_the_faces_after_re_rolls(projected):
     _, con, _ = projected
-    rolls = con.execute("SELECT die, faces, used_by_seq FROM fct_rolls WHERE game = 'pj-shoves' ORDER BY seq").fetchall()
+    rolls = con.execute("SELECT die, faces, used_by_seq FROM fct_rolls WHERE game = 'pj-shoves' "
+                        "ORDER BY seq").fetchall()
     assert [(die, faces) for die, faces, _ in rolls] == [
         ("agility", '["blank","success"]'), ("agility", '["success"]'), ("attack", '["crit","success"]'),
         ("d6", "[6,5]")]

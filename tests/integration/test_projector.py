@@ -149,6 +149,23 @@ def test_a_second_run_projects_nothing_and_a_rebuild_everything(tmp_path, store,
     assert_same(tables(data), rebuilt)
 
 
+@pytest.mark.postgres
+def test_a_postgres_store_gives_the_rows_of_the_sqlite_store(tmp_path, records, postgres_env):
+    files = [f for f in records if f.parent == GOLDEN] + [f for f in records if f.name == "sim-0.rollcall.jsonl"]
+    sqlite_data, pg_data = tmp_path / "sqlite", tmp_path / "pg"
+    import_files(sqlite_data, files)
+    app = Rollcall(env=postgres_env)
+    try:
+        for path in files:
+            with path.open(encoding="utf-8") as lines:
+                app.import_record(lines, str(path), lenient=True)
+        assert Projector(pg_data, app=app).run(batch_size=97) == _events(sqlite_data / "events.sqlite")
+    finally:
+        app.close()
+    Projector(sqlite_data).run()
+    assert_same(tables(pg_data), tables(sqlite_data))
+
+
 def test_progress_reports_each_batch(tmp_path, store):
     data = data_with(store, tmp_path / "data")
     seen = []

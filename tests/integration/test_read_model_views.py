@@ -1,0 +1,79 @@
+"""The analytic read models over the events: casts and dispels with their exact odds, Flux draws,
+card draws and initiatives, projected from the golden records into a real DuckDB file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from domain.application import Rollcall
+from domain.probability import casting_pass_probability, dispel_probability
+from projections.projector import Projector
+from projections.queries import connect_read
+
+GAMES = Path(__file__).resolve().parents[1] / "games"
+
+
+@pytest.fixture(scope="module")
+def con(tmp_path_factory):
+    data = tmp_path_factory.mktemp("views")
+    app = Rollcall.open(data)
+    for path in sorted(GAMES.glob("*.rollcall.jsonl")):
+        with path.open() as handle:
+            app.import_record(handle, str(path))
+    Projector(data, app=app).run()
+    connection = connect_read(data)
+    yield connection
+    connection.close()
+
+
+def rows(con, sql):
+    result = con.execute(sql)
+    names = [d[0] for d in result.description]
+    return [dict(zip(names, row)) for row in result.fetchall()]
+
+
+def test_every_cast_carries_the_exact_odds_of_passing(con):
+    casts = rows(con, "SELECT * FROM fct_casts ORDER BY game, seq")
+    assert casts
+    for cast in casts:
+        if cast["kind"] == "bound":
+            assert cast["p_pass"] == 1.0
+            continue
+        expected = casting_pass_probability(cast["dice"], cast["casting_value"], cast["modifier"])
+        assert cast["p_pass"] == pytest.approx(float(expected), abs=1e-12), cast
+        assert cast["player"] is not None
+
+
+def test_every_dispel_carries_the_exact_odds_against_the_casting_total(con):
+    dispels = rows(con, "SELECT * FROM fct_dispels ORDER BY game, seq")
+    assert dispels
+    for dispel in dispels:
+        expected = dispel_probability(dispel["dice"], dispel["casting_total"])
+        assert dispel["p_dispel"] == pytest.approx(float(expected), abs=1e-12), dispel
+
+
+def test_the_eight_flux_cards_are_each_drawn_once_per_player(con):
+    draws = rows(con, "SELECT player, card, magic_dice, veil_tokens, miscast_modifier FROM fct_flux_draws "
+                      "WHERE game = (SELECT game FROM dim_games WHERE header->>'game' LIKE '%flux%' LIMIT 1)")
+    assert len({(d["player"], d["card"]) for d in draws}) == len(draws) >= 8
+    modifiers = {d["card"]: d["miscast_modifier"] for d in draws}
+    assert modifiers["1"] == 1 and modifiers["8"] == -1
+
+
+def test_initiative_rows_show_the_die_set_aside(con):
+    game = rows(con, "SELECT game FROM dim_games WHERE game LIKE '%sceptre%'")[0]["game"]
+    dice = rows(con, f"SELECT * FROM fct_initiative WHERE game = '{game}' ORDER BY seq, set_aside")
+    assigned = [d for d in dice if not d["set_aside"]]
+    aside = [d for d in dice if d["set_aside"]]
+    assert len(assigned) == 2 and len(aside) == 1
+    assert {d["warrior"] for d in assigned} == {"redeemer", "blade"}
+
+
+def test_phenomenon_draws_keep_relation_trigger_and_effect(con):
+    draws = rows(con, "SELECT * FROM fct_card_draws WHERE deck = 'phenomena'")
+    assert draws
+    assert all(d["relation"] in ("allied", "neutral", "hostile") for d in draws)
+    assert all(d["trigger"] in ("explore_success", "explore_failure", "entering") for d in draws)
+    assert all(d["effect"] in ("positive", "negative") for d in draws)
