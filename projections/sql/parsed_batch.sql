@@ -30,4 +30,5 @@ SELECT notification_id, originator_id, topic, line,
                   WHEN 'rollcall:ModelEjected' THEN first_pos(json_extract(line, '$.to'))  -- one hex or hexon
                   WHEN 'rollcall:ModelDisplaced' THEN model_pos(json_extract(line, '$.to'))
        END::JSON AS pos
-FROM (SELECT *, json_extract(state, '$.data') AS line FROM stored_batch);
+FROM (SELECT *, json_extract(state, '$.data') AS line FROM stored_batch
+      WHERE topic NOT LIKE 'rollcall:DiceSeed%');  -- a digital game's secret seed is never projected

@@ -77,3 +77,24 @@ def test_phenomenon_draws_keep_relation_trigger_and_effect(con):
     assert all(d["relation"] in ("allied", "neutral", "hostile") for d in draws)
     assert all(d["trigger"] in ("explore_success", "explore_failure", "entering") for d in draws)
     assert all(d["effect"] in ("positive", "negative") for d in draws)
+
+
+def test_a_digital_games_secret_seed_never_reaches_the_read_models(tmp_path):
+    from domain.game import Game  # noqa: F401  (the app needs the game classes)
+
+    app = Rollcall.open(tmp_path)
+    header = {"rollcall": 1, "system": "tornscape", "game": "secret-1", "dice_mode": "digital",
+              "players": [{"id": "p1"}, {"id": "p2"}], "setup": {"board": {"width": 6, "height": 6}}}
+    game = app.create_game(header)
+    app.save_new(game)
+    secret = app.secret_seed("secret-1").hex()
+    app.roll("secret-1", "p1", "other", "attack", 3)
+    Projector(tmp_path, app=app).run()
+    published = (tmp_path / "rollcall.read.duckdb").read_bytes() + (tmp_path / "rollcall.duckdb").read_bytes()
+    assert secret.encode() not in published
+    con = connect_read(tmp_path)
+    try:
+        assert rows(con, "SELECT count(*) AS n FROM fct_events WHERE game IS NULL OR type IS NULL")[0]["n"] == 0
+        assert rows(con, "SELECT count(*) AS n FROM fct_rolls WHERE game = 'secret-1'")[0]["n"] == 1
+    finally:
+        con.close()
