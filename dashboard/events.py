@@ -92,7 +92,9 @@ def summary(event: dict, rolls: dict[int, dict] | None = None) -> str:
     if kind == "TurnStarted":
         return f"turn {p.get('turn', event.get('turn'))} starts"
     if kind == "PhaseStarted":
-        return f"{p.get('phase')} phase"
+        aside = p.get("set_aside") or []
+        return f"{p.get('phase')} phase" + (f", {len(aside)} action {_plural(len(aside), 'die', 'dice')} set aside"
+                                           if aside else "")
     if kind in ("ActivationStarted", "ActivationEnded"):
         return f"{p.get('model')} {'activates' if kind == 'ActivationStarted' else 'ends its activation'}"
     if kind == "ModelMoved":
@@ -127,7 +129,7 @@ def summary(event: dict, rolls: dict[int, dict] | None = None) -> str:
     if kind == "PhenomenonDrawn":
         who = f" for {p['model']}" if p.get("model") else ""
         at = f" at {p['vortex']}" if p.get("vortex") else ""
-        return f"{p.get('card')} ({p.get('effect')}){who}{at}"
+        return f"{phenomenon_name(p.get('card'))} ({p.get('effect')}){who}{at}"
     if kind == "VortexMoved":
         blocked = " (blocked)" if p.get("blocked") else ""
         return f"{p.get('vortex')} moves{_dice(p, rolls)} → {pos_text(p.get('to'))}{blocked}"
@@ -159,8 +161,119 @@ def summary(event: dict, rolls: dict[int, dict] | None = None) -> str:
         return f"{p.get('judge')}: {_ids(p.get('about'))} {p.get('decision')}"
     if kind == "Noted":
         return str(p.get("text", ""))
+    if kind in MAGIC_SUMMARIES:
+        return MAGIC_SUMMARIES[kind](p, rolls)
+    if kind in WARRIOR_SUMMARIES:
+        return WARRIOR_SUMMARIES[kind](p, rolls)
     given = {k: v for k, v in p.items() if k not in BOOKKEEPING}
     return ", ".join(f"{k} {value_text(v)}" for k, v in given.items())[:120]
+
+
+def _plural(n: int, one: str, many: str) -> str:
+    return one if n == 1 else many
+
+
+def _signed(value: Any) -> str:
+    return f"{value:+d}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
+
+
+def _words(value: Any) -> str:
+    return str(value).replace("_", " ")
+
+
+# --- The 9th Age: the magic phase -------------------------------------------------------------
+
+def _flux(p: dict, rolls) -> str:
+    text = f"Flux card {p.get('card')}: {p.get('magic_dice')} magic dice each, {p.get('veil_tokens')} veil tokens"
+    return text + (f", miscast {_signed(p['miscast_modifier'])}" if p.get("miscast_modifier") else "")
+
+
+def _siphon(p: dict, rolls) -> str:
+    n = p.get("converted_dice")
+    pools = ", ".join(f"{k} {v}" for k, v in (p.get("magic_dice") or {}).items())
+    kept = p.get("kept")
+    text = f"{n} {_plural(n, 'die', 'dice')} from the veil, {kept} {_plural(kept, 'token', 'tokens')} kept"
+    return text + (f"; magic dice {pools}" if pools else "")
+
+
+def _cast(p: dict, rolls) -> str:
+    boosted = " (boosted)" if p.get("version") == "boosted" else ""
+    modifier = f" {_signed(p['modifier'])}" if p.get("modifier") else ""
+    text = (f"{p.get('wizard')} casts {p.get('spell')}{boosted} with {p.get('dice')} "
+            f"{_plural(p.get('dice'), 'die', 'dice')}{_dice(p, rolls)}{modifier}: {p.get('total')}, "
+            f"{'passed' if p.get('passed') else 'failed'}")
+    return text + (", miscast!" if p.get("miscast") else "")
+
+
+def _dispel(p: dict, rolls) -> str:
+    return (f"{p.get('wizard')} dispels with {p.get('dice')} {_plural(p.get('dice'), 'die', 'dice')}"
+            f"{_dice(p, rolls)}: {p.get('total')}, {'dispelled' if p.get('dispelled') else 'failed'}")
+
+
+MAGIC_SUMMARIES = {
+    "MagicPhaseStarted": lambda p, rolls: f"magic phase of {p.get('active')}",
+    "FluxCardDrawn": _flux,
+    "VeilSiphoned": _siphon,
+    "CastingAttempted": _cast,
+    "DispelAttempted": _dispel,
+    "MiscastResolved": lambda p, rolls: (f"miscast of {p.get('wizard')}: {p.get('value')} → "
+                                         f"{_words(p.get('effect') or 'none')}"),
+    "SpellResolved": lambda p, rolls: f"{p.get('spell')} takes effect",
+    "AttributeResolved": lambda p, rolls: f"attribute {p.get('spell')} takes effect",
+    "MagicPhaseEnded": lambda p, rolls: (f"magic phase ends, {p.get('carried', 0)} veil "
+                                         f"{_plural(p.get('carried', 0), 'token', 'tokens')} carried"),
+}
+
+
+# --- Claustrophobia: the initiative -----------------------------------------------------------
+
+def _assigned(p: dict, rolls) -> str:
+    faces = ((rolls or {}).get(p.get("roll")) or {}).get("faces") or []
+    index = p.get("index")
+    face = faces[index] if isinstance(index, int) and 0 <= index < len(faces) else p.get("line")
+    stats = f"MVT {p.get('mvt')} CBT {p.get('cbt')} DEF {p.get('def')}"
+    text = f"{p.get('warrior')} takes {die_symbol(face)} ({face}): line {p.get('line')}, {stats}"
+    return text + (", exhausted" if p.get("exhausted") else "")
+
+
+WARRIOR_SUMMARIES = {
+    "ActionDieAssigned": _assigned,
+    "LineLost": lambda p, rolls: f"{p.get('warrior')} loses line {p.get('line')}",
+    "LineRestored": lambda p, rolls: f"{p.get('warrior')} regains line {p.get('line')}",
+    "GiftUsed": lambda p, rolls: f"{p.get('warrior')} uses {_words(p.get('gift'))}",
+    "WarriorRemoved": lambda p, rolls: f"{p.get('warrior')} out of play",
+}
+
+
+# --- Tornscape: ether phenomena ---------------------------------------------------------------
+
+@lru_cache(maxsize=1)
+def phenomenon_names() -> dict[str, str]:
+    """Card id -> name of the ether phenomena deck (domain/rules_data/tornscape.json)."""
+    try:
+        from domain.systems.base import load_rule_data
+
+        cards = load_rule_data("tornscape")["phenomena_deck"]["cards"]
+    except Exception:
+        return {}
+    return {str(c["id"]): str(c.get("name") or c["id"]) for c in cards if isinstance(c, dict) and "id" in c}
+
+
+def phenomenon_name(card: Any) -> str:
+    return phenomenon_names().get(str(card), str(card))
+
+
+def phenomenon_text(event: dict | None) -> str | None:
+    """The details line of a PhenomenonDrawn: card name, effect polarity, relation and trigger (else None)."""
+    if not event or event.get("type") != "PhenomenonDrawn":
+        return None
+    p = payload(event)
+    parts = [f"**{phenomenon_name(p.get('card'))}** (`{p.get('card')}`)", f"{p.get('effect')} effect"]
+    if p.get("relation"):
+        parts.append(f"{p['relation']} vortex")
+    if p.get("trigger"):
+        parts.append(f"trigger: {_words(p['trigger'])}")
+    return " · ".join(parts)
 
 
 def roll_ref(event: dict) -> int | None:

@@ -122,6 +122,9 @@ def event_details(event: dict | None, state: dict, rolls: dict[int, dict]) -> No
     where = f"turn {event.get('turn') or 0}" + (f" · {event['phase']}" if event.get("phase") else "")
     who = f" · {event['player']}" if event.get("player") else ""
     st.markdown(f"**{event['type']}** · seq {event['seq']} · {where}{who}  \n{ev.summary(event, rolls)}")
+    card = ev.phenomenon_text(event)
+    if card:
+        st.markdown(f"Card: {card}")
     given, derived = ev.split_fields(event, state.get("system"))
     if given:
         st.markdown(_field_table(given))

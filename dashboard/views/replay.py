@@ -5,8 +5,8 @@ import streamlit as st
 from dashboard import data
 from dashboard import events as ev
 from dashboard import replay_ui as ui
-from dashboard.board import render_board
-from dashboard.layout import board_html, games_or_stop
+from dashboard.layout import games_or_stop
+from dashboard.picture import picture_html, system_alias
 
 games = games_or_stop()
 
@@ -19,14 +19,15 @@ state = data.state_at(game, seq)
 ui.turn_picker(data.turn_starts(game), int(state.get("turn") or 0), top[1])
 
 event = next((e for e in events if int(e["seq"]) == seq), None)
-before = data.state_at(game, seq - 1) if seq > 0 else None
+# the state just before the event: the board's highlight needs it (the other pictures do not)
+before = data.state_at(game, seq - 1) if seq > 0 and system_alias(state.get("system")) == "tornscape" else None
 rolls = ev.rolls_by_seq(events)
 
 ui.step_buttons(seq, last)
 left, right = st.columns([1.7, 1], gap="medium")
 with left:
     ui.players_line(state)
-    st.markdown(board_html(render_board(state, ev.highlight(event, before))), unsafe_allow_html=True)
+    st.markdown(picture_html(state, event, before, events), unsafe_allow_html=True)
     ui.event_list(game, ev.event_rows(events, rolls), seq)
 with right, st.container(border=True):
     ui.event_details(event, state, rolls)

@@ -25,3 +25,26 @@ def replay_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     Projector(data).run()
     assert (data / "rollcall.read.duckdb").exists()
     return data
+
+
+# Golden records of the other systems (and a Tornscape game with ether phenomena) for the Replay page.
+SYSTEM_GAMES = ("t9a-miscast-before-spell-and-attribute", "claustrophobia-seed003-sceptre-three-dice",
+                "seed000-stabilisation-crit-hostile-explore")
+
+
+@pytest.fixture(scope="session")
+def systems_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A projected data folder holding the golden games of SYSTEM_GAMES (by the ids in their headers)."""
+    from domain.application import Rollcall
+    from projections.projector import Projector
+
+    games = Path(__file__).resolve().parents[1] / "games"
+    data = tmp_path_factory.mktemp("systems") / "data"
+    store = Rollcall.open(data)
+    for name in SYSTEM_GAMES:
+        record = games / f"{name}.rollcall.jsonl"
+        with open(record, encoding="utf-8") as handle:
+            store.import_record(handle, str(record))
+    store.close()
+    Projector(data).run()
+    return data

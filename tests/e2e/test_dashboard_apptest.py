@@ -193,3 +193,95 @@ def test_republish_is_picked_up_without_blocking_the_projector(tmp_path: Path,
     at.run()
     assert not at.exception
     assert at.selectbox(key="game").options == ["one", "two"]
+
+
+# --- the other systems: a magic phase (t9a), an initiative (claustrophobia) ------------------------
+
+T9A = "t9a-miscast-before-spell-and-attribute"
+CLAUS = "claustrophobia-seed003-sceptre-three-dice"
+
+
+@pytest.fixture
+def systems_env(systems_data: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("ROLLCALL_DATA", str(systems_data))
+    return systems_data
+
+
+def picture(at: AppTest, cls: str) -> ET.Element:
+    """The picture of the page (its <style> left out) parsed as XML; there is no board beside it."""
+    found = [m.value for m in at.markdown if f'<div class="{cls}"' in m.value]
+    assert len(found) == 1, f"expected one {cls} picture"
+    assert not any("rc-board" in m.value for m in at.markdown)
+    html = found[0]
+    return ET.fromstring(html[html.index(f'<div class="{cls}"'):])
+
+
+def one(root: ET.Element, cls: str, **attrs: str) -> ET.Element:
+    found = [e for e in by_class(root, cls) if all(e.get(f"data-{k.replace('_', '-')}") == v for k, v in attrs.items())]
+    assert len(found) == 1, (cls, attrs, len(found))
+    return found[0]
+
+
+def test_magic_phase_shows_pools_flux_and_the_cast(systems_env: Path) -> None:
+    at = replay_at(T9A, 4)  # after Siphon the Veil: Anna 5 + 1 dice, Boris 5; 2 veil tokens kept
+    magic = picture(at, "rc-magic")
+    assert magic.get("data-active") == "p1" and magic.get("data-step") == "siphoned"
+    anna, boris = one(magic, "rc-magic-side", player="p1"), one(magic, "rc-magic-side", player="p2")
+    assert (anna.get("data-dice"), anna.get("data-veil")) == ("6", "2")
+    assert (boris.get("data-dice"), boris.get("data-veil")) == ("5", "0")
+    assert len(by_class(one(anna, "rc-pool"), "rc-d6")) == 6  # one die drawn per magic die
+    assert len(by_class(one(anna, "rc-veil"), "rc-token")) == 2
+    assert one(anna, "rc-flux-card", card="3").get("data-status") == "drawn"
+    assert one(boris, "rc-flux-card", card="3").get("data-status") == "left"
+    assert one(magic, "rc-drawn-card").get("data-card") == "3"
+    assert "No casting attempt yet" in "".join(one(magic, "rc-cast-none").itertext())
+
+    at = replay_at(T9A, 8)  # the Druid's Heal: 2+2+2+5 = 11 against 6, a triple; Boris's dispel of 5 fails
+    magic = picture(at, "rc-magic")
+    cast = one(magic, "rc-cast")
+    assert (cast.get("data-total"), cast.get("data-value")) == ("11", "6")
+    assert (cast.get("data-result"), cast.get("data-miscast")) == ("passed", "true")
+    assert [d.get("data-face") for d in by_class(cast, "rc-d6")][:4] == ["2", "2", "2", "5"]
+    assert "5" in "".join(one(cast, "rc-dispel").itertext())
+    assert one(magic, "rc-magic-side", player="p1").get("data-dice") == "2"
+    assert one(magic, "rc-magic-side", player="p2").get("data-dice") == "4"
+    assert by_class(one(magic, "rc-wizard", wizard="druid"), "rc-cast-now")[0].get("data-spell") == "heal"
+    assert current_row(at)["summary"].startswith("shaman dispels with 2 dice")
+
+    at.button(key="next").click().run()  # seq 9: the miscast (C)
+    cast = one(picture(at, "rc-magic"), "rc-cast")
+    assert cast.get("data-step") == "C"
+    assert "witchfire" in "".join(cast.itertext())
+
+
+def test_initiative_shows_the_die_in_its_slot_and_the_set_aside_die(systems_env: Path) -> None:
+    at = replay_at(CLAUS, 4)  # the Redeemer takes the 5; the 2 and the 6 are still to give
+    init = picture(at, "rc-init")
+    redeemer = one(init, "rc-warrior", warrior="redeemer")
+    assert redeemer.get("data-die") == "5" and "rc-focus" in redeemer.get("class")
+    slot = one(one(redeemer, "rc-line", line="5"), "rc-slot")
+    assert slot.get("data-die") == "5" and by_class(slot, "rc-d6")[0].get("data-face") == "5"
+    assert one(redeemer, "rc-gift").get("data-gift") == "aura_of_foresight"
+    assert one(redeemer, "rc-line", line="1").get("data-status") == "none"
+    assert one(init, "rc-warrior", warrior="blade").get("data-die") == ""
+    assert [d.get("data-status") for d in by_class(init, "rc-action-die")] == ["taken", "free", "free"]
+
+    at = replay_at(CLAUS, 7)  # the action phase starts: the 6 is set aside
+    init = picture(at, "rc-init")
+    blade = one(init, "rc-warrior", warrior="blade")
+    assert one(one(blade, "rc-line", line="2"), "rc-slot").get("data-die") == "2"
+    assert blade.get("data-exhausted") == "false"
+    dice = by_class(init, "rc-action-die")
+    assert [(d.get("data-face"), d.get("data-status")) for d in dice] == [
+        ("5", "taken"), ("2", "taken"), ("6", "set-aside")]
+    assert "set aside" in "".join(dice[2].itertext())
+    assert current_row(at)["summary"] == "action phase, 1 action die set aside"
+
+
+def test_phenomenon_details_name_the_card(systems_env: Path) -> None:
+    at = replay_at("seed000-stabilisation", 8)
+    board(at)  # Tornscape keeps its board
+    card = [m.value for m in at.markdown if m.value.startswith("Card:")]
+    assert card and "Ember Spiral" in card[0], card
+    assert "positive effect" in card[0] and "hostile vortex" in card[0] and "explore success" in card[0]
+    assert current_row(at)["summary"].startswith("Ember Spiral (positive)")

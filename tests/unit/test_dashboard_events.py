@@ -63,3 +63,50 @@ def test_window_around_current_seq() -> None:
     assert [r["seq"] for r in ev.window(rows, 1, before=2, after=3)] == [1, 2, 3, 4, 5, 6]
     assert [r["seq"] for r in ev.window(rows, 100, before=2, after=3)] == [95, 96, 97, 98, 99, 100]
     assert [r["seq"] for r in ev.window(rows, 0, before=2, after=3)] == [1, 2, 3, 4, 5, 6]
+
+
+def test_magic_phase_summaries() -> None:
+    rolls = {5: {"faces": [2, 2, 2, 5]}, 7: {"faces": [1, 4]}}
+    cases = [
+        (event(2, "MagicPhaseStarted", active="p1"), "magic phase of p1"),
+        (event(3, "FluxCardDrawn", card="1", magic_dice=4, veil_tokens=3, miscast_modifier=1),
+         "Flux card 1: 4 magic dice each, 3 veil tokens, miscast +1"),
+        (event(4, "VeilSiphoned", converted_dice=1, pool=2, kept=2, magic_dice={"p1": 6, "p2": 5}),
+         "1 die from the veil, 2 tokens kept; magic dice p1 6, p2 5"),
+        (event(6, "CastingAttempted", wizard="druid", spell="heal", dice=4, roll=5, total=11, passed=True,
+               miscast=True), "druid casts heal with 4 dice ⚁ ⚁ ⚁ ⚄: 11, passed, miscast!"),
+        (event(8, "DispelAttempted", wizard="shaman", dice=2, roll=7, total=5, dispelled=False),
+         "shaman dispels with 2 dice ⚀ ⚃: 5, failed"),
+        (event(9, "MiscastResolved", wizard="druid", value=2, effect="broken_concentration"),
+         "miscast of druid: 2 → broken concentration"),
+        (event(10, "SpellResolved", spell="heal"), "heal takes effect"),
+        (event(11, "AttributeResolved", spell="regrowth"), "attribute regrowth takes effect"),
+        (event(12, "MagicPhaseEnded", carried=1), "magic phase ends, 1 veil token carried"),
+    ]
+    for e, expected in cases:
+        assert ev.summary(e, rolls) == expected
+
+
+def test_initiative_summaries() -> None:
+    rolls = {3: {"faces": [5, 2, 6]}}
+    assigned = event(4, "ActionDieAssigned", warrior="redeemer", roll=3, index=0, line=5, mvt=0, cbt=0,
+                     exhausted=True, **{"def": 3})
+    assert ev.summary(assigned, rolls) == "redeemer takes ⚄ (5): line 5, MVT 0 CBT 0 DEF 3, exhausted"
+    assert ev.summary(event(8, "LineLost", warrior="redeemer", line=5)) == "redeemer loses line 5"
+    assert ev.summary(event(9, "LineRestored", warrior="redeemer", line=5)) == "redeemer regains line 5"
+    assert ev.summary(event(5, "GiftUsed", warrior="redeemer", gift="aura_of_foresight")) == (
+        "redeemer uses aura of foresight")
+    assert ev.summary(event(6, "WarriorRemoved", warrior="blade")) == "blade out of play"
+    assert ev.summary(event(7, "PhaseStarted", phase="action", set_aside=[2])) == (
+        "action phase, 1 action die set aside")
+    assert ev.summary(event(7, "PhaseStarted", phase="action")) == "action phase"
+
+
+def test_phenomenon_card_name_and_details() -> None:
+    drawn = event(8, "PhenomenonDrawn", card="ember_spiral", effect="positive", model="w", vortex="v1",
+                  relation="hostile", trigger="explore_success", shuffled=False)
+    assert ev.summary(drawn) == "Ember Spiral (positive) for w at v1"
+    details = ev.phenomenon_text(drawn)
+    assert details == "**Ember Spiral** (`ember_spiral`) · positive effect · hostile vortex · trigger: explore success"
+    assert ev.phenomenon_name("not_a_card") == "not_a_card"
+    assert ev.phenomenon_text(event(1, "TurnStarted", turn=1)) is None

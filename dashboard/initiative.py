@@ -1,0 +1,211 @@
+"""HTML/SVG picture of a Claustrophobia initiative: the warrior cards and the action dice.
+
+Pure string building over the replay state of a ``claustrophobia`` game (``human``, ``warriors.<id>``
+{kind, line, die, exhausted, mvt, cbt, def, sceptre, in_play, lines, gifts}, ``initiative`` {roll, faces,
+taken, set_aside}; see projections/queries.py ``state_at``), for ``st.markdown(..., unsafe_allow_html=True)``.
+Every text is escaped.
+
+Public API:
+    render_initiative(state, event=None) -> str
+        ``event`` (optional, the current event) rings the warrior it concerns and the line it names.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+from dashboard import events as ev
+from dashboard.dice_svg import d6_svg
+
+__all__ = ["render_initiative", "dice_owners"]
+
+LINES = tuple(str(n) for n in range(1, 7))
+STATS = (("mvt", "MVT"), ("cbt", "CBT"), ("def", "DEF"))
+COLS = ('<colgroup><col class="rc-c-line"/><col class="rc-c-die"/><col class="rc-c-stat"/><col class="rc-c-stat"/>'
+        '<col class="rc-c-stat"/><col class="rc-c-gift"/></colgroup>')
+NO_WARRIORS = '<span class="rc-none">no warriors</span>'
+WARRIOR_EVENTS = ("ActionDieAssigned", "LineLost", "LineRestored", "GiftUsed", "WarriorRemoved")
+
+CSS = """<style>
+.rc-init{font-family:sans-serif;color:#222;background:#f5f2ea;border:1px solid #d2ccbd;border-radius:8px;
+padding:.6em .8em;line-height:1.3}
+.rc-init-head{display:flex;flex-wrap:wrap;align-items:center;gap:.4em 1em;margin-bottom:.5em}
+.rc-init-title{font-weight:bold;font-size:1.05em}
+.rc-muted{opacity:.7;font-size:.85em}
+.rc-none{font-size:.85em;opacity:.6;font-style:italic}
+.rc-action-dice{display:flex;flex-wrap:wrap;align-items:center;gap:.6em;margin-bottom:.6em}
+.rc-action-die{display:inline-flex;flex-direction:column;align-items:center;font-size:.75em;gap:.1em;
+padding:.15em .25em;border-radius:5px}
+.rc-action-die.rc-aside{opacity:.55;outline:1px dashed #8c8c8c}
+.rc-action-die.rc-aside .rc-die-note{font-weight:bold;color:#8a5a00}
+.rc-action-die.rc-focus{outline:2px solid #ffb000;opacity:1}
+.rc-warriors{display:grid;grid-template-columns:repeat(auto-fill,minmax(235px,1fr));gap:.6em}
+.rc-warrior{background:#fffdf6;border:1px solid #857d6c;border-radius:8px;padding:.4em .55em}
+.rc-warrior.rc-focus{box-shadow:0 0 0 3px #ffb000}
+.rc-warrior.rc-out{opacity:.38;filter:grayscale(1)}
+.rc-warrior.rc-exhausted{border-color:#c62828;background:#fff3f1}
+.rc-warrior-head{display:flex;flex-wrap:wrap;align-items:center;gap:.35em;margin-bottom:.3em}
+.rc-warrior-name{font-weight:bold}
+.rc-badge{display:inline-block;border-radius:4px;padding:0 .4em;font-size:.72em;font-weight:bold;color:#fff;
+text-transform:uppercase;letter-spacing:.03em}
+table.rc-lines{border-collapse:collapse;width:100%;font-size:.82em;margin:0;table-layout:fixed}
+table.rc-lines col.rc-c-line{width:2.3em}
+table.rc-lines col.rc-c-die{width:32px}
+table.rc-lines col.rc-c-stat{width:2.7em}
+table.rc-lines th,table.rc-lines td{border:none;border-bottom:1px solid #e4dfd2;padding:.05em .3em;text-align:center;
+vertical-align:middle;color:#222;background:transparent}
+table.rc-lines th{font-weight:normal;opacity:.65;font-size:.9em}
+table.rc-lines td.rc-gift{text-align:left;font-style:italic;font-size:.92em}
+table.rc-lines tr.rc-lost td:not(.rc-slot){text-decoration:line-through;color:#c62828}
+table.rc-lines tr.rc-blank td:not(.rc-slot):not(.rc-line-no){color:#b9b2a3}
+table.rc-lines tr.rc-current td{background:#ffe8a3}
+table.rc-lines tr.rc-focus-line td{box-shadow:inset 0 2px 0 #ffb000,inset 0 -2px 0 #ffb000}
+.rc-warrior.rc-exhausted table.rc-lines tr.rc-current td{background:#ffd6d0}
+td.rc-slot{width:28px;height:28px}
+.rc-slot-empty{display:inline-block;width:20px;height:20px;border:1px dashed #b9b2a3;border-radius:4px;
+vertical-align:middle}
+.rc-warrior-stats{margin-top:.3em;font-size:.85em}
+.rc-warrior-stats b{font-size:1.05em}
+</style>"""
+
+
+def _e(value) -> str:
+    return escape(str(value), quote=True)
+
+
+def _words(value) -> str:
+    return str(value).replace("_", " ")
+
+
+def _badge(text: str, colour: str, cls: str) -> str:
+    return f'<span class="rc-badge {cls}" style="background:{colour}">{_e(text)}</span>'
+
+
+def dice_owners(state: dict) -> dict[int, str]:
+    """Index of each taken action die -> the warrior holding a die of that face (in warrior order)."""
+    init = state.get("initiative") or {}
+    faces = list(init.get("faces") or [])
+    free = [(wid, w.get("die")) for wid, w in (state.get("warriors") or {}).items() if w.get("die") is not None]
+    owners: dict[int, str] = {}
+    for index in init.get("taken") or []:
+        if not 0 <= index < len(faces):
+            continue
+        match = next((pair for pair in free if str(pair[1]) == str(faces[index])), None)
+        if match is not None:
+            owners[index] = match[0]
+            free.remove(match)
+    return owners
+
+
+def _focus(event: dict | None, state: dict) -> tuple[str | None, str | None, int | None]:
+    """(warrior, line, action die index) the current event is about."""
+    if not event or event.get("type") not in WARRIOR_EVENTS:
+        return None, None, None
+    p = ev.payload(event)
+    wid = p.get("warrior")
+    line = p.get("line")
+    if event.get("type") == "GiftUsed":
+        gifts = ((state.get("warriors") or {}).get(str(wid)) or {}).get("gifts") or {}
+        line = next((n for n, g in gifts.items() if g == p.get("gift")), None)
+    index = p.get("index") if event.get("type") == "ActionDieAssigned" else None
+    return (str(wid) if wid is not None else None, str(line) if line is not None else None,
+            index if isinstance(index, int) else None)
+
+
+def _action_dice(state: dict, focus_index: int | None) -> str:
+    init = state.get("initiative")
+    if not init:
+        return ('<div class="rc-action-dice" data-roll=""><span class="rc-none">Action dice not rolled yet'
+                "</span></div>")
+    faces = list(init.get("faces") or [])
+    taken = set(init.get("taken") or [])
+    aside = set(init.get("set_aside") or [])
+    owners = dice_owners(state)
+    during = state.get("phase") == "initiative"
+    parts = [f'<div class="rc-action-dice" data-roll="{_e(init.get("roll"))}">'
+             f'<span class="rc-muted">Action dice (roll {_e(init.get("roll"))})</span>']
+    for i, face in enumerate(faces):
+        if i in taken:
+            status, note, cls = "taken", f"→ {owners.get(i, '?')}", ""
+        elif i in aside and not during:
+            status, note, cls = "set-aside", "set aside", " rc-aside"
+        else:
+            status, note, cls = "free", "to give", ""
+        if focus_index == i:
+            cls += " rc-focus"
+        parts.append(f'<span class="rc-action-die{cls}" data-index="{i}" data-face="{_e(face)}" '
+                     f'data-status="{status}">{d6_svg(face, size=26, title=f"die {i + 1}: {face}")}'
+                     f'<span class="rc-die-note">{_e(note)}</span></span>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def _line_row(wid: str, w: dict, n: str, focus_line: str | None) -> str:
+    line = (w.get("lines") or {}).get(n) or {}
+    has_stats = any(line.get(k) is not None for k, _ in STATS)
+    status = "available" if line.get("available") else "lost" if has_stats else "none"
+    cls = {"available": "rc-available", "lost": "rc-lost", "none": "rc-blank"}[status]
+    die = w.get("die")
+    holds = die is not None and str(die) == n
+    if holds:
+        cls += " rc-current"
+    if focus_line == n:
+        cls += " rc-focus-line"
+    slot = (d6_svg(die, size=22, fill="#fff" if not w.get("exhausted") else "#ffd6d0",
+                   title=f"{wid}'s die: {die}") if holds else '<span class="rc-slot-empty"></span>')
+    stats = "".join(f"<td>{_e(line[k]) if line.get(k) is not None else '–'}</td>" for k, _ in STATS)
+    gift = (w.get("gifts") or {}).get(n)
+    gift_cell = f'<td class="rc-gift" data-gift="{_e(gift)}">{_e(_words(gift))}</td>' if gift else "<td></td>"
+    title = {"available": f"line {n}", "lost": f"line {n} lost", "none": f"line {n}: none on the card"}[status]
+    return (f'<tr class="rc-line {cls}" data-line="{n}" data-status="{status}" title="{_e(title)}">'
+            f'<td class="rc-line-no"><b>{n}</b></td><td class="rc-slot" data-die="{_e(die) if holds else ""}">'
+            f"{slot}</td>{stats}{gift_cell}</tr>")
+
+
+def _warrior_card(wid: str, w: dict, focus: tuple[str | None, str | None, int | None]) -> str:
+    exhausted = bool(w.get("exhausted")) and w.get("die") is not None
+    out = not w.get("in_play", True)
+    cls = "rc-warrior" + (" rc-exhausted" if exhausted else "") + (" rc-out" if out else "")
+    if focus[0] == wid:
+        cls += " rc-focus"
+    badges = []
+    if w.get("sceptre"):
+        badges.append(_badge("Sceptre", "#d4a017", "rc-sceptre"))
+    if exhausted:
+        badges.append(_badge("Exhausted", "#c62828", "rc-exhausted-badge"))
+    if out:
+        badges.append(_badge("out of play", "#555", "rc-out-badge"))
+    rows = "".join(_line_row(wid, w, n, focus[1] if focus[0] == wid else None) for n in LINES)
+    head = "<tr><th>line</th><th>die</th>" + "".join(f"<th>{label}</th>" for _, label in STATS) + "<th>gift</th></tr>"
+    if w.get("die") is None:
+        now = '<span class="rc-none">no action die yet</span>' if not out else ""
+    else:
+        order = (("def", "DEF"), ("mvt", "MVT"), ("cbt", "CBT")) if exhausted else STATS  # the rule's own order
+        values = " · ".join(f"{label} <b>{_e(w.get(k))}</b>" for k, label in order)
+        lead = (f"Exhausted (line {_e(w.get('die'))} unavailable): " if exhausted
+                else f"Line {_e(w.get('line'))}: ")
+        now = f"{lead}{values}"
+    die = w.get("die")
+    return (f'<div class="{cls}" data-warrior="{_e(wid)}" data-die="{_e(die if die is not None else "")}" '
+            f'data-exhausted="{"true" if exhausted else "false"}" data-in-play="{"false" if out else "true"}">'
+            f'<div class="rc-warrior-head"><span class="rc-warrior-name">{_e(wid)}</span>'
+            f'<span class="rc-muted">{_e(_words(w.get("kind") or ""))}</span>{"".join(badges)}</div>'
+            f'<table class="rc-lines">{COLS}<thead>{head}</thead><tbody>{rows}</tbody></table>'
+            f'<div class="rc-warrior-stats">{now}</div></div>')
+
+
+def render_initiative(state: dict, event: dict | None = None) -> str:
+    """The human player's warrior cards (lines 1–6, the die in its slot, exhaustion, gifts, who is out of
+    play) and the action dice of the initiative, with the ones set aside."""
+    players = state.get("players") or {}
+    human = state.get("human")
+    name = (players.get(human) or {}).get("name") or human or "?"
+    focus = _focus(event, state)
+    warriors = state.get("warriors") or {}
+    cards = "".join(_warrior_card(str(wid), w or {}, focus) for wid, w in warriors.items())
+    phase = state.get("phase")
+    return (f'{CSS}<div class="rc-init" data-game="{_e(state.get("game"))}" data-seq="{_e(state.get("seq"))}">'
+            f'<div class="rc-init-head"><span class="rc-init-title">Warriors of {_e(name)}</span>'
+            f'<span class="rc-muted">{_e(phase + " phase") if phase else "setup"}</span></div>'
+            f"{_action_dice(state, focus[2])}"
+            f'<div class="rc-warriors">{cards or NO_WARRIORS}</div></div>')

@@ -1,0 +1,364 @@
+"""HTML/SVG picture of a The 9th Age magic phase (for ``st.markdown(..., unsafe_allow_html=True)``).
+
+Pure string building over the replay state of a ``t9a`` game (``players.<id>.magic_dice/veil/flux_left``,
+``magic``, ``wizards``, ``spells``; see projections/queries.py ``state_at``). Every text is escaped.
+
+Public API:
+    render_magic(state, events=None) -> str
+        ``events`` (optional, the game's events as ``projections.queries.game_events`` gives them)
+        adds what the state does not keep: the casting dice, the version cast, the dispel and the
+        miscast of the current attempt.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from html import escape
+
+from dashboard import events as ev
+from dashboard.board import player_colours
+from dashboard.dice_svg import d6_svg, token_svg
+
+__all__ = ["render_magic", "cast_outcome"]
+
+PHASE_STEPS = (("started", "Start"), ("flux", "Flux card"), ("siphoned", "Siphon the Veil"), ("casting", "Casting"),
+               ("ended", "End"))
+CAST_STEPS = (("A", "cast"), ("B", "dispel"), ("C", "miscast"), ("D", "spell"), ("E", "attribute"))
+OUTCOME_COLOURS = {"passed": "#2a9d5c", "failed": "#c62828", "dispelled": "#6b2e8f"}
+MISCAST_COLOUR = "#e8562a"
+NONE = '<span class="rc-none">none</span>'
+NO_SPELLS = '<span class="rc-none">no spells</span>'
+
+CSS = """<style>
+.rc-magic{font-family:sans-serif;color:#222;background:#f5f2ea;border:1px solid #d2ccbd;border-radius:8px;
+padding:.6em .8em;line-height:1.35}
+.rc-magic-head{display:flex;flex-wrap:wrap;align-items:center;gap:.4em 1em;margin-bottom:.5em}
+.rc-magic-title{font-weight:bold;font-size:1.05em}
+.rc-phase-steps{display:flex;gap:.25em;flex-wrap:wrap}
+.rc-chip{display:inline-block;border-radius:10px;padding:0 .55em;font-size:.78em;background:#e4dfd2;color:#555;
+border:1px solid transparent;white-space:nowrap}
+.rc-chip.rc-done{background:#d9ccff;color:#2b1a55}
+.rc-chip.rc-now{background:#ffb000;color:#222;font-weight:bold}
+.rc-chip.rc-skipped{opacity:.4;text-decoration:line-through}
+.rc-magic-sides{display:grid;grid-template-columns:repeat(auto-fit,minmax(250px,1fr));gap:.6em}
+.rc-magic-side{background:#fff;border:1px solid #d2ccbd;border-left:6px solid var(--pc);border-radius:6px;
+padding:.45em .65em}
+.rc-magic-side.rc-active{box-shadow:0 0 0 2px #ffb000}
+.rc-side-name{font-weight:bold}
+.rc-side-role{font-size:.78em;opacity:.7;margin-left:.4em}
+.rc-row{display:flex;flex-wrap:wrap;align-items:center;gap:.22em;margin:.28em 0;min-height:1.5em}
+.rc-label{width:6.6em;font-size:.78em;opacity:.75}
+.rc-count{font-weight:bold;margin-left:.35em;font-size:.9em;white-space:nowrap}
+.rc-flux-left{font-size:.9em;opacity:.8}
+.rc-none{font-size:.8em;opacity:.55;font-style:italic}
+.rc-row svg{vertical-align:middle;flex:none}
+.rc-flux-card{display:inline-flex;align-items:center;justify-content:center;width:1.35em;height:1.9em;
+border:1px solid #5b3f99;border-radius:3px;background:#efe8ff;color:#2b1a55;font-weight:bold;font-size:.82em}
+.rc-flux-card.rc-used{opacity:.22;text-decoration:line-through}
+.rc-flux-card.rc-drawn{background:#ffb000;border-color:#8a5a00;color:#222;box-shadow:0 0 0 2px #ffe8a3}
+.rc-drawn-card{display:inline-flex;align-items:center;gap:.5em;background:#fff;border:1px solid #8a5a00;
+border-radius:6px;padding:.15em .6em;font-size:.88em}
+.rc-drawn-card b{font-size:1.25em;color:#8a5a00}
+.rc-wizard{margin:.2em 0;font-size:.88em}
+.rc-wizard.rc-fleeing{opacity:.5}
+.rc-wizard-name{font-weight:bold;margin-right:.3em}
+.rc-wizard.rc-casting .rc-wizard-name{background:#ffe8a3;border-radius:3px;padding:0 .25em}
+.rc-spell{display:inline-block;border-radius:10px;padding:0 .5em;margin:.08em .1em;background:#eee9dc;
+font-size:.85em;border:1px solid #d2ccbd}
+.rc-spell small{opacity:.65}
+.rc-spell.rc-cast-now{background:#ffe8a3;border-color:#ffb000;font-weight:bold}
+.rc-cast{margin-top:.6em;background:#fff;border:1px solid #d2ccbd;border-radius:6px;padding:.45em .7em}
+.rc-cast-line{display:flex;flex-wrap:wrap;align-items:center;gap:.35em;margin:.2em 0}
+.rc-total{font-size:1.35em;font-weight:bold}
+.rc-verdict{display:inline-block;border-radius:4px;padding:0 .5em;color:#fff;font-weight:bold;
+text-transform:uppercase;font-size:.85em;letter-spacing:.04em}
+.rc-muted{opacity:.7;font-size:.85em}
+</style>"""
+
+
+def _e(value) -> str:
+    return escape(str(value), quote=True)
+
+
+@lru_cache(maxsize=1)
+def flux_cards() -> dict[str, dict]:
+    """The Flux cards of the rule data (card -> magic_dice, veil_tokens, miscast_modifier)."""
+    try:
+        from domain.systems.base import load_rule_data
+
+        cards = load_rule_data("t9a")["flux_cards"]
+    except Exception:  # rule data unavailable: numbers only
+        return {str(n): {} for n in range(1, 9)}
+    return {k: v for k, v in cards.items() if not k.startswith("_")}
+
+
+def _card_order(cards) -> list[str]:
+    return sorted(cards, key=lambda c: (0, int(c)) if str(c).isdigit() else (1, str(c)))
+
+
+def _signed(value) -> str:
+    try:
+        return f"{int(value):+d}"
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def _compare(a, b) -> str:
+    """≥ or &lt; between two numbers (escaped for HTML)."""
+    try:
+        return "≥" if int(a) >= int(b) else "&lt;"
+    except (TypeError, ValueError):
+        return "vs"
+
+
+# --- the current casting attempt ------------------------------------------------------------------
+
+def _cast_context(state: dict, events: list[dict] | None) -> dict:
+    """What the events add to the state's ``magic.cast``: the dice, the version, the dispel, the miscast."""
+    cast = (state.get("magic") or {}).get("cast") or {}
+    if not cast or not events:
+        return {}
+    upto = int(state.get("seq") or 0)
+    rolls = ev.rolls_by_seq([e for e in events if int(e["seq"]) <= upto])
+    out: dict = {}
+    for e in events:
+        seq = int(e["seq"])
+        if seq < cast.get("seq", 0) or seq > upto:
+            continue
+        p = ev.payload(e)
+        if seq == cast.get("seq") and e.get("type") == "CastingAttempted":
+            out.update(version=p.get("version", "basic"), modifier=p.get("modifier", 0), dice=p.get("dice"),
+                       target=p.get("target"), faces=(rolls.get(p.get("roll")) or {}).get("faces"))
+        elif e.get("type") == "DispelAttempted":
+            out["dispel"] = {"wizard": p.get("wizard"), "total": p.get("total"), "dispelled": p.get("dispelled"),
+                             "faces": (rolls.get(p.get("roll")) or {}).get("faces")}
+        elif e.get("type") == "MiscastResolved":
+            out["miscast"] = {"value": p.get("value"), "effect": p.get("effect")}
+    return out
+
+
+def cast_outcome(cast: dict) -> str:
+    """passed / failed / dispelled for the state's ``magic.cast``."""
+    if not cast.get("passed"):
+        return "failed"
+    return "dispelled" if cast.get("dispelled") else "passed"
+
+
+def _value_text(spell: dict, version: str | None, dice) -> tuple[int | None, str]:
+    """(value to reach or None, how to read it) for a spell cast in ``version``."""
+    kind = spell.get("kind", "normal")
+    if kind == "bound":
+        levels = spell.get("power_level") or []
+        level = levels[0] if dice is None or int(dice) <= 2 else levels[-1] if levels else None
+        return level, f"bound spell, power level {level} (never rolled, always cast)"
+    if kind == "attribute" and spell.get("casting_value") is None:
+        return None, "attribute spell"
+    if version == "boosted" and spell.get("boosted_value") is not None:
+        return spell["boosted_value"], "boosted casting value"
+    return spell.get("casting_value"), "casting value"
+
+
+def _dice_row(faces, fill: str = "#fffdf6") -> str:
+    return "".join(d6_svg(f, size=24, fill=fill, title=str(f)) for f in faces or [])
+
+
+def _cast_html(state: dict, context: dict) -> str:
+    magic = state.get("magic") or {}
+    cast = magic.get("cast")
+    if not cast:
+        if magic.get("step") == "ended":
+            return '<div class="rc-cast rc-cast-none"><span class="rc-none">The magic phase has ended.</span></div>'
+        if magic.get("active"):
+            return ('<div class="rc-cast rc-cast-none"><span class="rc-none">No casting attempt yet this phase.'
+                    '</span></div>')
+        return ""
+    spell = (state.get("spells") or {}).get(str(cast.get("spell"))) or {}
+    wizard = cast.get("wizard")
+    version = context.get("version")
+    value, how = _value_text(spell, version, context.get("dice"))
+    outcome = cast_outcome(cast)
+    total = cast.get("total")
+    miscast = bool(cast.get("miscast"))
+    attrs = (f'data-wizard="{_e(wizard)}" data-spell="{_e(cast.get("spell"))}" data-total="{_e(total)}" '
+             f'data-value="{_e("" if value is None else value)}" data-result="{outcome}" '
+             f'data-miscast="{"true" if miscast else "false"}" data-step="{_e(cast.get("step"))}"')
+    parts = [f'<div class="rc-cast" {attrs}>']
+    title = (f'<span><b>{_e(wizard)}</b> casts <b>{_e(spell.get("name") or cast.get("spell"))}</b>'
+             + (" (boosted)" if version == "boosted" else "") + "</span>"
+             + (f'<span class="rc-muted">at {_e(context["target"])}</span>' if context.get("target") else "")
+             + f'<span class="rc-muted">· seq {_e(cast.get("seq"))}</span>')
+    parts.append(f'<div class="rc-cast-line">{title}</div>')
+
+    line = []
+    if context.get("faces"):
+        line.append(_dice_row(context["faces"]))
+        if context.get("modifier"):
+            line.append(f'<span class="rc-muted">{_e(_signed(context["modifier"]))}</span>')
+        line.append("=")
+    line.append(f'<span class="rc-total" title="casting total">{_e(total)}</span>')
+    if value is not None and spell.get("kind") != "bound":
+        line.append(f'<span>{_compare(total, value)} <b>{_e(value)}</b> <span class="rc-muted">{_e(how)}</span></span>')
+    else:
+        line.append(f'<span class="rc-muted">{_e(how)}</span>')
+    colour = OUTCOME_COLOURS[outcome]
+    line.append(f'<span class="rc-verdict rc-{outcome}" style="background:{colour}">{outcome}</span>')
+    if miscast:
+        line.append(f'<span class="rc-verdict rc-miscast" style="background:{MISCAST_COLOUR}">miscast</span>')
+    parts.append(f'<div class="rc-cast-line">{"".join(line)}</div>')
+    if (not cast.get("passed") and value is not None and isinstance(total, int) and total >= value
+            and spell.get("kind") != "bound"):
+        parts.append('<div class="rc-cast-line rc-muted">a single die showing a natural 1 or 2 always fails</div>')
+
+    dispel = context.get("dispel")
+    if dispel:
+        verdict = "dispelled" if dispel.get("dispelled") else "failed"
+        parts.append(
+            '<div class="rc-cast-line rc-dispel"><span>Dispel by <b>' + _e(dispel.get("wizard")) + "</b>:</span>"
+            + _dice_row(dispel.get("faces"), fill="#f0f0f0")
+            + ("=" if dispel.get("faces") else "")
+            + f'<span><b>{_e(dispel.get("total"))}</b> {_compare(dispel.get("total"), total)} {_e(total)}</span>'
+            + f'<span class="rc-verdict" style="background:{OUTCOME_COLOURS[verdict]}">{verdict}</span></div>')
+    elif cast.get("dispelled"):
+        parts.append('<div class="rc-cast-line rc-dispel">dispelled</div>')
+    mis = context.get("miscast")
+    if mis:
+        effect = str(mis.get("effect") or "none").replace("_", " ")
+        parts.append(f'<div class="rc-cast-line rc-miscast-effect"><span>Miscast: value <b>{_e(mis.get("value"))}</b>'
+                     f' → <b>{_e(effect)}</b></span>'
+                     f'<span class="rc-muted">(Flux modifier {_e(_signed(magic.get("miscast_modifier", 0)))})</span>'
+                     "</div>")
+
+    # steps A-E: done up to the cast's step; B-E skipped after a failure, C-E after a dispel
+    order = "ABCDE"
+    at = order.index(cast.get("step")) if cast.get("step") in order else 0
+    chips = []
+    for letter, label in CAST_STEPS:
+        i = order.index(letter)
+        skipped = (outcome == "failed" and i >= 1) or (outcome == "dispelled" and i >= 2)
+        cls = "rc-skipped" if skipped else "rc-now" if i == at else "rc-done" if i < at else ""
+        chips.append(f'<span class="rc-chip {cls}" data-cast-step="{letter}">{letter} {label}</span>')
+    parts.append(f'<div class="rc-cast-line rc-cast-steps">{"".join(chips)}</div>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+# --- a player's side ------------------------------------------------------------------------------
+
+def _flux_row(pid: str, player: dict, magic: dict) -> str:
+    cards = flux_cards()
+    left = {str(c) for c in player.get("flux_left") or []}
+    drawn = str(magic.get("flux_card")) if magic.get("active") == pid and magic.get("flux_card") else None
+    html = []
+    for card in _card_order(set(cards) | left):
+        data = cards.get(card) or {}
+        tip = f"Flux card {card}"
+        if data:
+            tip += (f": {data.get('magic_dice')} magic dice, {data.get('veil_tokens')} veil tokens, "
+                    f"miscast {_signed(data.get('miscast_modifier', 0))}")
+        state = "rc-drawn" if card == drawn else "" if card in left else "rc-used"
+        status = "drawn" if card == drawn else "left" if card in left else "used"
+        html.append(f'<span class="rc-flux-card {state}" data-card="{_e(card)}" data-status="{status}" '
+                    f'title="{_e(tip)}">{_e(card)}</span>')
+    return (f'<div class="rc-row rc-flux" data-flux-left="{_e(",".join(_card_order(left)))}">'
+            f'<span class="rc-label">Flux cards<br/><span class="rc-flux-left">{len(left)} left</span></span>'
+            f'{"".join(html)}</div>')
+
+
+def _spell_chip(state: dict, sid, casting: bool) -> str:
+    spell = (state.get("spells") or {}).get(str(sid)) or {}
+    kind = spell.get("kind", "normal")
+    if kind == "bound":
+        levels = spell.get("power_level") or []
+        note = "bound " + "/".join(str(v) for v in levels)
+    elif kind == "attribute":
+        note = "attribute"
+    else:
+        note = str(spell.get("casting_value")) + (f"/{spell['boosted_value']}+" if spell.get("boosted_value") else "")
+    title = f"{spell.get('name') or sid}" + (f" ({spell['path']})" if spell.get("path") else "") + f", {kind}"
+    cls = "rc-spell rc-cast-now" if casting else "rc-spell"
+    return (f'<span class="{cls}" data-spell="{_e(sid)}" title="{_e(title)}">{_e(spell.get("name") or sid)} '
+            f'<small>{_e(note)}</small></span>')
+
+
+def _wizards_html(state: dict, pid: str) -> str:
+    cast = (state.get("magic") or {}).get("cast") or {}
+    rows = []
+    for wid, w in (state.get("wizards") or {}).items():
+        if str(w.get("player")) != pid:
+            continue
+        casting = cast.get("wizard") == wid
+        cls = "rc-wizard" + (" rc-casting" if casting else "") + (" rc-fleeing" if w.get("fleeing") else "")
+        chips = "".join(_spell_chip(state, sid, casting and cast.get("spell") == sid) for sid in w.get("spells") or [])
+        flee = ' <span class="rc-muted">(fleeing)</span>' if w.get("fleeing") else ""
+        rows.append(f'<div class="{cls}" data-wizard="{_e(wid)}"><span class="rc-wizard-name">{_e(wid)}</span>'
+                    f"{flee}{chips or NO_SPELLS}</div>")
+    return "".join(rows) or '<div class="rc-none">no wizards</div>'
+
+
+def _side_html(state: dict, pid: str, player: dict, colour: str) -> str:
+    magic = state.get("magic") or {}
+    active = magic.get("active") == pid
+    role = "" if not magic.get("active") else "active" if active else "reactive"
+    dice = int(player.get("magic_dice") or 0)
+    veil = int(player.get("veil") or 0)
+    pool = "".join(d6_svg(None, size=20, fill="#efe8ff", pip="#5b3f99", stroke="#5b3f99",
+                          title="magic die") for _ in range(dice))
+    tokens = "".join(token_svg(15, title="veil token") for _ in range(veil))
+    return (
+        f'<div class="rc-magic-side{" rc-active" if active else ""}" data-player="{_e(pid)}" '
+        f'data-dice="{dice}" data-veil="{veil}" style="--pc:{colour}">'
+        f'<div><span class="rc-side-name">{_e(player.get("name") or pid)}</span>'
+        f'<span class="rc-side-role">{_e(pid)}{" · " + role if role else ""}</span></div>'
+        f'<div class="rc-row rc-pool"><span class="rc-label">Magic dice</span>'
+        f'{pool or NONE}<span class="rc-count">{dice}</span></div>'
+        f'<div class="rc-row rc-veil"><span class="rc-label">Veil tokens</span>'
+        f'{tokens or NONE}<span class="rc-count">{veil}</span></div>'
+        f"{_flux_row(pid, player, magic)}"
+        f'<div class="rc-row rc-wizards"><span class="rc-label">Wizards</span></div>{_wizards_html(state, pid)}'
+        "</div>"
+    )
+
+
+# --- the picture ----------------------------------------------------------------------------------
+
+def _head_html(state: dict) -> str:
+    magic = state.get("magic") or {}
+    players = state.get("players") or {}
+    active = magic.get("active")
+    if not active:
+        return ('<div class="rc-magic-head"><span class="rc-magic-title">Magic</span>'
+                '<span class="rc-none">no magic phase yet</span></div>')
+    name = (players.get(active) or {}).get("name") or active
+    step = "casting" if magic.get("step") == "siphoned" and magic.get("cast") else magic.get("step")
+    keys = [k for k, _ in PHASE_STEPS]
+    at = keys.index(step) if step in keys else 0
+    chips = "".join(
+        f'<span class="rc-chip {"rc-now" if i == at else "rc-done" if i < at else ""}" data-phase-step="{k}">'
+        f"{label}</span>" for i, (k, label) in enumerate(PHASE_STEPS))
+    card = magic.get("flux_card")
+    drawn = ""
+    if card:
+        data = flux_cards().get(str(card)) or {}
+        facts = []
+        if data:
+            facts.append(f"{_e(data.get('magic_dice'))} magic dice")
+            facts.append(f"{_e(data.get('veil_tokens'))} veil tokens")
+        facts.append(f"miscast {_e(_signed(magic.get('miscast_modifier', 0)))}")
+        drawn = (f'<span class="rc-drawn-card" data-card="{_e(card)}" '
+                 f'data-miscast-modifier="{_e(magic.get("miscast_modifier", 0))}">Flux card <b>{_e(card)}</b>'
+                 f'<span class="rc-muted">{" · ".join(facts)}</span></span>')
+    return (f'<div class="rc-magic-head"><span class="rc-magic-title">Magic phase of {_e(name)}</span>'
+            f'<span class="rc-phase-steps">{chips}</span>{drawn}</div>')
+
+
+def render_magic(state: dict, events: list[dict] | None = None) -> str:
+    """The magic phase at ``state``: both players' dice pools, veil tokens, Flux cards, wizards and spells,
+    and the current casting attempt with its total against the value."""
+    magic = state.get("magic") or {}
+    colours = player_colours(state)
+    sides = "".join(_side_html(state, str(pid), p or {}, colours.get(pid, "#8c8c8c"))
+                    for pid, p in (state.get("players") or {}).items())
+    return (f'{CSS}<div class="rc-magic" data-game="{_e(state.get("game"))}" data-seq="{_e(state.get("seq"))}" '
+            f'data-active="{_e(magic.get("active") or "")}" data-step="{_e(magic.get("step") or "")}">'
+            f"{_head_html(state)}<div class=\"rc-magic-sides\">{sides}</div>"
+            f"{_cast_html(state, _cast_context(state, events))}</div>")
