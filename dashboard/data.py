@@ -100,6 +100,15 @@ def _state_at(ver: tuple[str, int], game: str, seq: int) -> dict:
     return _run(ver, "state_at", game, seq)
 
 
+@st.cache_data(max_entries=64, show_spinner=False)
+def _roll_odds(ver: tuple[str, int], game: str) -> dict[int, float]:
+    return dict(_run(ver, "roll_odds", game))
+
+
+def roll_odds(game: str) -> dict[int, float]:
+    return _roll_odds(version(), game)
+
+
 def list_games() -> list[dict]:
     return _list_games(version())
 

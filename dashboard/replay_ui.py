@@ -113,7 +113,7 @@ def _field_table(fields: dict, rules: dict | None = None, head: str = "field") -
     return "\n".join(lines)
 
 
-def event_details(event: dict | None, state: dict, rolls: dict[int, dict]) -> None:
+def event_details(event: dict | None, state: dict, rolls: dict[int, dict], odds: dict[int, float] | None = None) -> None:
     """The current event: header line, its fields, dice, derived fields, violations."""
     if event is None:
         st.markdown(f"**Setup** (seq 0) — the starting position of `{escape(str(state.get('game')))}`.")
@@ -133,6 +133,10 @@ def event_details(event: dict | None, state: dict, rolls: dict[int, dict]) -> No
     else:
         ref = ev.roll_ref(event)
         faces = (rolls.get(ref) or {}).get("faces") if ref is not None else None
+    ref = event["seq"] if event.get("type") == "DiceRolled" else ev.roll_ref(event)
+    if faces and odds and ref in odds:
+        source = (rolls.get(ref) or {}).get("source") or ev.payload(event).get("source") or "physical"
+        st.caption(f"Roll {ref} ({source}): this outcome has probability {odds[ref]:.1%} under the dice in force")
     if faces:
         st.markdown(f"Dice: <span style='font-size:1.6em;letter-spacing:.15em'>{ev.dice_symbols(faces)}</span> "
                     f"<span style='opacity:.7'>({escape(', '.join(map(str, faces)))})</span>",

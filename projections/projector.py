@@ -38,7 +38,8 @@ TOPIC = "rollcall:"
 # file at commit instead of logging them to the WAL and rewriting them at the next checkpoint.
 ROW_GROUP_ROWS = 16_384
 # Read models that are views over fct_events (and the d6 odds they use): nothing to derive per batch.
-VIEWS = ("dim_d6_sums", "fct_casts", "fct_dispels", "fct_flux_draws", "fct_card_draws", "fct_initiative")
+VIEWS = ("dim_d6_sums", "dim_dice", "fct_roll_odds", "fct_casts", "fct_dispels", "fct_flux_draws", "fct_card_draws",
+         "fct_initiative")
 # Checkpoint once, at the end of a run; one thread (a batch is too small to gain from more).
 SETTINGS = ("SET checkpoint_threshold = '1GB'", "SET threads = 1")
 
@@ -74,7 +75,11 @@ class Projector:
             tracking = DuckDBTrackingRecorder(con)
             position = tracking.max_tracking_id_in(con, APPLICATION) or 0
             batches = source.batches(position, batch_size)  # starts reading while the schema is set up
-            for name in ("schema", "macros", *VIEWS):
+            for name in ("schema", "macros"):
+                for statement in statements(name):
+                    con.execute(statement.sql).fetchall()
+            _load_default_dice(con)
+            for name in VIEWS:
                 for statement in statements(name):
                     con.execute(statement.sql).fetchall()
             total = max(source.max_id() - position, 0)
@@ -136,6 +141,22 @@ def _load(con: duckdb.DuckDBPyConnection) -> set[str]:
     topics, (markers, vortices) = con.execute(list_types.sql).fetchall()[0]
     setup = {"SetupMarkers": markers, "SetupVortices": vortices}
     return {t.removeprefix(TOPIC) for t in topics or ()} | {name for name, some in setup.items() if some}
+
+
+def _load_default_dice(con: duckdb.DuckDBPyConnection) -> None:
+    """The default dice of every system's rule data, for the dice-in-force view (dim_dice)."""
+    from domain.systems.base import GameSystem, system_for
+
+    rows = []
+    for alias, pack in sorted(GameSystem.registry.items()):
+        if alias != pack.alias:
+            continue
+        for die, faces in system_for(alias).defaults.get("dice", {}).items():
+            if not die.startswith("_"):
+                rows.extend((alias, die, face, n, i) for i, (face, n) in enumerate(faces.items()))
+    con.execute("CREATE OR REPLACE TABLE dim_default_dice (system VARCHAR, die VARCHAR, face VARCHAR, n INTEGER, "
+                "ord INTEGER)").fetchall()
+    con.executemany("INSERT INTO dim_default_dice VALUES (?, ?, ?, ?, ?)", rows)
 
 
 def _connect(path: Path) -> duckdb.DuckDBPyConnection:

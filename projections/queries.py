@@ -69,3 +69,8 @@ def _folded(con: duckdb.DuckDBPyConnection, game: str, seq: int) -> dict[str, An
 def turn_starts(con: duckdb.DuckDBPyConnection, game: str) -> list[tuple[int, int]]:
     """(turn, seq) of each TurnStarted of the game."""
     return [(r["turn"], r["seq"]) for r in _rows(con, sql_text("turn_starts"), {"game": game})]
+
+
+def roll_odds(con: duckdb.DuckDBPyConnection, game: str) -> dict[int, float]:
+    """seq -> the exact probability of the outcome of each roll of the game (fct_roll_odds)."""
+    return {r["seq"]: r["p_outcome"] for r in _rows(con, sql_text("roll_odds"), {"game": game})}

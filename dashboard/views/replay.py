@@ -30,4 +30,4 @@ with left:
     st.markdown(picture_html(state, event, before, events), unsafe_allow_html=True)
     ui.event_list(game, ev.event_rows(events, rolls), seq)
 with right, st.container(border=True):
-    ui.event_details(event, state, rolls)
+    ui.event_details(event, state, rolls, data.roll_odds(game))

@@ -285,3 +285,9 @@ def test_phenomenon_details_name_the_card(systems_env: Path) -> None:
     assert card and "Ember Spiral" in card[0], card
     assert "positive effect" in card[0] and "hostile vortex" in card[0] and "explore success" in card[0]
     assert current_row(at)["summary"].startswith("Ember Spiral (positive)")
+
+
+def test_roll_details_give_provenance_and_the_exact_odds_of_the_outcome(systems_env: Path) -> None:
+    at = replay_at("seed000-stabilisation", 5)  # VortexStabilised: Otraax's crit at seq 4
+    captions = [c.value for c in at.caption if "probability" in c.value]
+    assert captions and "Roll 4 (physical)" in captions[0] and "16.7%" in captions[0], captions

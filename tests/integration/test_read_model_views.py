@@ -98,3 +98,33 @@ def test_a_digital_games_secret_seed_never_reaches_the_read_models(tmp_path):
         assert rows(con, "SELECT count(*) AS n FROM fct_rolls WHERE game = 'secret-1'")[0]["n"] == 1
     finally:
         con.close()
+
+
+def test_every_roll_carries_the_exact_probability_of_its_outcome(con):
+    import json as _json
+
+    from domain.probability import at_least_one_success, faces_probability, successes_exactly
+    from domain.systems.base import load_rule_data
+
+    dice = load_rule_data("tornscape")["dice"]
+    odds = rows(con, "SELECT o.*, g.system FROM fct_roll_odds o JOIN dim_games g USING (game)")
+    assert {"stabilisation", "explore", "dodge", "vortex_move"} <= {o["purpose"] for o in odds}
+    assert len(odds) == rows(con, "SELECT count(*) AS n FROM fct_rolls")[0]["n"]
+    for roll in odds:
+        if roll["system"] != "tornscape":
+            continue
+        faces_in_force = dice[roll["die"]]
+        shown = _json.loads(roll["faces"]) if isinstance(roll["faces"], str) else roll["faces"]
+        if roll["purpose"] == "explore":
+            k = sum(1 for f in shown if f in ("crit", "success"))
+            expected = successes_exactly(faces_in_force, len(shown), k)
+        elif roll["purpose"] == "dodge":
+            p = at_least_one_success(faces_in_force, len(shown))
+            expected = p if any(f in ("crit", "success") for f in shown) else 1 - p
+        else:
+            expected = faces_probability(faces_in_force, shown)
+        assert roll["p_outcome"] == pytest.approx(float(expected), abs=1e-12), roll
+    stabilisations = {o["faces"]: o["p_outcome"] for o in odds if o["purpose"] == "stabilisation"}
+    assert stabilisations  # the seed's worked example rolls one
+    for faces, p in stabilisations.items():
+        assert p == pytest.approx({"crit": 1 / 6, "blank": 1 / 3, "success": 1 / 2}[_json.loads(faces)[0]])

@@ -1,0 +1,13 @@
+-- The dice in force in each game: a die the header's rules give replaces the system's default die
+-- whole (dim_default_dice, loaded from the rule data); one row per face with its count.
+CREATE OR REPLACE VIEW dim_dice AS
+WITH overrides AS (
+    SELECT g.game, d.key AS die, f.key AS face, f.value::INTEGER AS n, f.id AS ord
+    FROM dim_games g, json_each(json_extract(g.header, '$.rules.dice')) d, json_each(d.value) f
+), defaults AS (
+    SELECT g.game, x.die, x.face, x.n, x.ord
+    FROM dim_games g JOIN dim_default_dice x ON x.system = g.system
+    WHERE NOT EXISTS (SELECT 1 FROM overrides o WHERE o.game = g.game AND o.die = x.die)
+)
+SELECT game, die, face, n, sum(n) OVER (PARTITION BY game, die) AS total, ord
+FROM (SELECT * FROM overrides UNION ALL SELECT * FROM defaults);
