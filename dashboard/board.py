@@ -59,6 +59,7 @@ _HEX_FILL = "#f5f2ea"
 _HEX_STROKE = "#d2ccbd"
 _HEXON_STROKE = "#857d6c"
 _HL = "#ffb000"
+ALLEGIANCE_SYMBOLS = {"creation": "CR", "destruction": "DE", "life": "LI", "death": "DT"}
 
 
 # --------------------------------------------------------------------------- geometry
@@ -312,6 +313,10 @@ def render_board(state: dict, highlight: dict | None = None, hex_size: float = 1
                 f'<path d="{spiral}" fill="none" stroke="{col}" stroke-width="{size * 0.1:.2f}" '
                 f'stroke-linecap="round"/>'
             )
+            if allegiance:  # the domain's symbol beside its colour
+                symbol = ALLEGIANCE_SYMBOLS.get(allegiance, str(allegiance)[:2].upper())
+                add(_text(-vr * 0.72, -vr * 0.72, symbol, size * 0.5,
+                          f' class="rc-allegiance" fill="{col}" font-weight="bold"'))
             if ether is not None:
                 add(
                     f'<circle cx="{vr * 0.72:.1f}" cy="{-vr * 0.72:.1f}" r="{size * 0.42:.1f}" '

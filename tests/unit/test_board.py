@@ -228,7 +228,7 @@ def test_removed_vortex_is_faded_and_live_vortex_shows_ether_and_facing():
     assert float(removed.get("opacity")) == pytest.approx(0.35)
     assert live.get("opacity") is None
     assert live.get("data-at") == "6,3"
-    assert [t.text for t in live.iter(f"{NS}text")] == ["3"]
+    assert [t.text for t in live.iter(f"{NS}text") if "rc-ether" in (t.get("class") or "")] == ["3"]
     (facing,) = by_class(live, "rc-vortex-facing")
     assert facing.get("data-facing") == "0"
 
@@ -292,3 +292,19 @@ def test_legend_html_lists_players_with_their_colours():
     assert "Anna" in html and "Ben" in html
     assert colours["p1"] in html and colours["p2"] in html
     assert html.index("Anna") < html.index("Ben")
+
+
+def test_aligned_vortex_shows_its_domain_symbol():
+    import xml.etree.ElementTree as ET
+
+    state = {"game": "g", "seq": 1, "board": {"width": 8, "height": 8},
+             "players": {"p1": {"name": "A"}, "p2": {"name": "B"}}, "models": {}, "terrain": {}, "markers": {},
+             "vortices": {"v1": {"at": [2, 1], "facing": 0, "ether": 2, "allegiance": "destruction", "removed": False},
+                          "v2": {"at": [4, 2], "facing": 1, "ether": 1, "allegiance": None, "removed": False}}}
+    root = ET.fromstring(render_board(state))
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    symbols = {g.get("id"): [t.text for t in g.iter("{http://www.w3.org/2000/svg}text")
+                             if "rc-allegiance" in (t.get("class") or "")]
+               for g in root.iterfind(".//s:g[@class='rc-vortex']", ns)}
+    assert symbols["vortex-v1"] == ["DE"]
+    assert symbols["vortex-v2"] == []
