@@ -1,4 +1,4 @@
-"""SVG rendering of a Tornscape replay state (see docs/contracts.md, "Replay state JSON").
+"""SVG rendering of a Tornscape replay state (see docs/replay.md).
 
 Pure string building, no dependencies beyond the stdlib.  The hex geometry is
 deliberately self-contained here (axial, pointy-top, odd rows shifted) so the

@@ -1,7 +1,7 @@
 """Presentation helpers for recorded events: summaries, dice symbols, board highlights, tables.
 
 Pure functions over the event dicts of ``projections.queries.game_events`` (seq, type, turn,
-phase, player, payload, violations) and replay state dicts (docs/contracts.md); no Streamlit.
+phase, player, payload, violations) and replay state dicts (docs/replay.md); no Streamlit.
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ def game_events(con: duckdb.DuckDBPyConnection, game: str) -> list[dict[str, Any
 
 
 def state_at(con: duckdb.DuckDBPyConnection, game: str, seq: int | None = None) -> dict[str, Any]:
-    """The replay JSON of docs/contracts.md after event ``seq`` (clamped to 0..last_seq; None: the last)."""
+    """The replay JSON of docs/replay.md after event ``seq`` (clamped to 0..last_seq; None: the last)."""
     head, *parts = statements("state_at")
     rows = _rows(con, head.sql, {"game": game, "seq": None if seq is None else int(seq)})
     if not rows:

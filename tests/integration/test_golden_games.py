@@ -21,7 +21,7 @@ RECORDS = sorted(GAMES.glob("*.rollcall.jsonl"))
 TORNSCAPE = [p for p in RECORDS if json.loads(p.read_text(encoding="utf-8").splitlines()[0])["system"] == "tornscape"]
 #: keys of the replay state that depend on where/when it is read, not on the game
 VOLATILE = frozenset({"last_seq", "recorded_at", "updated_at"})
-#: keys every Tornscape replay state carries (docs/contracts.md)
+#: keys every Tornscape replay state carries (docs/replay.md)
 CONTRACT_KEYS = {"game", "system", "seq", "turn", "phase", "board", "players", "models", "terrain", "markers",
                  "vortices"}
 
