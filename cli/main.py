@@ -166,8 +166,6 @@ def games(data: DataDir = None) -> None:
 def project(rebuild: Annotated[bool, typer.Option(help="Drop the read models and rebuild them from scratch.")] = False,
             data: DataDir = None) -> None:
     """Bring the DuckDB read models up to date from the event store."""
-    from projections.projector import Projector
-
     count = _project(data, rebuild)
     typer.echo(f"projected {count} events")
 

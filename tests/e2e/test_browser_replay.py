@@ -7,7 +7,6 @@ playwright. Skipped only when /usr/bin/chromium is missing and CI is unset.
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import subprocess
 import sys

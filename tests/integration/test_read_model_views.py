@@ -80,8 +80,6 @@ def test_phenomenon_draws_keep_relation_trigger_and_effect(con):
 
 
 def test_a_digital_games_secret_seed_never_reaches_the_read_models(tmp_path):
-    from domain.game import Game  # noqa: F401  (the app needs the game classes)
-
     app = Rollcall.open(tmp_path)
     header = {"rollcall": 1, "system": "tornscape", "game": "secret-1", "dice_mode": "digital",
               "players": [{"id": "p1"}, {"id": "p2"}], "setup": {"board": {"width": 6, "height": 6}}}

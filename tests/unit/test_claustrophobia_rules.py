@@ -34,6 +34,7 @@ import pytest
 
 from domain.application import Rollcall
 from domain.errors import RecordError
+from rulecheck import refused_and_marked
 
 FILE = "crypt.rollcall.jsonl"
 GAME = "g"
@@ -101,31 +102,9 @@ def app(tmp_path: Path) -> Rollcall:
 
 
 def broken(app: Rollcall, rec: Rec, *, line: int, event: str | None, rule: str, names: tuple = ()) -> str:
-    """Strict import refuses at ``line`` with ``rule`` and stores nothing; lenient import keeps the
-    game with the violation on that line. Returns the strict message."""
-    lines = rec.lines()
-    with pytest.raises(RecordError) as info:
-        app.import_record(lines, FILE)
-    message = str(info.value)
-    where = f"{FILE}:{line} ({event})" if event else f"{FILE}:{line}"
-    assert message.startswith(f"{where}: {rule} "), message
-    for name in names:
-        assert name in message, f"{name!r} not named in: {message}"
-    assert info.value.line == line and info.value.cause.rule == rule
-    assert app.exists(GAME) is False
-    assert list(app.headers()) == []
-
-    imported = app.import_record(lines, FILE, lenient=True)
-    assert imported.game == GAME and imported.violations >= 1
-    stored = app.stored_lines(GAME)
-    assert len(stored) == len(lines)
-    offending = stored[line - 1]
-    assert event is None or offending["type"] == event
-    assert rule in [v["rule"] for v in offending.get("violations", [])], offending
-    assert all("violations" not in s for s in stored[: line - 1])
-    exported = [json.loads(text) for text in app.export_lines(GAME)]
-    assert exported[line - 1]["violations"] == offending["violations"]
-    return message
+    """Strict import refuses at ``line`` with ``rule``; lenient import marks it (see rulecheck)."""
+    return refused_and_marked(app, rec.lines(), file=FILE, game=GAME, line=line, event=event, rule=rule,
+                              names=names)
 
 
 def accepted(app: Rollcall, rec: Rec) -> tuple[dict, list[dict]]:
