@@ -383,3 +383,29 @@ def test_cli_roll_in_a_physical_game_is_an_error(run, tmp_path: Path) -> None:
     assert run("import", str(path)).exit_code == 0
     result = run("roll", "cli-2", "--player", "p1", "--purpose", "attack", "--die", "attack")
     assert result.exit_code == 1 and "no digital dice" in result.output and "Traceback" not in result.output
+
+
+def test_digital_flux_cards_are_the_seeds_picks_among_the_active_players_cards_left(store: Rollcall) -> None:
+    header = {"rollcall": 1, "system": "t9a", "game": "flux-digital", "dice_mode": "digital",
+              "players": [{"id": "p1"}, {"id": "p2"}],
+              "setup": {"spells": [{"id": "s1", "kind": "normal", "casting_value": 5}],
+                        "wizards": [{"id": "w1", "player": "p1", "spells": ["s1"]}]}}
+    store.save_new(store.create_game(header))
+    drawn = []
+    for turn, active in enumerate(("p1", "p1", "p2"), start=1):
+        store.record("flux-digital", {"type": "TurnStarted", "turn": turn})
+        store.record("flux-digital", {"type": "MagicPhaseStarted", "active": active})
+        drawn.append(store.draw_card("flux-digital"))
+        store.record("flux-digital", {"type": "VeilSiphoned", "converted_dice": 0})
+        store.record("flux-digital", {"type": "MagicPhaseEnded"})
+    store.end_game("flux-digital", {"p1": 0, "p2": 0}, None, "test")
+    lines = exported(store, "flux-digital")
+    seed = bytes.fromhex(lines[-1]["seed"])
+    left = {"p1": [str(n) for n in range(1, 9)], "p2": [str(n) for n in range(1, 9)]}
+    for event, active in zip(drawn, ("p1", "p1", "p2")):
+        assert event["source"] == "digital"
+        expected = pick(byte_stream(seed, "flux-digital", event["seq"]), left[active])
+        assert event["card"] == expected
+        left[active].remove(expected)
+    assert drawn[0]["card"] != drawn[1]["card"]  # p1's first card is gone from the deck (R83)
+    assert store.verify("flux-digital").ok
