@@ -37,3 +37,11 @@ def refused_and_marked(app: Rollcall, lines: list[str], *, file: str, game: str,
     exported = [json.loads(text) for text in app.export_lines(game)]
     assert exported[line - 1]["violations"] == offending["violations"]
     return message
+
+
+def imported_cleanly(app: Rollcall, lines: list[str], file: str) -> tuple[dict, list[dict]]:
+    """The record imports strictly without violations: (final state, exported lines)."""
+    imported = app.import_record(lines, file)
+    assert imported.violations == 0
+    exported = [json.loads(text) for text in app.export_lines(imported.game)]
+    return app.get_game(imported.game).state.to_json(), exported

@@ -27,14 +27,13 @@ Derived fields given wrongly on import break the rule that derives them: ``line`
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from domain.application import Rollcall
 from domain.errors import RecordError
-from rulecheck import refused_and_marked
+from rulecheck import imported_cleanly, refused_and_marked
 
 FILE = "crypt.rollcall.jsonl"
 GAME = "g"
@@ -96,11 +95,6 @@ def seed_round(head: dict | None = None) -> Rec:
 
 # --- asserting ------------------------------------------------------------------------------------------
 
-@pytest.fixture
-def app(tmp_path: Path) -> Rollcall:
-    return Rollcall.open(tmp_path / "data")
-
-
 def broken(app: Rollcall, rec: Rec, *, line: int, event: str | None, rule: str, names: tuple = ()) -> str:
     """Strict import refuses at ``line`` with ``rule``; lenient import marks it (see rulecheck)."""
     return refused_and_marked(app, rec.lines(), file=FILE, game=GAME, line=line, event=event, rule=rule,
@@ -108,10 +102,8 @@ def broken(app: Rollcall, rec: Rec, *, line: int, event: str | None, rule: str, 
 
 
 def accepted(app: Rollcall, rec: Rec) -> tuple[dict, list[dict]]:
-    imported = app.import_record(rec.lines(), FILE)
-    assert imported.violations == 0
-    exported = [json.loads(text) for text in app.export_lines(imported.game)]
-    return app.get_game(imported.game).state.to_json(), exported
+    """The record imports strictly without violations: (final state, exported lines)."""
+    return imported_cleanly(app, rec.lines(), FILE)
 
 
 def stats(line: dict) -> tuple:

@@ -113,11 +113,6 @@ def dodge_roll(player: str, *faces: str) -> dict:
 
 # --- asserting ------------------------------------------------------------------------------------------
 
-@pytest.fixture
-def app(tmp_path: Path) -> Rollcall:
-    return Rollcall.open(tmp_path / "data")
-
-
 def broken(app: Rollcall, lines: list[str], *, line: int, event: str | None, rule: str, names: tuple = ()) -> str:
     """Strict import refuses at ``line`` with ``rule``; lenient import marks it (see rulecheck)."""
     return refused_and_marked(app, lines, file=FILE, game=GAME, line=line, event=event, rule=rule, names=names)

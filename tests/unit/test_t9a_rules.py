@@ -45,7 +45,7 @@ import pytest
 from domain import randomness
 from domain.application import Rollcall
 from domain.errors import RecordError
-from rulecheck import refused_and_marked
+from rulecheck import imported_cleanly, refused_and_marked
 
 FILE = "magic.rollcall.jsonl"
 GAME = "g"
@@ -135,11 +135,6 @@ def magic(rules: dict | None = None, channel: dict | None = None, card: str = "5
 
 # --- asserting ------------------------------------------------------------------------------------------
 
-@pytest.fixture
-def app(tmp_path: Path) -> Rollcall:
-    return Rollcall.open(tmp_path / "data")
-
-
 def broken(app: Rollcall, rec: Rec, *, line: int, event: str | None, rule: str, names: tuple = ()) -> str:
     """Strict import refuses at ``line`` with ``rule``; lenient import marks it (see rulecheck)."""
     return refused_and_marked(app, rec.lines(), file=FILE, game=GAME, line=line, event=event, rule=rule,
@@ -148,10 +143,7 @@ def broken(app: Rollcall, rec: Rec, *, line: int, event: str | None, rule: str, 
 
 def accepted(app: Rollcall, rec: Rec) -> tuple[dict, list[dict]]:
     """The record imports strictly without violations: (final state, exported lines)."""
-    imported = app.import_record(rec.lines(), FILE)
-    assert imported.violations == 0
-    exported = [json.loads(text) for text in app.export_lines(imported.game)]
-    return app.get_game(imported.game).state.to_json(), exported
+    return imported_cleanly(app, rec.lines(), FILE)
 
 
 # --- R77: the order of the phase ------------------------------------------------------------------------
