@@ -23,15 +23,16 @@ ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "games"
 TIMEOUT = 120
 
-# A projector in a child process: one line on stdout after each committed batch, then `slow` seconds
-# of sleep (holding the live file meanwhile).
+# A projector in a child process: one line on stdout after each committed batch; when held, it then
+# waits for a line on stdin (holding the live file meanwhile), so no test depends on timing.
 CHILD = """
-import sys, time
+import sys
 from projections.projector import Projector
-data, batch, slow, rebuild = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), sys.argv[4] == "rebuild"
+data, batch, hold, rebuild = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "hold", sys.argv[4] == "rebuild"
 def committed(done, total):
     print(done, flush=True)
-    time.sleep(slow)
+    if hold:
+        sys.stdin.readline()  # wait, holding the live file, until the test lets it go on
 Projector(data).run(rebuild=rebuild, batch_size=batch, progress=committed)
 print("done", flush=True)
 """
@@ -175,10 +176,11 @@ def test_progress_reports_each_batch(tmp_path, store):
     assert all(t == total for _, t in seen)
 
 
-def child(data: Path, batch: int, slow: float = 0.0, rebuild: bool = False) -> subprocess.Popen:
+def child(data: Path, batch: int, hold: bool = False, rebuild: bool = False) -> subprocess.Popen:
+    """A projector in another process; with ``hold`` it stops after each batch until it reads a line."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    args = [str(data), str(batch), str(slow), "rebuild" if rebuild else "run"]
-    return subprocess.Popen([sys.executable, "-c", CHILD, *args], cwd=ROOT, env=env,
+    args = [str(data), str(batch), "hold" if hold else "go", "rebuild" if rebuild else "run"]
+    return subprocess.Popen([sys.executable, "-c", CHILD, *args], cwd=ROOT, env=env, stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -207,7 +209,7 @@ def test_kill_9_then_rerun_gives_the_rows_of_a_clean_rebuild(tmp_path, store, re
 def test_readers_of_the_published_copy_never_wait_for_the_projector(tmp_path, store):
     data = data_with(store, tmp_path / "data")
     Projector(data).run()
-    proc = child(data, batch=200, slow=0.5, rebuild=True)
+    proc = child(data, batch=200, hold=True, rebuild=True)
     try:
         assert proc.stdout.readline().strip().isdigit()
         with pytest.raises(duckdb.Error):  # the projector holds the live file...

@@ -22,6 +22,13 @@ def _h(h: tuple[int, int]) -> str:
     return show(list(h))
 
 
+def recorded_position(size: str, value: list) -> list[tuple[int, int]]:
+    """A checked position as written in a record (``[q, r]``, ``[[q, r]]`` or, huge, ``[[q, r], ...]``)."""
+    if size == "huge":
+        return [tuple(c) for c in value]
+    return [tuple(value[0]) if isinstance(value[0], list) else tuple(value)]
+
+
 class Tornscape(VortexRules, GameSystem):
     alias = "tornscape"
     rule_data = "tornscape"
@@ -366,13 +373,22 @@ class Tornscape(VortexRules, GameSystem):
             elif model.size == "huge" and other.size != "infantry":
                 chk.fail("R51", f"huge {model.id} may pass only allied infantry, not {other.size} model "
                                 f"{other.id} at {where}")
+        self._solid_terrain(state, model, fp, destroyed, chk, ending=False)
+
+    @staticmethod
+    def _solid_terrain(state: TornscapeState, model: Model, fp, destroyed: list, chk: Checks, *, ending: bool) -> None:
+        """Solid terrain under a footprint: huge models destroy it (R53 passing, R55 ending); others may
+        neither pass (R44, R48) nor end there (R45, R49)."""
         for h in sorted(fp):
             tid = state.solid.get(h)
             if tid is None:
                 continue
             if model.size == "huge":
                 if tid not in destroyed:
-                    destroyed.append(tid)  # R53
+                    destroyed.append(tid)
+            elif ending:
+                rule = "R45" if model.size == "infantry" else "R49"
+                chk.fail(rule, f"{model.size} {model.id} may not end on {_h(h)}, solid terrain {tid}")
             else:
                 rule = "R44" if model.size == "infantry" else "R48"
                 chk.fail(rule, f"{model.size} {model.id} may not pass through {_h(h)}, solid terrain {tid}")
@@ -381,16 +397,7 @@ class Tornscape(VortexRules, GameSystem):
                       chk: Checks) -> tuple[list[str], list[str]]:
         others = [o for o in state.models_on(end) if o.id != model.id]
         marker_ids = sorted({state.marker_at[h] for h in end if h in state.marker_at})
-        for h in sorted(end):  # every move, also one caused by an effect (R45, R49, R55)
-            tid = state.solid.get(h)
-            if tid is None:
-                continue
-            if model.size == "huge":
-                if tid not in destroyed:
-                    destroyed.append(tid)  # R55
-            else:
-                rule = "R45" if model.size == "infantry" else "R49"
-                chk.fail(rule, f"{model.size} {model.id} may not end on {_h(h)}, solid terrain {tid}")
+        self._solid_terrain(state, model, end, destroyed, chk, ending=True)  # every move, effects too
         if action in EFFECT_ACTIONS:
             if others or marker_ids:
                 what = f"model {others[0].id}" if others else f"marker {marker_ids[0]}"
@@ -425,7 +432,7 @@ class Tornscape(VortexRules, GameSystem):
         model = state.models[event["model"]]
         size = model.size
         end = event["path"][-1]
-        at = [tuple(c) for c in end] if size == "huge" else [tuple(end[0] if isinstance(end[0], list) else end)]
+        at = recorded_position(size, end)
         state.put(model, at)
         for tid in event.get("destroyed", ()):
             state.remove_terrain(tid)
@@ -504,7 +511,7 @@ class Tornscape(VortexRules, GameSystem):
 
     def apply_ModelEjected(self, state: TornscapeState, event: dict) -> None:
         model = state.models[event["model"]]
-        state.put(model, [tuple(event["to"][0]) if isinstance(event["to"][0], list) else tuple(event["to"])])
+        state.put(model, recorded_position(model.size, event["to"]))
         state.pending = [p for p in state.pending if not (p.kind == "model" and p.id == model.id)]
         if event.get("dodge") is not None:
             state.rolls[event["dodge"]].used_by = event["seq"]
@@ -528,9 +535,7 @@ class Tornscape(VortexRules, GameSystem):
     def apply_ModelDisplaced(self, state: TornscapeState, event: dict) -> None:
         model = state.models[event["model"]]
         if not event.get("dodged") or model.size == "infantry":
-            to = event["to"]
-            state.put(model, [tuple(c) for c in to] if model.size == "huge"
-                      else [tuple(to[0]) if isinstance(to[0], list) else tuple(to)])
+            state.put(model, recorded_position(model.size, event["to"]))
         if event.get("dodge") is not None:
             state.rolls[event["dodge"]].used_by = event["seq"]
 
