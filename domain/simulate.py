@@ -338,7 +338,8 @@ class T9ASimulator:
         phase, spell = state.phase_state, state.spells[sid]
         active, reactive = phase.active, state.opponent(phase.active)
         pool = state.magic_dice[active]
-        if spell["kind"] == "attribute" or (sid in phase.cast_spells and spell["kind"] != "bound") or pool < 1:
+        if (spell["kind"] == "attribute" or (sid in phase.cast_spells and spell["kind"] != "bound") or pool < 1
+                or (wid, sid) in state.amnesia):
             return
         if spell["kind"] == "bound":
             if pool < 2 or rng.random() < 0.5:
@@ -365,7 +366,8 @@ class T9ASimulator:
                             "roll": roll})["dispelled"]:
                 return
         if cast["miscast"]:
-            game.record({"type": "MiscastResolved", "wizard": wid})
+            if game.record({"type": "MiscastResolved", "wizard": wid})["effect"] == "broken_concentration":
+                return
         game.record({"type": "SpellResolved", "spell": sid})
         for attribute, path in ATTRIBUTES:
             if path == spell.get("path") and attribute in state.wizards[wid]["spells"]:

@@ -28,7 +28,12 @@ class Cast:
     passed: bool
     miscast: bool
     dispelled: bool = False
+    broken: bool = False  # a miscast of broken concentration: the cast fails after all (X06)
     step: str = "A"  # A cast, B dispel, C miscast, D spell, E attribute
+
+    def awaits_effect(self) -> bool:
+        """Passed, neither dispelled nor broken by its miscast, and its effect (D) not yet resolved."""
+        return self.passed and not self.dispelled and not self.broken and self.step in "ABC"
 
 
 @dataclass(slots=True)
@@ -291,6 +296,8 @@ class T9A(GameSystem):
                 chk.fail("R91", f"{wid} is fleeing and may not cast")
             if sid not in wizard["spells"]:
                 chk.fail("R91", f"{wid} does not know spell {sid}")
+            if (wid, sid) in state.amnesia and self.on(state, "X06"):
+                chk.fail("X06", f"{wid} forgot {sid} to an amnesia miscast and cannot cast it again this game")
             if (wid, sid) in phase.cast_by_wizard and spell["kind"] != "attribute":  # R91: each model, each spell,
                 rule = "X05" if spell["kind"] == "replicable" else "R91"           # once a phase (bound ones too)
                 chk.fail(rule, f"{wid} already tried {sid} this phase")
@@ -300,7 +307,7 @@ class T9A(GameSystem):
             if spell["kind"] == "attribute" and self.on(state, "X04") and spell.get("path") not in phase.passed_paths:
                 chk.fail("X04", f"attribute {sid} follows a successful spell of its path {spell.get('path')}")
             pending = phase.cast
-            if pending is not None and pending.passed and not pending.dispelled and pending.step in "ABC":
+            if pending is not None and pending.awaits_effect():
                 chk.fail("R77", f"the cast of {pending.spell} passed and was not dispelled: its effect (step D) "
                                 "comes before the next casting attempt")
         version = event.get("version", "basic")
@@ -434,6 +441,8 @@ class T9A(GameSystem):
             chk.fail("R78", f"the cast of {cast.spell} failed: skip B-E")
         elif cast.dispelled:
             chk.fail("R79", f"{cast.spell} was dispelled: skip C-E")
+        elif cast.broken and step in "DE":
+            chk.fail("X06", f"the miscast broke {cast.wizard}'s concentration: {cast.spell} fails, no effect")
         order = "ABCDE"
         if order.index(cast.step) >= order.index(step):
             chk.fail("R80", f"step {step} comes after step {cast.step} of the cast of {cast.spell}: "
@@ -461,6 +470,8 @@ class T9A(GameSystem):
         if cast is None:
             return
         cast.step = "C"
+        if event["effect"] == "broken_concentration":
+            cast.broken = True
         if event["effect"] == "amnesia":
             state.amnesia.add((cast.wizard, cast.spell))
 
@@ -504,7 +515,7 @@ class T9A(GameSystem):
         if phase.step in ("started", "flux"):
             chk.fail("R77", "the magic phase ends before its Flux card and Siphon the Veil")
         pending = phase.cast
-        if pending is not None and pending.passed and not pending.dispelled and pending.step in "ABC":
+        if pending is not None and pending.awaits_effect():
             chk.fail("R77", f"the cast of {pending.spell} passed and was not dispelled: its effect (step D) comes "
                             "before the end of the phase")
         return {"carried": state.carried[phase.active]}

@@ -1009,3 +1009,22 @@ def test_a_digital_flux_card_is_the_seeds_random_draw_R84(app: Rollcall, tmp_pat
     other = "1" if due != "1" else "2"
     broken(Rollcall.open(tmp_path / "other"), digital_flux(seed, other), line=7, event="GameEnded", rule="F07",
            names=(f"digital draw 3 is {other}", f"the seed gives {due}"))
+
+
+def test_broken_concentration_makes_the_cast_fail_after_all_X06(app: Rollcall) -> None:
+    rec = magic()
+    rec.cast("w1", "fireball", [1, 1, 1, 6])                # 9 passes; the triple of 1s is worth 1
+    rec.add("MiscastResolved", wizard="w1")                 # broken concentration
+    line = rec.add("SpellResolved", spell="fireball")
+    broken(app, rec, line=line, event="SpellResolved", rule="X06", names=("concentration", "fireball"))
+
+
+def test_amnesia_forbids_the_spell_for_the_rest_of_the_game_X06(app: Rollcall) -> None:
+    rec = magic()
+    rec.cast("w1", "fireball", [4, 4, 4, 1])                # 13 passes; the triple of 4s: amnesia
+    rec.add("MiscastResolved", wizard="w1")
+    rec.add("SpellResolved", spell="fireball")
+    rec.add("MagicPhaseEnded")
+    rec.phase(card="6", turn=2, siphon=0)
+    rec.cast("w1", "fireball", [5, 5])
+    broken(app, rec, line=rec.line, event="CastingAttempted", rule="X06", names=("amnesia", "fireball"))
