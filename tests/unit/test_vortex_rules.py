@@ -378,9 +378,12 @@ def test_one_stabilisation_roll_per_activation_R14(app: Rollcall) -> None:
 # --- R15–R21: explore ---------------------------------------------------------------------------------------
 
 def test_explore_only_within_its_range_R15(app: Rollcall) -> None:
-    head = header(inf("s", "p1", (8, 6)), vortices=(vortex("v1", V1),))  # two hexes from the hexon
-    lines = game_of(head, *explore_unaligned("success", "success"))
-    broken(app, lines, line=8, event="VortexExplored", rule="R15", names=("s", "[[8,6]]", "v1", "[5,6]"))
+    # stabilised from next to the hexon, then a step to [8,6], two hexes from it, before exploring
+    head = header(inf("s", "p1", NEXT_TO_V1), vortices=(vortex("v1", V1),))
+    lines = game_of(head, ev("ActivationStarted", model="s"), roll("p2", "stabilisation", "success"),
+                    stabilised("s", 4), ev("ModelMoved", model="s", action="step", path=[[8, 6]]),
+                    roll("p1", "explore", "success"), explored("s", 7))
+    broken(app, lines, line=9, event="VortexExplored", rule="R15", names=("s", "[[8,6]]", "v1", "[5,6]"))
 
 
 def test_explore_from_inside_the_vortex_is_in_range_R15(app: Rollcall) -> None:
@@ -793,3 +796,16 @@ def test_digital_faces_are_those_of_the_seed_F07(app: Rollcall, tmp_path: Path) 
     assert Rollcall.open(tmp_path / "good").import_record(good, FILE).violations == 0
     lines = game_of(digital_header(), roll("p1", "attack", *wrong, source="digital"), the_end(seed=SEED.hex()))
     broken(app, lines, line=5, event="GameEnded", rule="F07", names=("digital roll 3", f"the seed gives {faces}"))
+
+
+def test_only_a_model_interacting_with_the_vortex_stabilises_it_R15(app: Rollcall) -> None:
+    head = header(inf("s", "p1", FAR), inf("r", "p2", NEXT_TO_V1, domains=("destruction",)),
+                  vortices=(vortex("v1", V1),))
+    lines = game_of(head, ev("ActivationStarted", model="s"), roll("p2", "stabilisation", "blank"),
+                    stabilised("s", 4))
+    broken(app, lines, line=6, event="VortexStabilised", rule="R15", names=("s", "v1"))
+
+
+def test_a_stabilisation_happens_in_the_models_activation_F05(app: Rollcall) -> None:
+    lines = game_of(one_swordsman(), roll("p2", "stabilisation", "blank"), stabilised("s", 3))
+    broken(app, lines, line=5, event="VortexStabilised", rule="F05", names=("s", "v1"))

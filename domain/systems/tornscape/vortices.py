@@ -222,6 +222,11 @@ class VortexRules:
         if vortex.allegiance is not None:
             chk.fail("R04", f"vortex {vortex.id} is already devoted to {vortex.allegiance}; only an unaligned "
                             "vortex is stabilised")
+        if hx.footprint_distance(model.fp, vortex.hexes) > state.rules.get("explore_range", 1):
+            chk.fail("R15", f"{model.id} at {show([list(h) for h in model.at])} does not interact with vortex "
+                            f"{vortex.id}: it is neither in it nor within explore range")
+        if state.activation != model.id and not any(c.model == model.id for c in state.draws):
+            chk.fail("F05", f"{model.id} interacts with vortex {vortex.id} outside its own activation")
         if state.stabilised_in_activation:
             chk.fail("R14", f"a stabilisation roll was already made in {state.activation or 'this'}'s activation")
         opponent = state.opponent(model.player)
