@@ -5,25 +5,12 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from dashboard.initiative import dice_owners, render_initiative
+from htmlcheck import by_class, one, text
+from htmlcheck import parse as parse_picture
 
 
 def parse(html: str) -> ET.Element:
-    assert html.startswith("<style>")
-    return ET.fromstring(html[html.index('<div class="rc-init"'):])
-
-
-def by_class(root: ET.Element, cls: str) -> list[ET.Element]:
-    return [e for e in root.iter() if cls in (e.get("class") or "").split()]
-
-
-def one(root: ET.Element, cls: str, **attrs: str) -> ET.Element:
-    found = [e for e in by_class(root, cls) if all(e.get(f"data-{k}") == v for k, v in attrs.items())]
-    assert len(found) == 1, (cls, attrs, len(found))
-    return found[0]
-
-
-def text(e: ET.Element) -> str:
-    return "".join(e.itertext())
+    return parse_picture(html, "rc-init")
 
 
 def lines(**given: dict) -> dict:

@@ -7,27 +7,14 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from dashboard.magic import cast_outcome, render_magic
+from htmlcheck import by_class, one, text
+from htmlcheck import parse as parse_picture
 
 GAMES = Path(__file__).resolve().parents[1] / "games"
 
 
 def parse(html: str) -> ET.Element:
-    assert html.startswith("<style>")
-    return ET.fromstring(html[html.index('<div class="rc-magic"'):])
-
-
-def by_class(root: ET.Element, cls: str) -> list[ET.Element]:
-    return [e for e in root.iter() if cls in (e.get("class") or "").split()]
-
-
-def one(root: ET.Element, cls: str, **attrs: str) -> ET.Element:
-    found = [e for e in by_class(root, cls) if all(e.get(f"data-{k}") == v for k, v in attrs.items())]
-    assert len(found) == 1, (cls, attrs, len(found))
-    return found[0]
-
-
-def text(e: ET.Element) -> str:
-    return "".join(e.itertext())
+    return parse_picture(html, "rc-magic")
 
 
 def state(**magic) -> dict:
