@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from uuid import NAMESPACE_URL, UUID, uuid5
 
@@ -67,7 +67,6 @@ class Verified:
     game: str
     events: int
     damage: Damage | None = None
-    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:

@@ -48,13 +48,17 @@ class ClaustrophobiaState(GameState):
         self.warriors: dict[str, Warrior] = {}
         self.initiative_roll: int | None = None
         self.dice_taken: set[int] = set()
-        self.set_aside: list[int] = []
 
     def stats_for(self, warrior: Warrior, face: int) -> tuple[dict, bool]:
         if warrior.available(face):
             return dict(warrior.lines[face]), False
         tired = self.rules["exhausted"]
         return {"mvt": tired["mvt"], "cbt": tired["cbt"], "def": tired["def"]}, True  # R102
+
+    def dice_left(self) -> list[int]:
+        """Indexes of this initiative's action dice no warrior has taken (set aside at its end, R105)."""
+        roll = self.rolls.get(self.initiative_roll) if self.initiative_roll else None
+        return [] if roll is None else [i for i in range(len(roll.faces)) if i not in self.dice_taken]
 
     def to_json(self) -> dict:
         out = super().to_json()
@@ -63,7 +67,7 @@ class ClaustrophobiaState(GameState):
         roll = self.rolls.get(self.initiative_roll) if self.initiative_roll else None
         out["initiative"] = None if roll is None else {
             "roll": roll.seq, "faces": list(roll.faces), "taken": sorted(self.dice_taken),
-            "set_aside": [i for i in range(len(roll.faces)) if i not in self.dice_taken]}
+            "set_aside": self.dice_left()}
         return out
 
 
@@ -150,9 +154,8 @@ class Claustrophobia(GameSystem):
             if waiting and state.initiative_roll is not None:
                 chk.fail("R99", f"every warrior takes one die before the initiative ends: {', '.join(waiting)} "
                                 "has none")
-            roll = state.rolls.get(state.initiative_roll) if state.initiative_roll else None
-            if roll is not None:
-                derived["set_aside"] = [i for i in range(len(roll.faces)) if i not in state.dice_taken]  # R105
+            if state.initiative_roll is not None:
+                derived["set_aside"] = state.dice_left()  # R105
         return derived
 
     def apply_PhaseStarted(self, state: ClaustrophobiaState, event: dict) -> None:
