@@ -179,13 +179,8 @@ class Rollcall(Application):
                                    "source": "digital"})
 
     def end_game(self, game_id: str, score: dict, winner: str | None, reason: str) -> dict:
-        """End a game; a digital game's end reveals its seed."""
-        game = self.get_game(game_id)
-        event = {"type": "GameEnded", "score": score, "winner": winner, "reason": reason}
-        seed = self.secret_seed(game_id)
-        if seed is not None:
-            event["seed"] = seed.hex()
-        return self._append(game, event)
+        """End a game; a digital game's end reveals its seed (``record`` adds it)."""
+        return self.record(game_id, {"type": "GameEnded", "score": score, "winner": winner, "reason": reason})
 
     def _append(self, game: Game, event: dict) -> dict:
         recorded = game.record(event)
