@@ -15,6 +15,11 @@ PAGES = {
     "Games": [
         st.Page(PAGES_DIR / "games.py", title="Games", icon=":material/table_rows:", default=True),
         st.Page(PAGES_DIR / "replay.py", title="Replay", icon=":material/replay:"),
+        st.Page(PAGES_DIR / "dispute.py", title="Dispute", icon=":material/gavel:"),
+    ],
+    "Tournaments": [
+        st.Page(PAGES_DIR / "standings.py", title="Standings", icon=":material/leaderboard:"),
+        st.Page(PAGES_DIR / "analytics.py", title="Analytics", icon=":material/monitoring:"),
     ],
 }
 

@@ -16,8 +16,10 @@ from eventsourcing.domain import Aggregate
 from domain import randomness
 from domain.errors import (GameAlreadyRecorded, GameNotFound, MalformedRecord, RecordError, RollcallError,
                            RuleViolation)
+from domain.access import AccessMixin
 from domain.game import Game, normalise_header
 from domain.record import LocatedError, event_hash, export_line, header_hash, read_lines, show
+from domain.tournaments import TournamentMixin
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://rollcall.invalid/games")
 GAME_CREATED = "rollcall:GameCreated"
@@ -84,7 +86,7 @@ def store_env(data_dir: str | os.PathLike | None = None) -> dict[str, str]:
             "SQLITE_LOCK_TIMEOUT": "30"}
 
 
-class Rollcall(Application):
+class Rollcall(AccessMixin, TournamentMixin, Application):
     """Rollcall's event store of games."""
 
     name = "Rollcall"

@@ -1,0 +1,3 @@
+"""Access keys: who may record events and rulings."""
+
+from __future__ import annotations

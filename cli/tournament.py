@@ -1,0 +1,3 @@
+"""Tournaments: create, standings, results."""
+
+from __future__ import annotations

@@ -1,0 +1,5 @@
+"""Analytics."""
+
+import streamlit as st
+
+st.title("Analytics")

@@ -1,0 +1,5 @@
+"""Dispute."""
+
+import streamlit as st
+
+st.title("Dispute")

@@ -1,0 +1,5 @@
+"""Standings."""
+
+import streamlit as st
+
+st.title("Standings")
