@@ -25,12 +25,14 @@ class Game(Aggregate):
     class Created(Aggregate.Created):
         TOPIC = "rollcall:GameCreated"
         data: dict
+        author: str | None = None  # who wrote it: the name of the key presented (None in a store without keys)
 
         def apply(self, aggregate: Game) -> None:
             """``__init__`` builds the state from the header."""
 
     class Event(Aggregate.Event):
         data: dict
+        author: str | None = None  # who wrote it: the name of the key presented (None in a store without keys)
 
         def apply(self, aggregate: Game) -> None:
             aggregate.system.apply(aggregate.state, self.data)
@@ -41,10 +43,11 @@ class Game(Aggregate):
         self.state: GameState = self.system.new_state(data)
         self.system.check_setup(self.state, Checks(strict=False))
         self.state.head = data["hash"]
+        self.author: str | None = None  # the writer of the events recorded next (set by the application)
 
     # --- creating -------------------------------------------------------------------------
     @classmethod
-    def start(cls, header: dict, id: UUID, *, strict: bool = True) -> Game:
+    def start(cls, header: dict, id: UUID, *, strict: bool = True, author: str | None = None) -> Game:
         """Check a header and create the game; a setup rule broken in strict mode raises."""
         data = normalise_header(header)
         system = system_for(data["system"])
@@ -58,7 +61,9 @@ class Game(Aggregate):
         if chk.found:
             data["violations"] = [v.as_dict() for v in chk.found]
         data["hash"] = header_hash(data)
-        return cls._create(cls.Created, id=id, data=data)
+        game = cls._create(cls.Created, id=id, data=data, author=author)
+        game.author = author
+        return game
 
     # --- recording ------------------------------------------------------------------------
     def record(self, raw: dict, *, strict: bool = True) -> dict:
@@ -90,7 +95,7 @@ class Game(Aggregate):
         if chk.found:
             event["violations"] = [v.as_dict() for v in chk.found]
         event["hash"] = event_hash(state.head, event)
-        self.trigger_event(event_class(event_type), data=event)
+        self.trigger_event(event_class(event_type), data=event, author=self.author)
         return event
 
     # --- verbs over record() (used by the simulator, the dashboard and the CLI) ------------
