@@ -37,9 +37,14 @@ TOPIC = "rollcall:"
 # Small row groups: most of a batch's rows fill whole row groups, which DuckDB writes compressed to the
 # file at commit instead of logging them to the WAL and rewriting them at the next checkpoint.
 ROW_GROUP_ROWS = 16_384
-# Read models that are views over fct_events (and the d6 odds they use): nothing to derive per batch.
-VIEWS = ("dim_d6_sums", "dim_dice", "fct_roll_odds", "fct_casts", "fct_dispels", "fct_flux_draws", "fct_card_draws",
-         "fct_initiative")
+# Read models that are views over the tables (and the d6 odds they use): nothing to derive per batch.
+# Created in this order (a view must follow those it reads).
+GAME_VIEWS = ("dim_d6_sums", "dim_dice", "fct_roll_odds", "fct_casts", "fct_dispels", "fct_flux_draws",
+              "fct_card_draws", "fct_initiative")
+TOURNAMENT_VIEWS: tuple[str, ...] = ()
+DISPUTE_VIEWS: tuple[str, ...] = ()
+STAT_VIEWS: tuple[str, ...] = ()
+VIEWS = GAME_VIEWS + TOURNAMENT_VIEWS + DISPUTE_VIEWS + STAT_VIEWS
 # Checkpoint once, at the end of a run; one thread (a batch is too small to gain from more).
 SETTINGS = ("SET checkpoint_threshold = '1GB'", "SET threads = 1")
 
