@@ -23,12 +23,17 @@ DataDir = Annotated[Optional[Path], typer.Option("--data", envvar="ROLLCALL_DATA
                                                  show_default="./data")]
 
 
+Key = Annotated[Optional[str], typer.Option("--key", envvar="ROLLCALL_KEY", show_envvar=True,
+                                            help="Access key for writing, once the store has keys.",
+                                            show_default=False)]
+
+
 def data_dir(data: Path | None) -> Path:
     return Path(data or "data")
 
 
-def open_app(data: Path | None) -> Rollcall:
-    return Rollcall.open(data_dir(data))
+def open_app(data: Path | None, key: str | None = None) -> Rollcall:
+    return Rollcall.open(data_dir(data), key=key)
 
 
 def record_files(paths: list[Path]) -> list[Path]:
@@ -45,11 +50,12 @@ def record_files(paths: list[Path]) -> list[Path]:
 @reported
 def import_(files: Annotated[list[Path], typer.Argument(help="Record files or folders of *.rollcall.jsonl.")],
             lenient: Annotated[bool, typer.Option(help="Store games that break rules, marking the events.")] = False,
-            data: DataDir = None) -> None:
+            data: DataDir = None, key: Key = None) -> None:
     """Import game records; each game is checked and stored whole, or not at all."""
     from domain.bulk import import_files
 
-    store = open_app(data)
+    store = open_app(data, key)
+    store.author()  # a missing or wrong key stops the import before any file is read
     failed = 0
     paths = record_files(files)
     with typer.progressbar(import_files(store, paths, lenient=lenient), length=len(paths), label="importing",
@@ -70,7 +76,7 @@ def import_(files: Annotated[list[Path], typer.Argument(help="Record files or fo
 def record(game: Annotated[str, typer.Argument(help="Game id.")],
            event: Annotated[str, typer.Argument(help="One event as JSON, e.g. '{\"type\": \"TurnStarted\", \"turn\": 1}'.")],
            lenient: Annotated[bool, typer.Option(help="Store the event even if it breaks a rule.")] = False,
-           data: DataDir = None) -> None:
+           data: DataDir = None, key: Key = None) -> None:
     """Append one event to a recorded game, with the same checks as import."""
     try:
         obj = json.loads(event)
@@ -79,9 +85,9 @@ def record(game: Annotated[str, typer.Argument(help="Game id.")],
     if not isinstance(obj, dict):
         raise RollcallError("the event must be a JSON object")
     try:
-        stored = open_app(data).record(game, obj, strict=not lenient)
+        stored = open_app(data, key).record(game, obj, strict=not lenient)
     except RollcallError as exc:
-        if isinstance(exc, RecordError) or type(exc).__name__ == "GameNotFound":
+        if isinstance(exc, RecordError) or type(exc).__name__ in ("GameNotFound", "AccessDenied"):
             raise
         raise RecordError(game, 0, obj.get("type") if isinstance(obj.get("type"), str) else None, exc) from None
     typer.echo(json.dumps(stored, ensure_ascii=False))
@@ -95,9 +101,9 @@ def roll(game: Annotated[str, typer.Argument(help="Game id (a digital game).")],
                                                    "miscast, initiative, attack or other.")],
          die: Annotated[str, typer.Option(help="Die name of the rules in force, e.g. attack, agility, d6.")],
          count: Annotated[int, typer.Option(help="Number of dice.")] = 1,
-         data: DataDir = None) -> None:
+         data: DataDir = None, key: Key = None) -> None:
     """Roll digital dice: Rollcall computes the faces from the game's committed seed and records them."""
-    event = open_app(data).roll(game, player, purpose, die, count)
+    event = open_app(data, key).roll(game, player, purpose, die, count)
     typer.echo(f"seq {event['seq']}: {player} rolls {count} {die}: {' '.join(map(str, event['faces']))}")
 
 
@@ -105,9 +111,9 @@ def roll(game: Annotated[str, typer.Argument(help="Game id (a digital game).")],
 @reported
 def draw(game: Annotated[str, typer.Argument(help="Game id (a digital game).")],
          vortex: Annotated[Optional[str], typer.Option(help="Vortex, when one event entered several.")] = None,
-         data: DataDir = None) -> None:
+         data: DataDir = None, key: Key = None) -> None:
     """Draw the next due card digitally: an ether phenomenon card, or a Flux card in The 9th Age."""
-    event = open_app(data).draw_card(game, vortex)
+    event = open_app(data, key).draw_card(game, vortex)
     if event["type"] == "FluxCardDrawn":
         typer.echo(f"seq {event['seq']}: Flux card {event['card']}: {event['magic_dice']} magic dice each, "
                    f"{event['veil_tokens']} veil tokens")
@@ -189,15 +195,17 @@ def _project(data: Path | None, rebuild: bool = False) -> int:
 def replay(game: Annotated[str, typer.Argument(help="Game id.")],
            seq: Annotated[Optional[int], typer.Option(help="Show the state after this event (default: the last).")] = None,
            as_json: Annotated[bool, typer.Option("--json", help="Print the state as JSON.")] = False,
+           as_ruled: Annotated[bool, typer.Option("--as-ruled", help="Leave out the events a ruling voided "
+                                                                     "(default: the game as played).")] = False,
            data: DataDir = None) -> None:
-    """The state after event N: a text board, or JSON."""
+    """The state after event N, as played or as ruled: a text board, or JSON."""
     from cli.textboard import text_board
     from projections.queries import connect_read, state_at
 
     _project(data)
     con = connect_read(data_dir(data))
     try:
-        state = state_at(con, game, seq)
+        state = state_at(con, game, seq, as_ruled=as_ruled)
     finally:
         con.close()
     typer.echo(json.dumps(state, ensure_ascii=False, indent=2) if as_json else text_board(state))
@@ -217,7 +225,7 @@ def dashboard(port: Annotated[int, typer.Option(help="Port on localhost.")] = 85
 
 
 # Commands of other nouns live in their own modules, which register on ``app``.
-from cli import keys, simulate, stats, tournament  # noqa: E402,F401
+from cli import dispute, keys, simulate, stats, tournament  # noqa: E402,F401
 
 if __name__ == "__main__":
     app()

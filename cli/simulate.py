@@ -1,66 +1,92 @@
-"""Simulated games and tournaments, and the demo."""
+"""Simulated tournaments, and the demo."""
 
 from __future__ import annotations
 
+import os
 import sys
-from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
 from cli.errors import reported
-from cli.main import DataDir, _project, app, dashboard, data_dir, open_app
+from cli.main import DataDir, Key, _project, app, dashboard, data_dir, open_app
 from domain.application import Rollcall
 from domain.errors import RollcallError
+from domain.tournaments import canonical_system
 
-
-DEMO = (("tornscape", "Demo Open", 12), ("t9a", "Demo Magic Cup", 6), ("claustrophobia", "Demo Descent", 6))
+# (system, tournament, players, rounds): a tournament of each system, built in well under a minute.
+DEMO = (("tornscape", "Demo Open", 12, 4), ("t9a", "Demo Magic Cup", 8, 3), ("claustrophobia", "Demo Descent", 7, 3))
 
 
 @app.command()
 @reported
-def simulate(tournament: Annotated[str, typer.Option(help="Tournament name (games link to it by header).")],
+def simulate(tournament: Annotated[str, typer.Option(help="Tournament name (created if missing).")],
              system: Annotated[str, typer.Option(help="tornscape, t9a or claustrophobia.")] = "tornscape",
-             games: Annotated[int, typer.Option(help="Number of games.")] = 8,
-             seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same games.")] = 1,
-             tables: Annotated[int, typer.Option(help="Tables per round.")] = 4,
-             data: DataDir = None) -> None:
-    """Simulate legal games of a system as a tournament and record them."""
-    count = _simulate(open_app(data), system, tournament, games, seed, tables)
-    typer.echo(f"recorded {count} simulated {system} games of {tournament}")
+             players: Annotated[int, typer.Option(help="Number of players (an odd number gives a bye a round).")] = 8,
+             rounds: Annotated[int, typer.Option(help="Swiss rounds.")] = 3,
+             seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same tournament.")] = 1,
+             turns: Annotated[Optional[int], typer.Option(help="Turns per game (default: the system's).")] = None,
+             models: Annotated[Optional[int], typer.Option(help="Tornscape: models per player (default 6).")] = None,
+             workers: Annotated[Optional[int], typer.Option(help="Processes playing the games of a round "
+                                                                  "(default: one per core for big rounds).")] = None,
+             data: DataDir = None, key: Key = None) -> None:
+    """Simulate a whole Swiss tournament of legal games and record it (round 1 paired at random, later
+    rounds by the standings, no rematches when avoidable, a bye for an odd player count)."""
+    options = {name: value for name, value in (("turns", turns), ("models_per_player", models)) if value is not None}
+    if models is not None and canonical_system(system) != "tornscape":
+        raise RollcallError("--models is for Tornscape games")
+    games, events = _simulate(open_app(data, key), system, tournament, players, rounds, seed, workers, **options)
+    typer.echo(f"recorded {games} simulated {system} games ({events} events) of {tournament}")
 
 
-def _simulate(store: Rollcall, system: str, tournament: str, games: int, seed: int, tables: int) -> int:
-    from domain.record import slug
-    from domain.simulate import SIMULATORS, record_lines, simulate as play
+def _simulate(store: Rollcall, system: str, tournament: str, players: int, rounds: int, seed: int,
+              workers: int | None = None, **game_options) -> tuple[int, int]:
+    """Play and record a tournament (creating it if missing); games already recorded are kept, so an
+    interrupted run with the same options can be run again. Returns (games, events) recorded."""
+    from domain.simulate import simulate_tournament
+    from domain.tournaments import TournamentNotFound
 
-    if system not in SIMULATORS:
-        raise RollcallError(f"unknown system '{system}' (known: {', '.join(SIMULATORS)})")
-    recorded = 0
-    with typer.progressbar(range(games), label=f"simulating {system}", file=sys.stderr) as bar:
-        for i in bar:
-            round_no, table = i // tables + 1, i % tables + 1
-            game_id = f"{slug(tournament)}-r{round_no}-t{table}"
-            if store.exists(game_id):
+    system = canonical_system(system)
+    try:
+        existing = store.tournament(tournament)
+    except TournamentNotFound:
+        existing = None
+        store.create_tournament(tournament, system, rounds=rounds)
+    if existing is not None and existing.system != system:
+        raise RollcallError(f"'{existing.name}' is a {existing.system} tournament, not {system}")
+    byes = {(b["round"], b["player"]) for b in existing.byes} if existing is not None else set()
+
+    def bye(round_no: int, player: str, faction: str) -> None:
+        if (round_no, player) not in byes:
+            store.award_bye(tournament, round_no, player, faction)
+
+    per_round = players // 2
+    if workers is None:
+        workers = min(os.cpu_count() or 1, 4) if per_round >= 8 else 1
+    recorded = events = 0
+    games = simulate_tournament(system, tournament, players, rounds, seed, workers=workers, on_bye=bye,
+                                **game_options)
+    with typer.progressbar(games, length=per_round * rounds, label=f"simulating {tournament}",
+                           file=sys.stderr) as bar:
+        for game in bar:
+            if store.exists(game.game):
                 continue
-            game = play(system, seed * 100_000 + i, game_id, tournament=tournament, round_no=round_no, table=table)
-            store.import_record(record_lines(game), f"simulated {game_id}")
+            store.import_record(game.lines, f"simulated {game.game}")
             recorded += 1
-    return recorded
+            events += game.events
+    return recorded, events
 
 
 @app.command()
 @reported
 def demo(port: Annotated[int, typer.Option(help="Dashboard port on localhost.")] = 8501,
          serve: Annotated[bool, typer.Option(help="Open the dashboard after building the demo.")] = True,
-         data: DataDir = None) -> None:
-    """Build demo tournaments of simulated games (one per system), project them and open the dashboard."""
-    store = open_app(data)
-    for seed, (system, tournament, games) in enumerate(DEMO, start=1):
-        _simulate(store, system, tournament, games, seed, 4)
+         data: DataDir = None, key: Key = None) -> None:
+    """Build a simulated tournament of each system, project them and open the dashboard."""
+    store = open_app(data, key)
+    for seed, (system, tournament, players, rounds) in enumerate(DEMO, start=1):
+        _simulate(store, system, tournament, players, rounds, seed)
     count = _project(data)
     typer.echo(f"demo ready in {data_dir(data)}: {sum(1 for _ in store.headers())} games, {count} events projected")
     if serve:
         dashboard(port=port, data=data)
-
-

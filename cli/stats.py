@@ -1,3 +1,107 @@
-"""Statistics of games and tournaments in the terminal."""
+"""Statistics of games and tournaments in the terminal: the figures of the Analytics page."""
 
 from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Optional
+
+import typer
+
+from cli.errors import reported
+from cli.main import DataDir, _project, app, data_dir
+from domain.errors import RollcallError
+
+# per query: its title and the columns shown (JSON output carries every column)
+SHOWN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "luck_by_player": ("Luck per player (observed - expected; |z| >= 2 is rare)",
+                       ("player", "unit", "games", "dice", "observed", "expected", "luck", "z", "verdict")),
+    "luck_by_die": ("Luck per die and purpose", ("die", "purpose", "unit", "dice", "observed", "expected", "luck", "z")),
+    "luck_by_game": ("Luckiest and unluckiest players of a game (largest |z|)",
+                     ("game", "name", "faction", "unit", "result", "dice", "luck", "z")),
+    "swings": ("Big swings of the game {game} (|z| >= 2)", ("seq", "player", "unit", "observed", "expected", "z")),
+    "fairness": ("Dice fairness (chi-square per die type; Holm over every test)",
+                 ("level", "who", "die", "throws", "p_value", "p_holm", "q_bh", "verdict")),
+    "card_fairness": ("Card draws against a uniform deck", ("deck", "draws", "cards", "p_value", "p_holm", "verdict")),
+    "odds_checks": ("Outcomes against their exact odds", ("test", "n", "observed", "expected", "p_value", "p_holm",
+                                                          "verdict")),
+    "vortex_allegiance": ("Vortex stabilisation outcomes", ("outcome", "face", "observed", "expected", "share",
+                                                           "expected_share")),
+    "ether_by_faction": ("Ether harvested by faction", ("faction", "games", "explorations", "successes", "ether",
+                                                        "ether_per_game")),
+    "casting": ("Casting by number of dice", ("dice", "attempts", "passed", "expected_passed", "miscasts",
+                                              "expected_miscasts")),
+    "dispels": ("Dispels by number of dice", ("dice", "attempts", "dispelled", "expected_dispelled")),
+    "exhaustion": ("Initiative exhaustion", ("warrior", "dice", "exhausted", "rate", "ci_low", "ci_high", "set_aside")),
+    "faction_results": ("Faction win rates (95% Wilson interval; mirror matches apart)",
+                        ("faction", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high", "mirror_games")),
+    "matchups": ("Faction against faction", ("faction", "opponent", "games", "wins", "draws", "losses", "win_rate")),
+    "first_player": ("First-player advantage (first player: who acts first)",
+                     ("system", "decided", "first_wins", "rate", "ci_low", "ci_high", "p_value", "verdict")),
+    "turn_times": ("Time per turn (events with `at`)", ("turn", "games", "mean_seconds", "median_seconds",
+                                                        "max_seconds")),
+}
+MAX_ROWS = 12
+
+
+@app.command()
+@reported
+def stats(tournament: Annotated[Optional[str], typer.Option(help="Tournament (default: every game).")] = None,
+          game: Annotated[Optional[list[str]], typer.Option(help="A game (repeat for a set of games).")] = None,
+          as_json: Annotated[bool, typer.Option("--json", help="Print every figure as JSON.")] = False,
+          data: DataDir = None) -> None:
+    """Luck, dice and card fairness, odds of the games' rolls and results of a tournament or a set of games."""
+    from projections.queries import connect_read
+    from projections.stats import ANALYTICS_QUERIES, Scope, focus_game, scope_games
+
+    _project(data)
+    con = connect_read(data_dir(data))
+    try:
+        scope = Scope(tournament=tournament, games=tuple(game or ()))
+        games = scope_games(con, scope)
+        if not games or (scope.games and len(games) < len(set(scope.games))):
+            missing = sorted(set(scope.games) - set(games)) if scope.games else []
+            raise RollcallError(f"unknown games: {', '.join(missing)}" if missing
+                                else f"no games in tournament '{tournament}'" if tournament else "no games recorded")
+        figures = {name: query(con, scope) for name, query in ANALYTICS_QUERIES.items()}
+        focus = focus_game(con, scope)
+    finally:
+        con.close()
+    if as_json:
+        typer.echo(json.dumps({"scope": {"tournament": tournament, "games": games}, **figures},
+                              ensure_ascii=False, indent=2, default=str))
+        return
+    _print(figures, len(games), tournament, focus)
+
+
+def _print(figures: dict[str, list[dict[str, Any]]], games: int, tournament: str | None, focus: str | None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    console.print(f"[bold]{tournament or 'All games'}[/bold]: {games} games")
+    for name, (title, columns) in SHOWN.items():
+        rows = figures.get(name) or []
+        if name == "luck_by_game":
+            rows = sorted(rows, key=lambda r: -abs(r["z"] or 0))
+        if not rows:
+            continue
+        table = Table(title=title.format(game=focus), title_justify="left", title_style="bold")
+        for column in columns:
+            table.add_column(column, no_wrap=True)
+        for row in rows[:MAX_ROWS]:
+            table.add_row(*(_cell(column, row.get(column)) for column in columns))
+        console.print(table)
+        if len(rows) > MAX_ROWS:
+            console.print(f"  … {len(rows) - MAX_ROWS} more rows (--json for all)")
+
+
+def _cell(column: str, value: Any) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        if column.startswith(("p_", "q_")):
+            return f"{value:.2g}" if value < 0.001 else f"{value:.3f}"
+        if column in ("rate", "share", "expected_share", "win_rate", "ci_low", "ci_high"):
+            return f"{value:.1%}"
+        return f"{value:.2f}"
+    return str(value)

@@ -96,8 +96,26 @@ def _turn_starts(ver: tuple[str, int], game: str) -> list[tuple[int, int]]:
 
 
 @st.cache_data(max_entries=2048, show_spinner=False)
-def _state_at(ver: tuple[str, int], game: str, seq: int) -> dict:
-    return _run(ver, "state_at", game, seq)
+def _state_at(ver: tuple[str, int], game: str, seq: int, as_ruled: bool = False) -> dict:
+    from projections import queries
+
+    return _reader(*ver).run(lambda con: queries.state_at(con, game, seq, as_ruled=as_ruled))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _dispute_query(ver: tuple[str, int], name: str, game: str, about: tuple[int, ...] = ()) -> list | dict:
+    from projections import disputes
+
+    fn = getattr(disputes, name)
+    return _reader(*ver).run(lambda con: fn(con, game, list(about)) if about else fn(con, game))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _header(ver: tuple[str, int], game: str) -> dict:
+    from projections.queries import _rows
+
+    return _reader(*ver).run(lambda con: _rows(con, "SELECT header FROM dim_games WHERE game = $game",
+                                               {"game": game})[0]["header"])
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -121,5 +139,29 @@ def turn_starts(game: str) -> list[tuple[int, int]]:
     return _turn_starts(version(), game)
 
 
-def state_at(game: str, seq: int) -> dict:
-    return _state_at(version(), game, int(seq))
+def state_at(game: str, seq: int, as_ruled: bool = False) -> dict:
+    return _state_at(version(), game, int(seq), bool(as_ruled))
+
+
+def header(game: str) -> dict:
+    return _header(version(), game)
+
+
+def disputes(game: str) -> list[dict]:
+    return _dispute_query(version(), "disputes", game)
+
+
+def rulings(game: str) -> list[dict]:
+    return _dispute_query(version(), "rulings", game)
+
+
+def voided(game: str) -> dict[int, int]:
+    return _dispute_query(version(), "voided", game)
+
+
+def rolls_involved(game: str, about: list[int]) -> list[dict]:
+    return _dispute_query(version(), "rolls_involved", game, tuple(about))
+
+
+def casts_involved(game: str, about: list[int]) -> list[dict]:
+    return _dispute_query(version(), "casts_involved", game, tuple(about))

@@ -400,15 +400,19 @@ def value_text(value: Any) -> str:
     return str(value)
 
 
-def event_rows(events: list[dict], rolls: dict[int, dict] | None = None) -> list[dict]:
-    """Rows of the event list: seq, turn, type, player, summary and the broken rules."""
+def event_rows(events: list[dict], rolls: dict[int, dict] | None = None,
+               voided: dict[int, int] | None = None) -> list[dict]:
+    """Rows of the event list: seq, turn, type, player, summary and the broken rules; an event a
+    ruling voided says so at the start of its summary."""
+    voided = voided or {}
     return [
         {
             "seq": int(e["seq"]),
             "turn": e.get("turn"),
             "type": e.get("type"),
             "player": e.get("player") or "",
-            "summary": summary(e, rolls),
+            "summary": (f"[void: ruling {voided[int(e['seq'])]}] " if int(e["seq"]) in voided else "")
+                       + summary(e, rolls),
             "rules": ", ".join(v["rule"] for v in violations(e)),
         }
         for e in events

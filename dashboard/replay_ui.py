@@ -96,6 +96,25 @@ def turn_picker(starts: list[tuple[int, int]], turn: int, container=st) -> None:
                         format_func=lambda t: "Setup" if t == 0 else f"Turn {t} (from seq {begin[t]})")
 
 
+def ruled_toggle(voided: dict[int, int]) -> bool:
+    """The as-played / as-ruled switch (URL parameter ``ruled``); only shown when a ruling voided events."""
+    if not voided:
+        return False
+    return st.toggle("As ruled", key="ruled", bind="query-params",
+                     help=f"Leave out the {len(voided)} events a ruling voided (off: the game as played)")
+
+
+def dispute_link(game: str, seq: int, voided: dict[int, int]) -> None:
+    """A link opening the Dispute page at the current event."""
+    from urllib.parse import urlencode
+
+    if seq <= 0:
+        return
+    note = f" (void: ruling {voided[seq]})" if seq in voided else ""
+    st.markdown(f'<a class="rc-dispute-link" href="/dispute?{urlencode({"game": game, "seq": seq})}" '
+                f'target="_self">⚖ Dispute this event{note}</a>', unsafe_allow_html=True)
+
+
 def players_line(state: dict) -> None:
     from dashboard.board import legend_html
 

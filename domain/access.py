@@ -1,7 +1,217 @@
-"""Access keys: once an organiser has created the first key, recording needs a key."""
+"""Access keys: reading is open; once an organiser has created the first key, writing needs a key.
+
+A store without keys is a single-user store: everything may be written and events carry no author.
+Each key has a role and a name; only the SHA-256 of the key is stored (keys are 192 random bits, so
+a plain hash is enough). What each role may write:
+
+- ``scorekeeper``: games and their events, disputes (``DisputeOpened``);
+- ``judge``: what a scorekeeper may, and rulings (``RulingMade``) and anything in a sealed game;
+- ``organiser``: what a scorekeeper may, and keys and tournaments.
+
+Every event written with a key records the key's name as its ``author``.
+"""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from uuid import NAMESPACE_URL, uuid5
+
+from eventsourcing.domain import Aggregate
+
+from domain.errors import RollcallError
+
+ROLES = ("scorekeeper", "judge", "organiser")
+# what a write needs -> the roles that may do it
+MAY = {
+    "record": frozenset({"scorekeeper", "judge", "organiser"}),
+    "judge": frozenset({"judge"}),
+    "organise": frozenset({"organiser"}),
+}
+KEY_PREFIX = "rk_"
+KEYRING_ID = uuid5(NAMESPACE_URL, "https://rollcall.invalid/keyring")
+
+
+class AccessDenied(RollcallError):
+    """A write without the key it needs; nothing was written."""
+
+
+def key_hash(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def new_key() -> str:
+    return KEY_PREFIX + secrets.token_urlsafe(24)
+
+
+@dataclass(frozen=True)
+class Holder:
+    name: str
+    role: str
+
+
+class Keyring(Aggregate):
+    """The store's keys: name -> role and hash of the key. Never projected."""
+
+    TOPIC = "rollcall-access:Keyring"
+
+    class Created(Aggregate.Created):
+        TOPIC = "rollcall-access:KeyringCreated"
+
+    class KeyAdded(Aggregate.Event):
+        TOPIC = "rollcall-access:KeyAdded"
+        name: str
+        role: str
+        key_hash: str
+        added_by: str | None
+
+        def apply(self, keyring: Keyring) -> None:
+            keyring.keys[self.name] = (self.role, self.key_hash)
+
+    class KeyRevoked(Aggregate.Event):
+        TOPIC = "rollcall-access:KeyRevoked"
+        name: str
+        revoked_by: str | None
+
+        def apply(self, keyring: Keyring) -> None:
+            keyring.keys.pop(self.name, None)
+
+    def __init__(self) -> None:
+        self.keys: dict[str, tuple[str, str]] = {}
+
+    @classmethod
+    def create(cls) -> Keyring:
+        return cls._create(cls.Created, id=KEYRING_ID)
+
+    def add(self, role: str, name: str, by: Holder | None) -> str:
+        """Add a key for ``name`` with ``role``; the new key (only its hash is kept)."""
+        if role not in ROLES:
+            raise RollcallError(f"unknown role '{role}' (roles: {', '.join(ROLES)})")
+        if not name.strip():
+            raise RollcallError("a key needs a name (who holds it)")
+        if name in self.keys:
+            raise RollcallError(f"'{name}' already holds a key; revoke it first to issue a new one")
+        if not self.keys and role != "organiser":
+            raise AccessDenied("the first key must be an organiser's (`rollcall keys add organiser NAME`): "
+                               "with it the store stops being single-user")
+        key = new_key()
+        self.trigger_event(self.KeyAdded, name=name, role=role, key_hash=key_hash(key),
+                           added_by=by.name if by else None)
+        return key
+
+    def revoke(self, name: str, by: Holder) -> None:
+        if name not in self.keys:
+            raise RollcallError(f"no key is held by '{name}'")
+        organisers = [n for n, (role, _) in self.keys.items() if role == "organiser"]
+        if organisers == [name]:
+            raise RollcallError(f"'{name}' holds the last organiser key; add another organiser first")
+        self.trigger_event(self.KeyRevoked, name=name, revoked_by=by.name)
+
+    def holder(self, key: str | None) -> Holder | None:
+        """Who holds ``key`` (None when the store has no keys); refuses a missing or unknown key."""
+        if not self.keys:
+            return None
+        if not key:
+            raise AccessDenied("this store needs a key to write: pass --key or set ROLLCALL_KEY")
+        digest = key_hash(key)
+        for name, (role, stored) in self.keys.items():
+            if hmac.compare_digest(stored, digest):
+                return Holder(name, role)
+        raise AccessDenied("the key presented is not a key of this store")
+
+
+def require(holder: Holder | None, need: str, what: str) -> None:
+    """Refuse ``what`` unless the holder's role may do ``need`` (a store without keys allows all)."""
+    if holder is None or holder.role in MAY[need]:
+        return
+    roles = " or ".join(sorted(MAY[need]))
+    raise AccessDenied(f"{what} needs a {roles} key; '{holder.name}' holds a {holder.role} key")
+
 
 class AccessMixin:
-    """The application service's key commands (mixed into :class:`domain.application.Rollcall`)."""
+    """The application service's keys (mixed into :class:`domain.application.Rollcall`).
+
+    ``key`` is the key presented for this session (``Rollcall.open(..., key=...)``)."""
+
+    key: str | None = None
+    # the author of what a worker process checks for an importing process that checked the key
+    acting_as: str | None = None
+
+    def keyring(self) -> Keyring | None:
+        from eventsourcing.application import AggregateNotFoundError
+
+        try:
+            return self.repository.get(KEYRING_ID)
+        except AggregateNotFoundError:
+            return None
+
+    def holder(self) -> Holder | None:
+        """The holder of the presented key; None in a store without keys. Refuses a bad key."""
+        keyring = self.keyring()
+        return keyring.holder(self.key) if keyring else None
+
+    def author(self, need: str = "record", what: str = "recording") -> str | None:
+        """The name to record as the author of a write that needs ``need``; refuses the wrong key."""
+        holder = self.holder()
+        require(holder, need, what)
+        return holder.name if holder else None
+
+    def writer(self) -> str | None:
+        """The name of the presented key's holder, to record as the author of new events; None in a
+        store without keys or when the key is missing or unknown (``save`` then refuses the write)."""
+        if self.acting_as is not None:
+            return self.acting_as
+        try:
+            holder = self.holder()
+        except AccessDenied:
+            return None
+        return holder.name if holder else None
+
+    def save(self, *objs, **kwargs):
+        """Save, once the presented key may write what is saved: a game's events need a key of any role,
+        a ruling or an event after the game was sealed a judge's key, other aggregates (tournaments) an
+        organiser's. The keyring checks its own writes."""
+        from domain.game import Game
+        from domain.rulings import needs_judge
+
+        needs: dict[str, str] = {}
+        for obj in objs:
+            if obj is None or isinstance(obj, Keyring) or not getattr(obj, "pending_events", None):
+                continue
+            if isinstance(obj, Game):
+                judged = needs_judge(obj)
+                if judged:
+                    needs["judge"] = judged
+                else:
+                    needs.setdefault("record", "recording game events")
+            elif type(obj).__name__ != "DiceSeed":
+                needs["organise"] = f"writing a {type(obj).__name__.lower()}"
+        if needs:
+            holder = self.holder()
+            for need, what in needs.items():
+                require(holder, need, what)
+        return super().save(*objs, **kwargs)
+
+    def add_key(self, role: str, name: str) -> str:
+        """A new key for ``name`` (the first must be an organiser's; later ones need an organiser key)."""
+        keyring = self.keyring() or Keyring.create()
+        holder = keyring.holder(self.key)
+        require(holder, "organise", "adding a key")
+        key = keyring.add(role, name, holder)
+        self.save(keyring)
+        return key
+
+    def revoke_key(self, name: str) -> None:
+        keyring = self.keyring()
+        if keyring is None:
+            raise RollcallError("this store has no keys")
+        holder = keyring.holder(self.key)
+        require(holder, "organise", "revoking a key")
+        keyring.revoke(name, holder)
+        self.save(keyring)
+
+    def key_holders(self) -> list[Holder]:
+        keyring = self.keyring()
+        return [Holder(n, role) for n, (role, _) in sorted(keyring.keys.items())] if keyring else []

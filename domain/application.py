@@ -92,8 +92,11 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
     name = "Rollcall"
 
     @classmethod
-    def open(cls, data_dir: str | os.PathLike | None = None) -> Rollcall:
-        return cls(env=store_env(data_dir))
+    def open(cls, data_dir: str | os.PathLike | None = None, *, key: str | None = None) -> Rollcall:
+        """The store of ``data_dir``; ``key`` is the access key presented for writing (see domain.access)."""
+        app = cls(env=store_env(data_dir))
+        app.key = key
+        return app
 
     # --- games ----------------------------------------------------------------------------
     def exists(self, game_id: str) -> bool:
@@ -101,9 +104,11 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
 
     def get_game(self, game_id: str, version: int | None = None) -> Game:
         try:
-            return self.repository.get(game_uuid(game_id), version=version)
+            game = self.repository.get(game_uuid(game_id), version=version)
         except AggregateNotFoundError:
             raise GameNotFound(game_id) from None
+        game.author = self.writer()
+        return game
 
     def create_game(self, header: dict, *, strict: bool = True) -> Game:
         """A new game (unsaved). A digital game without a commit gets a secret seed and its commit;
@@ -113,9 +118,10 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
             seed = randomness.new_seed()
             header = {**header, "commit": randomness.commit_of(seed)}
         game_id = normalise_header(header)["game"]
+        self.check_tournament(header)
         if self.exists(game_id):
             raise GameAlreadyRecorded(game_id)
-        game = Game.start(header, game_uuid(game_id), strict=strict)
+        game = Game.start(header, game_uuid(game_id), strict=strict, author=self.writer())
         game.seed = seed
         return game
 
@@ -184,6 +190,21 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         """End a game; a digital game's end reveals its seed (``record`` adds it)."""
         return self.record(game_id, {"type": "GameEnded", "score": score, "winner": winner, "reason": reason})
 
+    # --- disputes and rulings (domain.rulings) --------------------------------------------
+    def open_dispute(self, game_id: str, by: str, about: list[int], claim: str, **extra) -> dict:
+        """A player calls a judge about the events ``about``."""
+        return self.record(game_id, {"type": "DisputeOpened", "by": by, "about": about, "claim": claim, **extra})
+
+    def make_ruling(self, game_id: str, judge: str, about: list[int], decision: str, text: str, **extra) -> dict:
+        """A judge's ruling (needs a judge's key where the store has keys): ``stands``, or ``void``, which
+        leaves the events out of the as-ruled game and is refused if what remains breaks a rule."""
+        return self.record(game_id, {"type": "RulingMade", "judge": judge, "about": about, "decision": decision,
+                                     "text": text, **extra})
+
+    def seal_game(self, game_id: str, confirmed_by: list[str]) -> dict:
+        """Both players confirm the record; afterwards only judge events may follow."""
+        return self.record(game_id, {"type": "GameSealed", "confirmed_by": confirmed_by})
+
     def _append(self, game: Game, event: dict) -> dict:
         recorded = game.record(event)
         try:
@@ -220,10 +241,14 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
 
     # --- import and export ----------------------------------------------------------------
     def import_record(self, lines: Iterable[str], source: str = "<record>", *, lenient: bool = False) -> Imported:
-        """Import one game record: every line checked, the file's hashes verified, one transaction."""
-        game = self.read_record(lines, source, lenient=lenient)
-        self.save_new(game)
-        return Imported(game.header["game"], game.state.seq, game.violation_count)
+        """Import one game record: every line checked, the file's hashes verified, one transaction.
+
+        The same checks as ``read_record`` and the rows ``save_new`` would store (domain.storedrows)."""
+        from domain.storedrows import check_lines, store_rows
+
+        checked = check_lines(self, lines, source, lenient=lenient)
+        store_rows(self, checked)
+        return Imported(checked.game, checked.events, checked.violations)
 
     def read_record(self, lines: Iterable[str], source: str = "<record>", *, lenient: bool = False) -> Game:
         """Check a whole record and return the unsaved game (nothing is stored)."""

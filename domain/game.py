@@ -68,6 +68,15 @@ class Game(Aggregate):
     # --- recording ------------------------------------------------------------------------
     def record(self, raw: dict, *, strict: bool = True) -> dict:
         """Check one event against the rules, derive its consequences and append it."""
+        event = self.check_event(raw, strict=strict)
+        event["hash"] = event_hash(self.state.head, event)
+        self.trigger_event(event_class(event["type"]), data=event, author=self.author)
+        return event
+
+    def check_event(self, raw: dict, *, strict: bool = True) -> dict:
+        """The line ``raw`` checked against the rules as the next event: with its ``seq``, derived
+        fields and (lenient) ``violations``, but no ``hash`` yet. Nothing changes (``record`` appends it;
+        a bulk import chains and applies it itself, domain.storedrows)."""
         state = self.state
         event_type = raw.get("type")
         if not isinstance(event_type, str):
@@ -94,8 +103,6 @@ class Game(Aggregate):
         event.update(derived)
         if chk.found:
             event["violations"] = [v.as_dict() for v in chk.found]
-        event["hash"] = event_hash(state.head, event)
-        self.trigger_event(event_class(event_type), data=event, author=self.author)
         return event
 
     # --- verbs over record() (used by the simulator, the dashboard and the CLI) ------------
@@ -131,14 +138,20 @@ class Game(Aggregate):
         return self.record({"type": "GameEnded", "score": score, "winner": winner, "reason": reason})
 
 
-def fold(header: dict, events) -> GameState:
+def fold(header: dict, events, *, as_ruled: bool = False) -> GameState:
     """The state after ``events`` (stored record lines, in order) of the game ``header`` — the same
-    apply functions the aggregate uses, for readers that hold the lines but not the aggregate."""
+    apply functions the aggregate uses, for readers that hold the lines but not the aggregate.
+
+    The as-played game keeps every event; ``as_ruled`` leaves out those a ``void`` ruling removed
+    (whichever of ``events`` holds the ruling)."""
+    from domain.rulings import as_ruled as ruled_lines
+
     system = system_for(header["system"])
     state = system.new_state(header)
     system.check_setup(state, Checks(strict=False))
     state.head = header["hash"]
-    for event in events:
+    state.as_played = True
+    for event in ruled_lines(list(events)) if as_ruled else events:
         system.apply(state, event)
     return state
 

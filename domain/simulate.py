@@ -1,17 +1,29 @@
-"""A simulator of legal random Tornscape games (movement, ejection, vortices), reproducible from a seed.
+"""Simulators of legal games of each system, and of whole Swiss tournaments, reproducible from a seed.
 
-Moves are proposed at random (biased toward the enemy) and the Game aggregate itself judges
-them: a proposal that breaks a rule is dropped, so every simulated game is legal by construction.
+Moves are proposed at random but with a purpose (Tornscape models head for vortices and enemies,
+wizards cast what their pool allows, warriors take the initiative die that suits them) and the Game
+aggregate itself judges them: a proposal that breaks a rule is dropped, so every simulated game is
+legal by construction. Every event carries an ``at`` time: a few seconds to a minute after the one
+before, so a turn takes a few minutes. The same seed gives byte-identical records.
+
+:func:`simulate_tournament` plays a tournament of N players over R Swiss rounds, the games of a
+round in worker processes if asked; results come from each game's ``GameEnded``.
 """
 
 from __future__ import annotations
 
+import hashlib
+import multiprocessing
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
 
 from domain.errors import RuleViolation
 from domain.game import Game
-from domain.record import export_line
+from domain.record import export_line, slug
+from domain.tournaments import GameResult, TournamentError, canonical_system, standings, swiss_pairings
 from domain.systems.tornscape import hexes as hx
 from domain.systems.tornscape.state import Model, TornscapeState
 
@@ -23,7 +35,8 @@ NAMES = {"infantry": ("Swordsman", "Guardsman", "Rogue", "Ranger"), "large": ("F
 def tornscape_header(rng: random.Random, game_id: str, *, width: int = 24, height: int = 18,
                      models_per_player: int = 6, vortices: int = 3, tournament: str | None = None,
                      round_no: int | None = None,
-                     table: int | None = None, players: tuple[tuple[str, str], tuple[str, str]] | None = None) -> dict:
+                     table: int | None = None, players: tuple[tuple[str, str], tuple[str, str]] | None = None,
+                     started: str | None = None) -> dict:
     """A random but legal starting position: terrain in the middle, armies on opposite edges."""
     occupied: set = set()
     terrain = []
@@ -72,26 +85,105 @@ def tornscape_header(rng: random.Random, game_id: str, *, width: int = 24, heigh
               "dice_mode": "physical", "rules": {},
               "setup": {"board": {"width": width, "height": height}, "terrain": terrain, "vortices": placed,
                         "models": models}}
+    return _placed(header, tournament, round_no, table, started)
+
+
+# --- the clock and the base of every simulator -----------------------------------------------
+
+EPOCH = datetime(2026, 11, 28, 9, 0, tzinfo=timezone.utc)  # when a simulated game starts unless told
+# Seconds an event takes at the table (low, high), by type; others take DEFAULT_PACE.
+PACE = {"TurnStarted": (15, 45), "PhaseStarted": (2, 8), "ActivationStarted": (2, 6), "ModelMoved": (6, 18),
+        "ModelEjected": (5, 12), "DiceRolled": (3, 9), "DieRerolled": (3, 8), "VortexExplored": (3, 9),
+        "PhenomenonDrawn": (6, 15), "VortexMoved": (5, 12), "MagicPhaseStarted": (10, 30),
+        "FluxCardDrawn": (5, 15), "CastingAttempted": (10, 30), "DispelAttempted": (8, 20),
+        "SpellResolved": (20, 60), "ActionDieAssigned": (5, 15), "GameEnded": (30, 120)}
+DEFAULT_PACE = (2, 7)
+
+
+def iso(moment: datetime) -> str:
+    """ISO 8601 in UTC, to the second: 2026-11-28T09:00:00Z."""
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _moment(value: datetime | str | None) -> datetime:
+    if value is None:
+        return EPOCH
+    if isinstance(value, str):
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    return value
+
+
+def _placed(header: dict, tournament: str | None, round_no: int | None, table: int | None,
+            started: str | None) -> dict:
     if tournament is not None:
         header.update({"tournament": tournament, "round": round_no, "table": table})
+    if started is not None:
+        header["started"] = started
     return header
 
 
-class TornscapeSimulator:
-    def __init__(self, seed: int, game_id: str, *, turns: int = 6, **header_options) -> None:
+class Simulator:
+    """A game being played: its play dice (``rng``), and a clock that stamps every recorded event."""
+
+    make_header: Callable[..., dict]
+    default_turns = 6
+
+    def __init__(self, seed: int, game_id: str, *, turns: int | None = None, start: datetime | str | None = None,
+                 **header_options) -> None:
         self.rng = random.Random(seed)
-        self.turns = turns
-        self.game = Game.start(tornscape_header(self.rng, game_id, **header_options), id=None)  # type: ignore[arg-type]
+        self.clock_rng = random.Random(f"{seed}/clock")  # the pace of play never changes the play
+        self.now = _moment(start)
+        self.turns = turns if turns is not None else self.default_turns
+        header = type(self).make_header(self.rng, game_id, started=iso(self.now), **header_options)
+        self.game = Game.start(header, id=None)  # type: ignore[arg-type]
+
+    def record(self, event: dict) -> dict:
+        """Record an event a few seconds after the last one (the clock moves only if it is legal)."""
+        low, high = PACE.get(event["type"], DEFAULT_PACE)
+        moment = self.now + timedelta(seconds=self.clock_rng.randint(low, high))
+        recorded = self.game.record({**event, "at": iso(moment)})
+        self.now = moment
+        return recorded
+
+    def try_record(self, event: dict) -> dict | None:
+        try:
+            return self.record(event)
+        except RuleViolation:
+            return None
+
+    def start_turn(self, turn: int) -> dict:
+        return self.record({"type": "TurnStarted", "turn": turn})
+
+    def start_phase(self, phase: str) -> dict:
+        return self.record({"type": "PhaseStarted", "phase": phase})
+
+    def roll(self, player: str, purpose: str, die: str, faces: list) -> int:
+        """Record a roll; its seq."""
+        return self.record({"type": "DiceRolled", "player": player, "purpose": purpose, "die": die,
+                            "faces": faces})["seq"]
+
+    def score(self, player: str, points: int, reason: str) -> dict:
+        return self.record({"type": "PointsScored", "player": player, "points": points, "reason": reason})
+
+    def end(self, reason: str) -> Game:
+        """End the game on the points scored: the higher score wins, equal scores draw."""
+        scores = dict(self.game.state.scores)
+        best = max(scores.values())
+        leaders = [p for p, s in scores.items() if s == best]
+        self.record({"type": "GameEnded", "score": scores, "winner": leaders[0] if len(leaders) == 1 else None,
+                     "reason": reason})
+        return self.game
+
+
+class TornscapeSimulator(Simulator):
+    """Plays Tornscape: models head for vortices (the explorers) or the nearest enemy, explore what
+    they reach; a player scores for each vortex explored and each vortex held at the end of a turn."""
+
+    make_header = staticmethod(tornscape_header)
 
     @property
     def state(self) -> TornscapeState:
         return self.game.state  # type: ignore[return-value]
-
-    def try_record(self, event: dict) -> dict | None:
-        try:
-            return self.game.record(event)
-        except RuleViolation:
-            return None
 
     def faces(self, die: str, count: int) -> list:
         faces = self.state.dice.faces_of(die)
@@ -101,21 +193,16 @@ class TornscapeSimulator:
     def play(self) -> Game:
         rng, state = self.rng, self.state
         for turn in range(1, self.turns + 1):
-            self.game.start_turn(turn)
-            self.game.start_phase("activation")
+            self.start_turn(turn)
+            self.start_phase("activation")
             order = sorted(state.models.values(), key=lambda m: (rng.random(), m.id))
             order.sort(key=lambda m: 0 if m.player == ("p1" if turn % 2 else "p2") else 1)
             for model in self._alternate(order):
                 if model.id in state.models:
                     self.activate(model)
             self.move_vortices()
-            if rng.random() < 0.5:
-                self.game.score_points(rng.choice(list(state.players)), rng.randint(1, 3), "objective held")
-        scores = dict(state.scores)
-        best = max(scores.values())
-        leaders = [p for p, s in scores.items() if s == best]
-        self.game.end_game(scores, leaders[0] if len(leaders) == 1 else None, "turn limit")
-        return self.game
+            self.score_vortices_held()
+        return self.end("turn limit")
 
     @staticmethod
     def _alternate(order: list[Model]) -> Iterator[Model]:
@@ -125,24 +212,38 @@ class TornscapeSimulator:
             yield from (side[i] for side in (first, second) if i < len(side))
 
     def activate(self, model: Model) -> None:
-        self.game.start_activation(model.id)
+        self.record({"type": "ActivationStarted", "model": model.id})
         self.resolve_draws()
         for action in ("step", "run"):
             if self.rng.random() < 0.8:
                 self.move(model, action)
             self.maybe_explore(model)
         if self.state.crystals[model.player] and self.rng.random() < 0.1:
-            self.game.record({"type": "EtherConverted", "player": model.player, "amount": 1,
-                              "domain": self.rng.choice(("creation", "destruction", "life", "death"))})
-        self.game.end_activation(model.id)
+            self.record({"type": "EtherConverted", "player": model.player, "amount": 1,
+                         "domain": self.rng.choice(("creation", "destruction", "life", "death"))})
+        self.record({"type": "ActivationEnded", "model": model.id})
         self.resolve_draws()
+
+    def score_vortices_held(self) -> None:
+        """A vortex is held by the only player with a model on or next to it."""
+        state = self.state
+        held = {pid: 0 for pid in state.players}
+        for vortex in state.vortices.values():
+            if vortex.removed:
+                continue
+            near = {m.player for m in state.models.values() if hx.footprint_distance(m.fp, vortex.hexes) <= 1}
+            if len(near) == 1:
+                held[near.pop()] += 1
+        for pid, count in held.items():
+            if count:
+                self.score(pid, count, "vortex held")
 
     # --- vortices -----------------------------------------------------------------------------
     def choose_domain(self, model: Model) -> None:
         state = self.state
         if len(model.domains) > 1 and model.id not in state.chosen and (
                 state.activation == model.id or any(c.model == model.id for c in state.draws)):
-            self.game.record({"type": "DomainChosen", "model": model.id, "domain": self.rng.choice(model.domains)})
+            self.record({"type": "DomainChosen", "model": model.id, "domain": self.rng.choice(model.domains)})
 
     def resolve_draws(self) -> None:
         state, pack = self.state, self.game.system
@@ -153,11 +254,11 @@ class TornscapeSimulator:
                 self.choose_domain(model)
             effect = pack.cell_polarities(state, cell)[len(cell.drawn)]
             card = self.rng.choice(state.deck_left())
-            self.game.record({"type": "PhenomenonDrawn", "card": card, "effect": effect, "vortex": cell.vortex})
+            self.record({"type": "PhenomenonDrawn", "card": card, "effect": effect, "vortex": cell.vortex})
 
     def maybe_explore(self, model: Model) -> None:
         state, rng = self.state, self.rng
-        if "explore" in state.actions_used or not model.explore or rng.random() < 0.3:
+        if "explore" in state.actions_used or not model.explore or rng.random() < 0.2:
             return
         near = [v for v in state.vortices.values()
                 if not v.removed and hx.footprint_distance(model.fp, v.hexes) <= 1]
@@ -167,33 +268,35 @@ class TornscapeSimulator:
         self.choose_domain(model)
         if vortex.allegiance is None and not state.stabilised_in_activation:
             opponent = state.opponent(model.player)
-            seq = self.game.roll_dice(opponent, "stabilisation", "attack", self.faces("attack", 1))["seq"]
-            self.game.record({"type": "VortexStabilised", "vortex": vortex.id, "model": model.id, "roll": seq})
-        seq = self.game.roll_dice(model.player, "explore", "attack", self.faces("attack", model.explore))["seq"]
+            seq = self.roll(opponent, "stabilisation", "attack", self.faces("attack", 1))
+            self.record({"type": "VortexStabilised", "vortex": vortex.id, "model": model.id, "roll": seq})
+        seq = self.roll(model.player, "explore", "attack", self.faces("attack", model.explore))
         faces = state.rolls[seq].faces
         if "blank" in faces and state.crystals[model.player] and rng.random() < 0.5:
-            self.game.record({"type": "DieRerolled", "roll": seq, "index": faces.index("blank"),
-                              "face": self.faces("attack", 1)[0], "player": model.player})
-        self.game.record({"type": "VortexExplored", "vortex": vortex.id, "model": model.id, "roll": seq})
+            self.record({"type": "DieRerolled", "roll": seq, "index": faces.index("blank"),
+                         "face": self.faces("attack", 1)[0], "player": model.player})
+        explored = self.record({"type": "VortexExplored", "vortex": vortex.id, "model": model.id, "roll": seq})
         self.resolve_draws()
+        if explored.get("success"):
+            self.score(model.player, 1, "vortex explored")
 
     def move_vortices(self) -> None:
         state = self.state
         present = [v for v in state.vortices.values() if not v.removed]
         if not present:
             return
-        self.game.start_phase("vortex_movement")
+        self.start_phase("vortex_movement")
         first = state.finished[0] if state.finished else "p1"
         for i, vortex in enumerate(present):
             player = first if i % 2 == 0 else state.opponent(first)
-            seq = self.game.roll_dice(player, "vortex_move", "attack", self.faces("attack", 2))["seq"]
+            seq = self.roll(player, "vortex_move", "attack", self.faces("attack", 2))
             event = {"type": "VortexMoved", "vortex": vortex.id, "roll": seq}
             if self.rng.random() < 0.3:
                 event["facing"] = self.rng.randrange(6)
-            self.game.record(event)
+            self.record(event)
 
+    # --- movement -----------------------------------------------------------------------------
     def move(self, model: Model, action: str) -> None:
-        state = self.state
         target = self._target(model)
         for _attempt in range(6):
             path = self._path(model, action, target)
@@ -204,26 +307,37 @@ class TornscapeSimulator:
                 self.resolve_ejections(moved)
                 self.resolve_draws()
                 return
-        del state  # nothing legal found: the model holds
+        # nothing legal found: the model holds
 
     def _target(self, model: Model):
-        enemies = [m for m in self.state.models.values() if m.player != model.player]
-        if not enemies or self.rng.random() < 0.3:
-            return hx.from_offset(self.rng.randrange(self.state.width), self.rng.randrange(self.state.height))
-        return min(enemies, key=lambda e: hx.distance(e.at[0], model.at[0])).at[0]
+        """Explorers head for the nearest vortex, the others (and explorers now and then) for the
+        nearest enemy; sometimes anywhere."""
+        state, rng = self.state, self.rng
+        roll = rng.random()
+        vortices = [v for v in state.vortices.values() if not v.removed]
+        here = model.at[0]
+        if vortices and model.explore and roll < 0.6:
+            return min(vortices, key=lambda v: (hx.distance(v.at, here), v.id)).at
+        enemies = [m for m in state.models.values() if m.player != model.player]
+        if enemies and roll < 0.9:
+            return min(enemies, key=lambda e: (hx.distance(e.at[0], here), e.id)).at[0]
+        return hx.from_offset(rng.randrange(state.width), rng.randrange(state.height))
 
     def _path(self, model: Model, action: str, target) -> list:
         state, rng = self.state, self.rng
         length = rng.randint(1, model.step if action == "step" else model.run)
         position = list(model.at)
         path = []
+        infantry = model.size == "infantry"
+        width, height = state.width, state.height
         for _ in range(length):
-            if model.size == "infantry":
-                options = [[h] for h in hx.neighbours(position[0])]
+            if infantry:  # never through solid terrain or an enemy (R44)
+                options = [[h] for h in hx.neighbours(position[0]) if hx.on_board(h, width, height)
+                           and h not in state.solid and not self._enemy_at(model, h)]
             else:
                 options = [[(c[0] + d[0], c[1] + d[1]) for c in position] for d in hx.HEXON_DIRECTIONS]
-            options = [o for o in options
-                       if all(hx.on_board(h, state.width, state.height) for h in hx.footprint(model.size, o))]
+                options = [o for o in options
+                           if all(hx.on_board(h, width, height) for h in hx.footprint(model.size, o))]
             if not options:
                 break
             if rng.random() < 0.7:
@@ -232,23 +346,30 @@ class TornscapeSimulator:
             else:
                 position = rng.choice(options)
             path.append(list(position[0]) if model.size != "huge" else [list(c) for c in position])
+        if infantry:  # nor end on another model (R45): stop short
+            while path and any(m != model.id for m in state.occupants.get(tuple(path[-1]), ())):
+                path.pop()
         return path
+
+    def _enemy_at(self, model: Model, h) -> bool:
+        models = self.state.models
+        return any(models[m].player != model.player for m in self.state.occupants.get(h, ()))
 
     def resolve_ejections(self, moved: dict) -> None:
         state, pack = self.state, self.game.system
         mover = state.models[moved["model"]]
         for mid in moved.get("must_eject", ()):
             model = state.models[mid]
-            dodge = None
+            event = {"type": "ModelEjected", "model": mid, "by": mover.id}
             if model.player != mover.player and model.agility and self.rng.random() < 0.8:
-                dodge = self.game.roll_dice(model.player, "dodge", "agility", self.faces("agility", model.agility))["seq"]
+                event["dodge"] = self.roll(model.player, "dodge", "agility", self.faces("agility", model.agility))
             targets = pack.ejection_targets(state, model, mover)
-            to = self.rng.choice(targets)
-            self.game.eject_model(mid, mover.id, list(to[0]), dodge)
+            event["to"] = list(self.rng.choice(targets)[0])
+            self.record(event)
         for marker_id in moved.get("markers_to_eject", ()):
             marker = state.markers[marker_id]
             spots = pack._marker_spots(state, marker, mover, mover.fp)
-            self.game.record({"type": "MarkerEjected", "marker": marker_id, "to": list(self.rng.choice(spots))})
+            self.record({"type": "MarkerEjected", "marker": marker_id, "to": list(self.rng.choice(spots))})
 
 
 def simulate_tornscape(seed: int, game_id: str, **options) -> Game:
@@ -270,7 +391,7 @@ ATTRIBUTES = (("burn", "pyromancy"), ("regrowth", "druidism"))
 
 
 def t9a_header(rng: random.Random, game_id: str, *, tournament: str | None = None, round_no: int | None = None,
-               table: int | None = None, players: tuple | None = None) -> dict:
+               table: int | None = None, players: tuple | None = None, started: str | None = None) -> dict:
     spells = [{"id": sid, "name": sid.replace("_", " ").title(), "path": path, "kind": kind,
                "casting_value": value, **({"boosted_value": boosted} if boosted else {})}
               for sid, path, kind, value, boosted in SPELL_BOOK]
@@ -294,47 +415,40 @@ def t9a_header(rng: random.Random, game_id: str, *, tournament: str | None = Non
               "dice_mode": "physical", "rules": {},
               "setup": {"spells": spells, "wizards": wizards,
                         "channel": {"p1": rng.randint(0, 2), "p2": rng.randint(0, 2)}}}
-    if tournament is not None:
-        header.update({"tournament": tournament, "round": round_no, "table": table})
-    return header
+    return _placed(header, tournament, round_no, table, started)
 
 
-class T9ASimulator:
-    """Plays magic phases: wizards cast what the pool allows, the reactive player dispels sensibly."""
+class T9ASimulator(Simulator):
+    """Plays magic phases: wizards cast what the pool allows, the reactive player dispels sensibly;
+    a resolved spell scores for its caster now and then (spell damage)."""
 
-    def __init__(self, seed: int, game_id: str, *, turns: int = 6, **header_options) -> None:
-        self.rng = random.Random(seed)
-        self.turns = min(turns, 16)
-        self.game = Game.start(t9a_header(self.rng, game_id, **header_options), id=None)  # type: ignore[arg-type]
+    make_header = staticmethod(t9a_header)
+
+    def __init__(self, seed: int, game_id: str, *, turns: int | None = None, **options) -> None:
+        super().__init__(seed, game_id, turns=min(turns if turns is not None else self.default_turns, 16), **options)
 
     def d6(self, n: int) -> list[int]:
         return [self.rng.randint(1, 6) for _ in range(n)]
 
     def play(self) -> Game:
-        game, state, rng = self.game, self.game.state, self.rng
+        state, rng = self.game.state, self.rng
         for turn in range(1, self.turns + 1):
             active = "p1" if turn % 2 else "p2"
-            game.start_turn(turn)
-            game.record({"type": "MagicPhaseStarted", "active": active})
-            game.record({"type": "FluxCardDrawn", "card": rng.choice(state.flux_left[active])})
+            self.start_turn(turn)
+            self.record({"type": "MagicPhaseStarted", "active": active})
+            self.record({"type": "FluxCardDrawn", "card": rng.choice(state.flux_left[active])})
             converted = min(4, state.phase_state.veil // 3)
-            game.record({"type": "VeilSiphoned", "converted_dice": rng.randint(converted // 2, converted)})
+            self.record({"type": "VeilSiphoned", "converted_dice": rng.randint(converted // 2, converted)})
             for wid, wizard in state.wizards.items():
                 if wizard["player"] != active:
                     continue
                 for sid in list(wizard["spells"]):
                     self.cast(wid, sid)
-            game.record({"type": "MagicPhaseEnded"})
-            if rng.random() < 0.6:
-                game.score_points(rng.choice(list(state.players)), rng.randint(1, 4), "spell damage")
-        scores = dict(state.scores)
-        best = max(scores.values())
-        leaders = [p for p, s in scores.items() if s == best]
-        game.end_game(scores, leaders[0] if len(leaders) == 1 else None, "turn limit")
-        return game
+            self.record({"type": "MagicPhaseEnded"})
+        return self.end("turn limit")
 
     def cast(self, wid: str, sid: str) -> None:
-        game, state, rng = self.game, self.game.state, self.rng
+        state, rng = self.game.state, self.rng
         phase, spell = state.phase_state, state.spells[sid]
         active, reactive = phase.active, state.opponent(phase.active)
         pool = state.magic_dice[active]
@@ -344,40 +458,43 @@ class T9ASimulator:
         if spell["kind"] == "bound":
             if pool < 2 or rng.random() < 0.5:
                 return
-            cast = game.record({"type": "CastingAttempted", "wizard": wid, "spell": sid, "dice": rng.choice((2, 3))
+            cast = self.record({"type": "CastingAttempted", "wizard": wid, "spell": sid, "dice": rng.choice((2, 3))
                                 if pool >= 3 else 2})
         else:
             boosted = spell.get("boosted_value") and pool >= 4 and rng.random() < 0.3
             value = spell["boosted_value"] if boosted else spell["casting_value"]
             dice = max(1, min(5, pool, round(value / 3.5) + rng.choice((0, 0, 1))))
-            roll = game.roll_dice(active, "casting", "d6", self.d6(dice))["seq"]
+            roll = self.roll(active, "casting", "d6", self.d6(dice))
             event = {"type": "CastingAttempted", "wizard": wid, "spell": sid, "dice": dice, "roll": roll,
                      "target": f"unit{rng.randint(1, 9)}"}
             if boosted:
                 event["version"] = "boosted"
-            cast = game.record(event)
+            cast = self.record(event)
         if not cast["passed"]:
             return
         dispellers = [w for w, d in state.wizards.items() if d["player"] == reactive and not d["fleeing"]]
         if dispellers and state.magic_dice[reactive] and rng.random() < 0.7:
             dice = min(state.magic_dice[reactive], max(1, round(cast["total"] / 3.5)))
-            roll = game.roll_dice(reactive, "dispel", "d6", self.d6(dice))["seq"]
-            if game.record({"type": "DispelAttempted", "wizard": rng.choice(dispellers), "dice": dice,
+            roll = self.roll(reactive, "dispel", "d6", self.d6(dice))
+            if self.record({"type": "DispelAttempted", "wizard": rng.choice(dispellers), "dice": dice,
                             "roll": roll})["dispelled"]:
                 return
         if cast["miscast"]:
-            if game.record({"type": "MiscastResolved", "wizard": wid})["effect"] == "broken_concentration":
+            if self.record({"type": "MiscastResolved", "wizard": wid})["effect"] == "broken_concentration":
                 return
-        game.record({"type": "SpellResolved", "spell": sid})
+        self.record({"type": "SpellResolved", "spell": sid})
         for attribute, path in ATTRIBUTES:
             if path == spell.get("path") and attribute in state.wizards[wid]["spells"]:
-                game.record({"type": "AttributeResolved", "spell": attribute})
+                self.record({"type": "AttributeResolved", "spell": attribute})
+        if rng.random() < 0.6:
+            self.score(active, 2 if cast.get("version") == "boosted" else 1, "spell damage")
 
 
 # --- Claustrophobia: initiative phases -----------------------------------------------------------
 
 def claustrophobia_header(rng: random.Random, game_id: str, *, tournament: str | None = None,
-                          round_no: int | None = None, table: int | None = None, players: tuple | None = None) -> dict:
+                          round_no: int | None = None, table: int | None = None, players: tuple | None = None,
+                          started: str | None = None) -> dict:
     def lines(count: int) -> dict:
         return {str(n): {"mvt": rng.randint(0, 3), "cbt": rng.randint(1, 3), "def": rng.randint(3, 6)}
                 for n in sorted(rng.sample(range(1, 7), count))}
@@ -388,59 +505,57 @@ def claustrophobia_header(rng: random.Random, game_id: str, *, tournament: str |
         kind = rng.choice(("brute", "blade_for_hire"))
         warriors.append({"id": f"{kind}{n + 1}", "kind": kind, "lines": lines(rng.randint(3, 5))})
     names = players or (("Anna", "humans"), ("Boris", "troglodytes"))
+    human = "p2" if names[1][1] == "humans" and names[0][1] != "humans" else "p1"
     header = {"rollcall": 1, "system": "claustrophobia", "game": game_id,
               "players": [{"id": "p1", "name": names[0][0], "faction": names[0][1]},
                           {"id": "p2", "name": names[1][0], "faction": names[1][1]}],
-              "dice_mode": "physical", "rules": {}, "setup": {"human": "p1", "warriors": warriors}}
-    if tournament is not None:
-        header.update({"tournament": tournament, "round": round_no, "table": table})
-    return header
+              "dice_mode": "physical", "rules": {}, "setup": {"human": human, "warriors": warriors}}
+    return _placed(header, tournament, round_no, table, started)
 
 
-class ClaustrophobiaSimulator:
-    """Plays initiative phases: each warrior takes the die that suits it best; wounds close lines."""
+class ClaustrophobiaSimulator(Simulator):
+    """Plays initiative phases: each warrior takes the die that suits it best; wounds close lines.
+    The humans score for each turn their redeemer still leads, the other side for each warrior lost."""
 
-    def __init__(self, seed: int, game_id: str, *, turns: int = 8, **header_options) -> None:
-        self.rng = random.Random(seed)
-        self.turns = turns
-        self.game = Game.start(claustrophobia_header(self.rng, game_id, **header_options), id=None)  # type: ignore[arg-type]
+    make_header = staticmethod(claustrophobia_header)
+    default_turns = 8
 
     def play(self) -> Game:
-        game, state, rng = self.game, self.game.state, self.rng
-        pack = game.system
+        state, rng = self.game.state, self.rng
+        pack = self.game.system
+        other = state.opponent(state.human)
         for turn in range(1, self.turns + 1):
-            game.start_turn(turn)
-            game.start_phase("initiative")
+            self.start_turn(turn)
+            self.start_phase("initiative")
             warriors = [w for w in state.warriors.values() if w.in_play]
             if not warriors:
                 break
             faces = [rng.randint(1, 6) for _ in range(pack.dice_due(state))]
-            roll = game.roll_dice(state.human, "initiative", "d6", faces)["seq"]
+            roll = self.roll(state.human, "initiative", "d6", faces)
             free = list(range(len(faces)))
             for warrior in sorted(warriors, key=lambda w: (rng.random(), w.id)):
                 best = max(free, key=lambda i: (warrior.available(faces[i]),
                                                  sum(warrior.lines.get(faces[i], {}).values()), -i))
-                game.record({"type": "ActionDieAssigned", "warrior": warrior.id, "roll": roll, "index": best})
+                self.record({"type": "ActionDieAssigned", "warrior": warrior.id, "roll": roll, "index": best})
                 free.remove(best)
                 for number, gift in warrior.gifts.items():
                     if warrior.die == number and not warrior.exhausted:
-                        game.record({"type": "GiftUsed", "warrior": warrior.id, "gift": gift})
-            game.start_phase("action")
+                        self.record({"type": "GiftUsed", "warrior": warrior.id, "gift": gift})
+            self.start_phase("action")
             for warrior in warriors:
                 open_lines = [n for n in warrior.lines if n not in warrior.lost]
                 if open_lines and rng.random() < 0.25:
-                    game.record({"type": "LineLost", "warrior": warrior.id, "line": rng.choice(open_lines)})
+                    self.record({"type": "LineLost", "warrior": warrior.id, "line": rng.choice(open_lines)})
                 elif warrior.lost and rng.random() < 0.15:
-                    game.record({"type": "LineRestored", "warrior": warrior.id, "line": rng.choice(sorted(warrior.lost))})
+                    self.record({"type": "LineRestored", "warrior": warrior.id,
+                                 "line": rng.choice(sorted(warrior.lost))})
                 if warrior.lines and all(n in warrior.lost for n in warrior.lines) and warrior.id != "redeemer":
-                    game.record({"type": "WarriorRemoved", "warrior": warrior.id})
-            if rng.random() < 0.4:
-                game.score_points(rng.choice(list(state.players)), 1, "objective")
-        scores = dict(state.scores)
-        best = max(scores.values())
-        leaders = [p for p, s in scores.items() if s == best]
-        game.end_game(scores, leaders[0] if len(leaders) == 1 else None, "scenario end")
-        return game
+                    self.record({"type": "WarriorRemoved", "warrior": warrior.id})
+                    self.score(other, 2, "warrior slain")
+            redeemer = state.warriors.get("redeemer")
+            if redeemer is not None and redeemer.in_play and rng.random() < 0.5:
+                self.score(state.human, 1, "objective")
+        return self.end("scenario end")
 
 
 SIMULATORS = {"tornscape": TornscapeSimulator, "t9a": T9ASimulator, "claustrophobia": ClaustrophobiaSimulator}
@@ -449,3 +564,141 @@ SIMULATORS = {"tornscape": TornscapeSimulator, "t9a": T9ASimulator, "claustropho
 def simulate(system: str, seed: int, game_id: str, **options) -> Game:
     """Play one legal random game of ``system``; the same seed gives the same game."""
     return SIMULATORS[system](seed, game_id, **options).play()
+
+
+# --- whole tournaments --------------------------------------------------------------------------
+
+FIRST_NAMES = ("Anna", "Boris", "Chiara", "Dmitri", "Elif", "Farid", "Greta", "Hugo", "Ines", "Jonas", "Kasia",
+               "Luca", "Mei", "Nils", "Olga", "Pavel", "Quinn", "Rosa", "Sven", "Tariq", "Uma", "Viktor", "Wanda",
+               "Xavier", "Yara", "Zeno")
+SURNAMES = ("Adler", "Brandt", "Costa", "Dietz", "Eriksen", "Fischer", "Garcia", "Horvat", "Ivanova", "Jansen",
+            "Kowalski", "Lind", "Moreau", "Novak", "Ortiz", "Petrov", "Quist", "Rossi", "Silva", "Tanaka")
+TOURNAMENT_FACTIONS = {"tornscape": FACTIONS,
+                       "t9a": ("highborn", "sylvan", "dread_elves", "orcs", "vampires", "daemons"),
+                       "claustrophobia": ("humans", "troglodytes")}
+ROUNDS_PER_DAY, ROUND_HOURS = 4, 3  # round r starts ROUND_HOURS after round r-1, four rounds a day
+
+
+@dataclass
+class SimulatedGame:
+    """One game of a simulated tournament: its record lines (as export writes them) and its result."""
+
+    tournament: str
+    round: int
+    table: int
+    game: str
+    players: tuple[tuple[str, str], tuple[str, str]]  # (name, faction) of p1 and p2
+    score: tuple[int, int]                              # victory points of p1 and p2, from GameEnded
+    winner: str | None                                  # the winner's name; None: a draw
+    lines: list[str]
+
+    @property
+    def events(self) -> int:
+        return len(self.lines) - 1
+
+    @property
+    def result(self) -> GameResult:
+        (a, _), (b, _) = self.players
+        return GameResult(a, b, self.score[0], self.score[1], self.winner)
+
+
+def entrants(system: str, count: int, seed: int) -> list[tuple[str, str]]:
+    """``count`` players (name, faction) of a tournament of ``system``: distinct names, factions at random."""
+    rng = random.Random(f"{seed}/{system}/entrants")
+    names = [f"{first} {last}" for first in FIRST_NAMES for last in SURNAMES]
+    rng.shuffle(names)
+    chosen = [names[i % len(names)] + (f" {i // len(names) + 1}" if i >= len(names) else "") for i in range(count)]
+    return [(name, rng.choice(TOURNAMENT_FACTIONS[system])) for name in chosen]
+
+
+def game_seed(seed: int, round_no: int, table: int) -> int:
+    """The seed of one table's game: depends only on the tournament's seed, the round and the table."""
+    return int.from_bytes(hashlib.sha256(f"{seed}/{round_no}/{table}".encode()).digest()[:8], "big")
+
+
+def round_start(start: datetime, round_no: int) -> datetime:
+    day, slot = divmod(round_no - 1, ROUNDS_PER_DAY)
+    return start + timedelta(days=day, hours=slot * ROUND_HOURS)
+
+
+def play_table(system: str, tournament: str, round_no: int, table: int, seed: int,
+               players: tuple[tuple[str, str], tuple[str, str]], start: str, options: dict) -> SimulatedGame:
+    """Play one table of a round (a worker process runs this for each game)."""
+    game_id = f"{slug(tournament)}-r{round_no}-t{table}"
+    sim_seed = game_seed(seed, round_no, table)
+    begins = _moment(start) + timedelta(seconds=sim_seed % 300)  # tables start within five minutes
+    game = SIMULATORS[system](sim_seed, game_id, tournament=tournament, round_no=round_no, table=table,
+                              players=players, start=begins, **options).play()
+    lines = record_lines(game)
+    ended = game.pending_events[-1].data
+    seats = {p["id"]: p["name"] for p in game.header["players"]}
+    return SimulatedGame(tournament, round_no, table, game_id, players,
+                         (ended["score"]["p1"], ended["score"]["p2"]),
+                         seats[ended["winner"]] if ended["winner"] is not None else None, lines)
+
+
+def _play_task(task: tuple) -> SimulatedGame:
+    return play_table(*task)
+
+
+def simulate_tournament(system: str, name: str, players: int, rounds: int, seed: int = 1, *, workers: int = 1,
+                        on_bye: Callable[[int, str, str], object] | None = None,
+                        start: datetime | str | None = None, **game_options) -> Iterator[SimulatedGame]:
+    """Play a Swiss tournament of ``players`` players over ``rounds`` rounds; yields each game, round by round.
+
+    Round 1 is paired at random (from the seed), later rounds by the standings so far
+    (:func:`domain.tournaments.swiss_pairings`: no rematch when avoidable, a bye for an odd count,
+    reported through ``on_bye(round, name, faction)``). Players keep their name and faction. The games
+    of a round are played in ``workers`` processes (fork) when more than one; the records are the same
+    whatever the number of workers. ``game_options`` go to the system's simulator (e.g. ``turns``,
+    ``models_per_player``)."""
+    system = canonical_system(system)
+    if system not in SIMULATORS:
+        raise TournamentError(f"no simulator for system '{system}'")
+    if players < 2 or rounds < 1:
+        raise TournamentError(f"a tournament needs at least 2 players and 1 round (not {players} and {rounds})")
+    field = entrants(system, players, seed)
+    faction = dict(field)
+    seeding = [n for n, _ in field]
+    random.Random(f"{seed}/{system}/round-1").shuffle(seeding)
+    begins = _moment(start)
+    results: list[GameResult] = []
+    byes: list[str] = []
+    played: set[frozenset[str]] = set()
+    pool = _pool(workers) if workers > 1 else None
+    try:
+        for round_no in range(1, rounds + 1):
+            ranked = seeding
+            if round_no > 1:  # by the standings; the seeding order breaks complete ties
+                table = {s.player: s for s in standings(results, byes, seeding)}
+                ranked = sorted(seeding, key=lambda p: tuple(-k for k in table[p].key))
+            pairs, bye = swiss_pairings(ranked, played, byes)
+            if bye is not None:
+                byes.append(bye)
+                if on_bye is not None:
+                    on_bye(round_no, bye, faction[bye])
+            when = iso(round_start(begins, round_no))
+            tasks = [(system, name, round_no, number, seed, _seats(system, (a, faction[a]), (b, faction[b])), when,
+                      game_options) for number, (a, b) in enumerate(pairs, start=1)]
+            done = pool.map(_play_task, tasks) if pool is not None else map(_play_task, tasks)
+            for game in done:
+                results.append(game.result)
+                played.add(frozenset((game.players[0][0], game.players[1][0])))
+                yield game
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+
+
+def _seats(system: str, a: tuple[str, str], b: tuple[str, str]) -> tuple[tuple[str, str], tuple[str, str]]:
+    """p1 is the better-ranked player; in Claustrophobia the humans' player sits as p1."""
+    if system == "claustrophobia" and b[1] == "humans" and a[1] != "humans":
+        return b, a
+    return a, b
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    # fork: workers start at once and never re-run the caller's __main__ (spawn would).
+    methods = multiprocessing.get_all_start_methods()
+    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork" if "fork" in methods
+                                                                                else "spawn"))

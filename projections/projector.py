@@ -32,7 +32,7 @@ TABLES = ("dim_games", "dim_players", "dim_models", "fct_events", "fct_rolls", "
 # The SQL files run for each batch after raw_events.sql, in the order of their dependences.
 DERIVE = ("dim_games", "dim_players", "dim_models", "new_events", "fct_events", "fct_dice", "fct_rolls",
           "model_changes", "fct_model_states", "fct_moves", "fct_ejections", "fct_terrain_states",
-          "fct_marker_states", "fct_vortex_states", "fct_player_states", "dim_games_stats")
+          "fct_marker_states", "fct_vortex_states", "fct_player_states", "dim_games_stats", "new_tournament_events")
 TOPIC = "rollcall:"
 # Small row groups: most of a batch's rows fill whole row groups, which DuckDB writes compressed to the
 # file at commit instead of logging them to the WAL and rewriting them at the next checkpoint.
@@ -41,9 +41,9 @@ ROW_GROUP_ROWS = 16_384
 # Created in this order (a view must follow those it reads).
 GAME_VIEWS = ("dim_d6_sums", "dim_dice", "fct_roll_odds", "fct_casts", "fct_dispels", "fct_flux_draws",
               "fct_card_draws", "fct_initiative")
-TOURNAMENT_VIEWS: tuple[str, ...] = ()
-DISPUTE_VIEWS: tuple[str, ...] = ()
-STAT_VIEWS: tuple[str, ...] = ()
+TOURNAMENT_VIEWS = ("fct_tournament_events", "dim_tournaments", "fct_results", "fct_standings")  # the first: a table
+DISPUTE_VIEWS = ("fct_disputes", "fct_rulings")
+STAT_VIEWS: tuple[str, ...] = ("stat_tables",)  # tables and macros; filled by projections.stats.refresh
 VIEWS = GAME_VIEWS + TOURNAMENT_VIEWS + DISPUTE_VIEWS + STAT_VIEWS
 # Checkpoint once, at the end of a run; one thread (a batch is too small to gain from more).
 SETTINGS = ("SET checkpoint_threshold = '1GB'", "SET threads = 1")
@@ -94,7 +94,10 @@ class Projector:
                 done += batch.num_rows
                 if progress is not None:
                     progress(done, max(total, done))
-            if done or rebuild or not self.published_path.exists():
+            from projections.stats import refresh  # the statistics tables of the games just projected
+
+            refreshed = refresh(con)
+            if done or refreshed or rebuild or not self.published_path.exists():
                 con.execute("CHECKPOINT").fetchall()  # publish() would checkpoint its cursor's catalog, not live
                 publish(con, self.live_path, self.published_path)
             return done

@@ -40,12 +40,18 @@ def game_events(con: duckdb.DuckDBPyConnection, game: str) -> list[dict[str, Any
     return _rows(con, sql_text("game_events"), {"game": game})
 
 
-def state_at(con: duckdb.DuckDBPyConnection, game: str, seq: int | None = None) -> dict[str, Any]:
-    """The replay JSON of docs/replay.md after event ``seq`` (clamped to 0..last_seq; None: the last)."""
+def state_at(con: duckdb.DuckDBPyConnection, game: str, seq: int | None = None, *,
+             as_ruled: bool = False) -> dict[str, Any]:
+    """The replay JSON of docs/replay.md after event ``seq`` (clamped to 0..last_seq; None: the last).
+
+    The as-played game (the default) keeps every event; ``as_ruled`` leaves out those a ``void``
+    ruling removed (anywhere in the game), and adds ``voided``, the seqs left out."""
     head, *parts = statements("state_at")
     rows = _rows(con, head.sql, {"game": game, "seq": None if seq is None else int(seq)})
     if not rows:
         raise GameNotFound(game)
+    if as_ruled:
+        return rows[0] | _ruled(con, game, rows[0]["seq"])
     state = rows[0] | {part: {} for part in PARTS}
     for statement in parts:
         for row in _rows(con, statement.sql, {"game": game, "seq": state["seq"]}):
@@ -64,6 +70,19 @@ def _folded(con: duckdb.DuckDBPyConnection, game: str, seq: int) -> dict[str, An
     lines = [e["payload"] for e in game_events(con, game) if e["seq"] <= seq]
     folded = fold(header, lines).to_json()
     return {k: v for k, v in folded.items() if k not in ("game", "system", "seq", "turn", "phase")}
+
+
+def _ruled(con: duckdb.DuckDBPyConnection, game: str, seq: int) -> dict[str, Any]:
+    """The as-ruled state after ``seq``: the domain's fold of the lines no ``void`` ruling removed."""
+    from domain.game import fold
+    from domain.rulings import as_ruled, voided_seqs
+
+    header = _rows(con, "SELECT header FROM dim_games WHERE game = $game", {"game": game})[0]["header"]
+    lines = [e["payload"] for e in game_events(con, game)]
+    kept = [line for line in as_ruled(lines) if line["seq"] <= seq]
+    folded = fold(header, kept).to_json()
+    return {k: v for k, v in folded.items() if k not in ("game", "system", "seq")} | {
+        "as_ruled": True, "voided": sorted(voided_seqs(lines))}
 
 
 def turn_starts(con: duckdb.DuckDBPyConnection, game: str) -> list[tuple[int, int]]:

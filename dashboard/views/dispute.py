@@ -1,5 +1,90 @@
-"""Dispute."""
+"""Dispute: a game at the disputed moment, the evidence, and the judge's ruling.
+
+Deep link: /dispute?game=G&seq=N (the disputed event; ``about=4,5,6`` for several). Shows the state
+before and after the disputed events side by side, the rolls they involve with their provenance and
+exact odds, the rule checks of those events, the disputes and rulings so far; a player's dispute and
+a judge's ruling are recorded here (with a key where the store has keys).
+"""
 
 import streamlit as st
 
+from dashboard import data
+from dashboard import dispute_ui as dui
+from dashboard import events as ev
+from dashboard import replay_ui as ui
+from dashboard.layout import games_or_stop
+from dashboard.picture import picture_html
+
+games = games_or_stop()
 st.title("Dispute")
+dui.show_message()
+
+top = st.columns([3, 1.2, 2], vertical_alignment="bottom")
+game = ui.game_picker([g["game"] for g in games], top[0])
+events = data.game_events(game)
+last = int(events[-1]["seq"]) if events else 0
+seq = ui.seq_input(last, top[1])
+with top[2]:
+    about = dui.about_input(seq, last)
+if not about:
+    st.info("Pick the disputed events: set the event number, or list seqs under *Disputed events*.")
+    st.stop()
+
+voided = data.voided(game)
+rolls = ev.rolls_by_seq(events)
+by_seq = {int(e["seq"]): e for e in events}
+first, final = min(about), max(about)
+if st.session_state.pop("ruled_next", False):  # a void was just recorded: show the as-ruled game
+    st.session_state["ruled"] = True
+ruled = st.toggle("As ruled", key="ruled", bind="query-params",
+                  help="Leave out the events a ruling voided (the as-ruled game); off: the game as played.")
+
+before_col, after_col = st.columns(2, gap="medium")
+before = data.state_at(game, first - 1, ruled)
+after = data.state_at(game, final, ruled)
+with before_col:
+    st.subheader(f"Before · seq {first - 1}")
+    st.markdown(picture_html(before, by_seq.get(first - 1), None, events), unsafe_allow_html=True)
+with after_col:
+    st.subheader(f"After · seq {final}" + (" · as ruled" if ruled else ""))
+    st.markdown(picture_html(after, by_seq.get(final), before, events), unsafe_allow_html=True)
+
+st.subheader("The disputed events")
+st.dataframe(dui.events_frame([by_seq[s] for s in about], voided, rolls), hide_index=True, width="stretch")
+st.markdown(dui.replay_link(game, final, ruled), unsafe_allow_html=True)
+
+st.subheader("Rule checks")
+dui.rule_checks(game, events, about)
+
+st.subheader("Rolls involved")
+involved = data.rolls_involved(game, about)
+if involved:
+    st.dataframe(dui.rolls_frame(involved), hide_index=True, width="stretch")
+else:
+    st.caption("No dice in these events.")
+casts = data.casts_involved(game, about)
+if casts:
+    st.dataframe(dui.casts_frame(casts), hide_index=True, width="stretch")
+
+st.subheader("Disputes and rulings so far")
+dui.disputes_and_rulings(data.disputes(game), data.rulings(game))
+
+players = list(before.get("players") or {})
+open_col, rule_col = st.columns(2, gap="medium")
+with open_col, st.form("open-dispute", clear_on_submit=True):
+    st.markdown(f"**Open a dispute** about seq {', '.join(map(str, about))}")
+    by = st.selectbox("Player calling the judge", players)
+    claim = st.text_area("Claim")
+    key = st.text_input("Key", type="password", key="dispute-key", help="Needed once the store has keys")
+    if st.form_submit_button("Open dispute", icon=":material/flag:"):
+        dui.write("open_dispute", game, key, by=by, about=about, claim=claim.strip() or "(no claim given)")
+with rule_col, st.form("ruling", clear_on_submit=True):
+    st.markdown(f"**Record a ruling** on seq {', '.join(map(str, about))}")
+    judge = st.text_input("Judge")
+    decision = st.radio("Decision", ["stands", "void"], horizontal=True,
+                        help="void leaves the events out of the as-ruled game; refused if what remains breaks a rule")
+    text = st.text_area("Ruling")
+    key = st.text_input("Judge's key", type="password", key="ruling-key")
+    if st.form_submit_button("Record ruling", icon=":material/gavel:", type="primary"):
+        dui.write("make_ruling", game, key, judge=judge.strip() or "judge", about=about, decision=decision,
+                  text=text.strip() or "(no text)")

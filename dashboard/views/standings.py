@@ -1,5 +1,111 @@
-"""Standings."""
+"""Standings: a tournament's standings, the points race and the results of each round, every game
+linked to its replay. Deep link: /standings?tournament=NAME."""
 
+from __future__ import annotations
+
+import pandas as pd
+import plotly.express as px
 import streamlit as st
 
+from dashboard import data
+from dashboard.games_table import replay_link
+
+TOURNAMENT = "tournament"
+STANDING_COLUMNS = {"rank": "#", "player": "player", "faction": "faction", "games": "games", "wins": "W",
+                    "draws": "D", "losses": "L", "byes": "byes", "tournament_points": "TP", "vp_for": "VP for",
+                    "vp_against": "VP against", "vp_diff": "VP ±", "sos": "SoS"}
+RESULT_COLUMNS = {"table_no": "table", "player": "player", "faction": "faction", "score": "VP",
+                  "opponent_score": "VP opp.", "opponent": "opponent", "opponent_faction": "opp. faction",
+                  "result": "result", "replay": "replay"}
+CHART_PLAYERS = 12  # the points race shows the leaders only
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _query(ver: tuple[str, int], name: str, *args) -> list[dict]:
+    from projections import tournaments
+
+    return list(data._reader(*ver).run(getattr(tournaments, name), *args))
+
+
+def query(name: str, *args) -> list[dict]:
+    return _query(data.version(), name, *args)
+
+
+def tournament_picker(names: list[str]) -> str:
+    """Selectbox bound to the URL parameter ``tournament`` (no default option, so it stays in the URL)."""
+    if st.session_state.get(TOURNAMENT) not in names and st.query_params.get(TOURNAMENT) not in names:
+        st.session_state[TOURNAMENT] = names[0]
+    name = st.selectbox("Tournament", names, index=None, key=TOURNAMENT, bind="query-params")
+    if name is None:
+        st.info("Pick a tournament.")
+        st.stop()
+    return name
+
+
+def standings_frame(rows: list[dict]) -> pd.DataFrame:
+    return pd.DataFrame([{label: row[key] for key, label in STANDING_COLUMNS.items()} for row in rows],
+                        columns=list(STANDING_COLUMNS.values()))
+
+
+def results_frame(rows: list[dict]) -> pd.DataFrame:
+    frame = []
+    for row in rows:
+        shown = {**row, "replay": replay_link(row["game"]) if row["game"] else None,
+                 "result": "bye" if row["result"] == "B" else row["result"] or "playing"}
+        frame.append({label: shown[key] for key, label in RESULT_COLUMNS.items()})
+    return pd.DataFrame(frame, columns=list(RESULT_COLUMNS.values()))
+
+
+def points_race(rows: list[dict], leaders: list[str]):
+    frame = pd.DataFrame([r for r in rows if r["player"] in leaders], columns=["round", "player", "tournament_points"])
+    figure = px.line(frame, x="round", y="tournament_points", color="player", markers=True,
+                     category_orders={"player": leaders}, labels={"tournament_points": "tournament points"})
+    figure.update_layout(height=340, margin={"l": 10, "r": 10, "t": 10, "b": 10}, xaxis={"dtick": 1})
+    return figure
+
+
 st.title("Standings")
+try:
+    tournaments = query("list_tournaments")
+except data.NoReadModels as exc:
+    st.info(str(exc))
+    st.stop()
+if not tournaments:
+    st.info("No tournaments yet: `rollcall tournament create NAME --system SYSTEM`, or import games whose "
+            "header names one, then `rollcall project`.")
+    st.stop()
+
+name = tournament_picker([t["tournament"] for t in tournaments])
+info = next(t for t in tournaments if t["tournament"] == name)
+standing = query("standings", name)
+origin = "" if info["created"] else " · named by its games only"
+planned = f" of {info['planned_rounds']}" if info["planned_rounds"] else ""
+st.caption(f"{info['system']} · {info['games']} games · {info['rounds_played'] or 0} rounds played{planned}{origin} · "
+           f"points: win {info['win_points']}, draw {info['draw_points']}, loss {info['loss_points']}, "
+           f"bye {info['bye_points']} · ties broken by VP difference, VP for, then strength of schedule "
+           "(the opponents' tournament points)")
+
+left, right = st.columns([1.4, 1], gap="medium")
+with left:
+    st.subheader("Standings")
+    st.dataframe(standings_frame(standing), hide_index=True, width="stretch", key="standings_table")
+with right:
+    st.subheader("Points race")
+    race = query("progress", name)
+    if race:
+        leaders = [row["player"] for row in standing[:CHART_PLAYERS]]
+        st.plotly_chart(points_race(race, leaders), key="points_race")
+    else:
+        st.caption("No finished game yet.")
+
+st.subheader("Results")
+results = query("results", name, None)
+rounds = sorted({r["round"] for r in results if r["round"] is not None})
+if not rounds:
+    st.caption("No games yet.")
+for tab, number in zip(st.tabs([f"Round {r}" for r in rounds]) if rounds else [], rounds):
+    with tab:
+        st.dataframe(results_frame([r for r in results if r["round"] == number]), hide_index=True, width="stretch",
+                     column_config={"replay": st.column_config.LinkColumn("replay", display_text="▶ replay"),
+                                    "table": st.column_config.NumberColumn("table")},
+                     key=f"results_round_{number}")

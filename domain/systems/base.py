@@ -11,6 +11,7 @@ import copy
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field as dc_field
+from functools import cached_property
 from importlib import resources
 from typing import Any, ClassVar
 
@@ -74,13 +75,21 @@ class EventSpec:
     optional: dict[str, Parser] = dc_field(default_factory=dict)
     derived: dict[str, str] = dc_field(default_factory=dict)
 
+    @cached_property
+    def allowed(self) -> frozenset[str]:
+        """The fields a line of this type may have, besides extensions."""
+        return frozenset({"type", "hash", "violations", *COMMON_OPTIONAL, *self.required, *self.optional,
+                          *self.derived})
+
     def check_fields(self, event: dict) -> None:
         for name, parse in self.required.items():
             parse(event, name)
         for name, parse in self.optional.items():
             if name in event and event[name] is not None:
                 parse(event, name)
-        allowed = {"type", "hash", "violations", *COMMON_OPTIONAL, *self.required, *self.optional, *self.derived}
+        allowed = self.allowed
+        if allowed.issuperset(event):
+            return
         for name in event:
             if name not in allowed and not name.startswith(EXTENSION_PREFIX):
                 raise MalformedRecord(f"unknown field `{name}` (extensions must start with `{EXTENSION_PREFIX}`)",
@@ -120,6 +129,13 @@ class GameState:
         self.sealed = False
         self.digital_rerolls: list[tuple[int, str, object]] = []  # (seq, die, face) of digital re-rolls
         self.digital_draws: list[tuple[int, str, tuple[str, ...]]] = []  # (seq, card, deck left) of digital draws
+        self.lines: list[dict] = []  # every event applied, as recorded (the as-played game)
+        self.disputes: list[dict] = []  # DisputeOpened lines
+        self.rulings: list[dict] = []  # RulingMade lines
+        self.voided: set[int] = set()  # seqs a `void` ruling removed from the as-ruled game
+        # a fold that only reads (the as-played replay) keeps the events a ruling voided; a live game
+        # turns into its as-ruled state at each `void` (domain.rulings.rebuild)
+        self.as_played = False
 
     def opponent(self, player: str) -> str:
         return next(p for p in self.players if p != player)
@@ -158,13 +174,28 @@ def load_rule_data(name: str) -> dict:
 
 def merge(base: dict, override: dict) -> dict:
     """Deep merge of a record's ``rules`` over the defaults; lists and scalars replace."""
-    out = copy.deepcopy(base)
+    out = _deep_copy(base)
     for key, value in override.items():
         if isinstance(value, dict) and isinstance(out.get(key), dict):
             out[key] = merge(out[key], value)
         else:
-            out[key] = copy.deepcopy(value)
+            out[key] = _deep_copy(value)
     return out
+
+
+_ATOMS = frozenset({str, int, float, bool, type(None)})
+
+
+def _deep_copy(value: Any) -> Any:
+    """``copy.deepcopy`` of JSON data (dicts, lists and scalars), faster; anything else by deepcopy."""
+    kind = type(value)
+    if kind is dict:
+        return {k: v if type(v) in _ATOMS else _deep_copy(v) for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in _ATOMS else _deep_copy(v) for v in value]
+    if kind in _ATOMS:
+        return value
+    return copy.deepcopy(value)
 
 
 class Dice:
@@ -263,6 +294,7 @@ class GameSystem:
         return self.specs[event["type"]].derived[name]
 
     def apply(self, state: GameState, event: dict) -> None:
+        state.lines.append(event)
         handler = self._apply[event["type"]]
         if handler:
             handler(state, event)
@@ -392,12 +424,43 @@ class GameSystem:
         state.sealed = True
 
     def decide_DisputeOpened(self, state: GameState, event: dict, chk: Checks) -> None:
+        self.player(state, event, "by")
         self._about(state, event)
+
+    def apply_DisputeOpened(self, state: GameState, event: dict) -> None:
+        state.disputes.append(event)
 
     def decide_RulingMade(self, state: GameState, event: dict, chk: Checks) -> None:
+        from domain import rulings
+
         self._about(state, event)
+        if event["decision"] != "void":
+            return
+        by_seq = {line["seq"]: line for line in state.lines}
+        for seq in event["about"]:
+            if by_seq[seq]["type"] in rulings.NOT_VOIDABLE:
+                raise MalformedRecord(f"field `about`: seq {seq} is a {by_seq[seq]['type']}, which a ruling "
+                                      "cannot void", field="about")
+            if seq in state.voided:
+                raise MalformedRecord(f"field `about`: seq {seq} is void already", field="about")
+        remaining = [line for line in state.lines if line["seq"] not in state.voided | set(event["about"])]
+        _, breaches = rulings.replay(self, state.header, remaining)
+        voided = ", ".join(map(str, event["about"]))
+        for b in breaches:
+            chk.fail(b.rule, f"voiding seq {voided} would leave seq {b.seq} ({b.type}) breaking {b.rule}: {b.message}")
+
+    def apply_RulingMade(self, state: GameState, event: dict) -> None:
+        state.rulings.append(event)
+        if event["decision"] == "void":
+            state.voided.update(event["about"])
+            if not state.as_played:
+                from domain import rulings
+
+                rulings.rebuild(self, state)
 
     def _about(self, state: GameState, event: dict) -> None:
+        if not event["about"]:
+            raise MalformedRecord("field `about` must list at least one seq", field="about")
         for seq in event["about"]:
             if not 1 <= seq <= state.seq:
                 raise MalformedRecord(f"field `about`: seq {seq} is not an earlier event of this game", field="about")

@@ -1,5 +1,5 @@
 -- The events of game $game in order; payload is the record line.
-SELECT seq, type, turn, phase, player, payload, violations
+SELECT seq, type, turn, phase, player, payload, violations, author
 FROM fct_events
 WHERE game = $game
 ORDER BY seq;

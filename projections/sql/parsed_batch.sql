@@ -3,7 +3,7 @@
 -- (the header for GameCreated, else the event), `d` the fields every event needs, `m` those of a
 -- ModelMoved and `x` those of the other events that need more (each parsed only for those events);
 -- `pos` is where a model event puts its model (macros.sql).
-SELECT notification_id, originator_id, topic, line,
+SELECT notification_id, originator_id, topic, line, json_extract_string(state, '$.author') AS author,
        CASE WHEN topic <> 'rollcall:GameCreated' THEN json_transform(line, '{
            "seq": "BIGINT", "type": "VARCHAR", "player": "VARCHAR", "model": "VARCHAR", "violations": "JSON"}')
        END AS d,
@@ -31,4 +31,5 @@ SELECT notification_id, originator_id, topic, line,
                   WHEN 'rollcall:ModelDisplaced' THEN model_pos(json_extract(line, '$.to'))
        END::JSON AS pos
 FROM (SELECT *, json_extract(state, '$.data') AS line FROM stored_batch
-      WHERE topic NOT LIKE 'rollcall:DiceSeed%');  -- a digital game's secret seed is never projected
+      WHERE topic NOT LIKE 'rollcall:DiceSeed%'         -- a digital game's secret seed is never projected,
+        AND topic NOT LIKE 'rollcall-access:%');        -- nor the hashes of the access keys

@@ -18,7 +18,9 @@ CREATE TABLE IF NOT EXISTS dim_models (
 -- halves the cost of checkpoints (its hashes do not compress anyway).
 CREATE TABLE IF NOT EXISTS fct_events (
     game VARCHAR, seq BIGINT, type VARCHAR, turn BIGINT, phase VARCHAR, player VARCHAR,
-    payload JSON USING COMPRESSION uncompressed, violations JSON, notification_id BIGINT);
+    payload JSON USING COMPRESSION uncompressed, violations JSON, notification_id BIGINT,
+    author VARCHAR);  -- who wrote it: the name of the key presented (NULL in a store without keys)
+ALTER TABLE fct_events ADD COLUMN IF NOT EXISTS author VARCHAR;  -- read models projected before authors
 
 CREATE TABLE IF NOT EXISTS fct_rolls (
     game VARCHAR, seq BIGINT, player VARCHAR, purpose VARCHAR, die VARCHAR, n_dice INTEGER,

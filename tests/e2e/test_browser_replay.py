@@ -6,90 +6,32 @@ playwright. Skipped only when /usr/bin/chromium is missing and CI is unset.
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--disable-background-networking"]
-SCREENSHOTS = os.environ.get("ROLLCALL_SCREENSHOTS")  # folder to keep screenshots in (optional)
+from streamlit_server import SCREENSHOTS, chromium, new_page, streamlit_server
 
 pytestmark = pytest.mark.browser
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(replay_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    if not os.path.exists(CHROMIUM) and not os.environ.get("CI"):
-        pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium); CI is unset")
-    port = free_port()
-    log = tmp_path_factory.mktemp("streamlit") / "server.log"
-    env = {**os.environ, "ROLLCALL_DATA": str(replay_data)}
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard" / "app.py"),
-             "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
-             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
-            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    try:
-        base = f"http://localhost:{port}"
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with urllib.request.urlopen(f"{base}/_stcore/health", timeout=2) as resp:
-                    if resp.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"streamlit did not come up:\n{log.read_text(errors='replace')}")
-            time.sleep(0.2)
+    with streamlit_server(replay_data, tmp_path_factory.mktemp("streamlit") / "server.log") as base:
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.fixture(scope="module")
 def browser(server: str) -> Iterator:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
+    with chromium() as launched:
+        yield launched
 
 
 @pytest.fixture
 def page(browser) -> Iterator:
-    context = browser.new_context(viewport={"width": 1500, "height": 1000})
-    pg = context.new_page()
-    pg.set_default_timeout(20_000)
-    try:
+    with new_page(browser) as pg:
         yield pg
-    finally:
-        context.close()
 
 
 def model_at(page, model: str) -> str:

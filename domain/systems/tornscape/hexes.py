@@ -64,6 +64,7 @@ DIRECTIONS: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1
 HEXON_DIRECTIONS: tuple[Hex, ...] = ((2, 1), (-1, 3), (-3, 2), (-2, -1), (1, -3), (3, -2))
 
 _HEXON_DIRECTION_SET = frozenset(HEXON_DIRECTIONS)
+_NEIGHBOUR_OFFSETS = frozenset(DIRECTIONS)  # the offsets at distance exactly 1
 
 #: The 7 offsets of a hexon relative to its centre, centre first.
 HEXON_OFFSETS: tuple[Hex, ...] = ((0, 0),) + DIRECTIONS
@@ -303,6 +304,9 @@ def _valid_huge(centres: list[Hex]) -> bool:
     )
 
 
+_HEXON_FOOTPRINTS: dict[Hex, frozenset[Hex]] = {}  # hexon centre -> its 7 hexes (pure, so kept)
+
+
 def footprint(size: str, at: list) -> frozenset[Hex]:
     """Hexes occupied by a model of ``size`` positioned at ``at``.
 
@@ -311,6 +315,19 @@ def footprint(size: str, at: list) -> frozenset[Hex]:
     invalid position (wrong count, not a hexon centre, huge centres duplicated
     or not connected).
     """
+    if len(at) == 1:  # fast path: one position as a tuple of two ints (what the rules pack passes)
+        h = at[0]
+        if type(h) is tuple and len(h) == 2 and type(h[0]) is int and type(h[1]) is int:
+            if size == "infantry":
+                return frozenset((h,))
+            if size == "large":
+                fp = _HEXON_FOOTPRINTS.get(h)
+                if fp is None and (3 * h[0] + h[1]) % 7 == 0:
+                    fp = frozenset(hexon_hexes(h))
+                    if len(_HEXON_FOOTPRINTS) < 65536:
+                        _HEXON_FOOTPRINTS[h] = fp
+                if fp is not None:
+                    return fp
     pos = _centres(at)
     if size == "infantry":
         if len(pos) != 1:
@@ -418,6 +435,13 @@ def step_is_adjacent(size: str, before: list, after: list) -> bool:
 
     Raises ``ValueError`` for an unknown size or a malformed position.
     """
+    if size == "infantry" and len(before) == 1 and len(after) == 1:  # fast path: two tuples of two ints
+        a, b = before[0], after[0]
+        if (type(a) is tuple and type(b) is tuple and len(a) == 2 and len(b) == 2 and type(a[0]) is int
+                and type(a[1]) is int and type(b[0]) is int and type(b[1]) is int):
+            dq = a[0] - b[0]
+            dr = a[1] - b[1]
+            return (dq, dr) in _NEIGHBOUR_OFFSETS
     old = _centres(before)
     new = _centres(after)
     if size == "infantry":

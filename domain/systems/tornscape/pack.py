@@ -203,8 +203,11 @@ class Tornscape(VortexRules, GameSystem):
             if size == "huge" and (len(set(at)) != len(at) or not hx.hexons_connected(at)):
                 raise MalformedRecord(f"field `{name}`: the hexons {show([list(c) for c in at])} of a huge model "
                                       "must be distinct and adjacent", field=name)
+        width, height = state.width, state.height
         for h in hx.footprint(size, at):
-            self.on_board(state, h, name)
+            q, r = h
+            if not (0 <= r < height and 0 <= q + ((r - (r & 1)) >> 1) < width):
+                self.on_board(state, h, name)
         return at
 
     def model(self, state: TornscapeState, event: dict, name: str = "model") -> Model:
@@ -220,15 +223,20 @@ class Tornscape(VortexRules, GameSystem):
     def adjacent_enemies(self, state: TornscapeState, model: Model, hexes) -> list[str]:
         """Enemies of ``model`` within one hex of any of ``hexes`` (R73–R75)."""
         near: set = set()
+        add, update = near.add, near.update
         for h in hexes:
-            near.add(h)
-            near.update(hx.neighbours(h))
-        return [o.id for o in state.models_on(near) if o.player != model.player]
+            add(h)
+            q, r = h
+            update(((q + 1, r), (q + 1, r - 1), (q, r - 1), (q - 1, r), (q - 1, r + 1), (q, r + 1)))
+        player = model.player
+        return [o.id for o in state.models_on(near) if o.player != player]
 
     # --- generic sequencing ----------------------------------------------------------------
     def decide(self, state: GameState, event: dict, chk: Checks) -> dict:
-        self.check_resolving(state, event, chk)
-        self.check_phase_v_complete(state, event, chk)
+        if state.draws:  # (both checks pass at once otherwise)
+            self.check_resolving(state, event, chk)
+        if state.phase == "vortex_movement":
+            self.check_phase_v_complete(state, event, chk)
         if state.pending and event["type"] not in RESOLVING:
             waiting = ", ".join(p.id for p in state.pending)
             chk.fail(self._pending_rule(state, state.pending[0]),
@@ -313,7 +321,8 @@ class Tornscape(VortexRules, GameSystem):
         raw_path = event["path"]
         if not raw_path:
             raise MalformedRecord("field `path` must list at least one position", field="path")
-        path = [self.position_of(state, model.size, p, "path") for p in raw_path]
+        size = model.size
+        path = [self.position_of(state, size, p, "path") for p in raw_path]
         if action in MOVE_ACTIONS:
             if state.activation != model.id:
                 chk.fail("F05", f"{model.id} makes a {action} action outside its own activation "
@@ -325,8 +334,9 @@ class Tornscape(VortexRules, GameSystem):
                 unit = "hexes" if model.size == "infantry" else "hexons"
                 chk.fail("R42", f"{model.id} moves {len(path)} {unit} but its {action} allows {allowed}")
         before = model.at
+        step_is_adjacent = hx.step_is_adjacent
         for after in path:
-            if not hx.step_is_adjacent(model.size, before, after):
+            if not step_is_adjacent(size, before, after):
                 chk.fail("R42", f"{model.id} jumps from {show([list(h) for h in before])} to "
                                 f"{show([list(h) for h in after])}; each step moves one "
                                 f"{'hex' if model.size == 'infantry' else 'hexon'}")
@@ -336,27 +346,32 @@ class Tornscape(VortexRules, GameSystem):
         if action in ("step", "run", "panic"):
             free_attacks.extend(self.adjacent_enemies(state, model, model.fp))  # R73, R75
         destroyed: list[str] = []
-        for at in path[:-1]:
-            fp = hx.footprint(model.size, at)
+        passed = [hx.footprint(size, at) for at in path[:-1]]
+        for fp in passed:
             self._check_passing(state, model, fp, destroyed, chk)
             for enemy in self.adjacent_enemies(state, model, fp):  # R74
                 if enemy not in free_attacks:
                     free_attacks.append(enemy)
-        end = hx.footprint(model.size, path[-1])
+        end = hx.footprint(size, path[-1])
         must_eject, markers = self._check_ending(state, model, action, end, destroyed, chk)
         return {"free_attacks": free_attacks, "destroyed": destroyed, "must_eject": must_eject,
-                "markers_to_eject": markers, "entered": self._entered_and_left(state, model, path, end)}
+                "markers_to_eject": markers, "entered": self._entered_and_left_fps(state, [model.fp, *passed], end)}
 
     def _entered_and_left(self, state: TornscapeState, model: Model, path: list, end) -> list[str]:
         """R27: vortices the model was in during this move but is not in at its end (R28: once each)."""
-        present = [v for v in state.vortices.values() if not v.removed and v.id not in state.entered_in_activation]
+        return self._entered_and_left_fps(state, [hx.footprint(model.size, at) for at in [model.at, *path[:-1]]], end)
+
+    @staticmethod
+    def _entered_and_left_fps(state: TornscapeState, fps: list, end) -> list[str]:
+        """``_entered_and_left`` given the footprints of the start and of every step but the last."""
+        entered = state.entered_in_activation
+        present = [v for v in state.vortices.values() if not v.removed and v.id not in entered]
         if not present:
             return []
         seen: list[str] = []
-        for at in [model.at, *path[:-1]]:
-            fp = hx.footprint(model.size, at)
-            seen.extend(v.id for v in present if v.hexes & fp and v.id not in seen)
-        return [vid for vid in seen if not state.vortices[vid].hexes & end]
+        for fp in fps:
+            seen.extend(v.id for v in present if not v.hexes.isdisjoint(fp) and v.id not in seen)
+        return [vid for vid in seen if state.vortices[vid].hexes.isdisjoint(end)]
 
     def _check_passing(self, state: TornscapeState, model: Model, fp, destroyed: list, chk: Checks) -> None:
         for other in state.models_on(fp):
@@ -379,6 +394,8 @@ class Tornscape(VortexRules, GameSystem):
     def _solid_terrain(state: TornscapeState, model: Model, fp, destroyed: list, chk: Checks, *, ending: bool) -> None:
         """Solid terrain under a footprint: huge models destroy it (R53 passing, R55 ending); others may
         neither pass (R44, R48) nor end there (R45, R49)."""
+        if state.solid.keys().isdisjoint(fp):
+            return
         for h in sorted(fp):
             tid = state.solid.get(h)
             if tid is None:

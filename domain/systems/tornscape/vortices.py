@@ -150,7 +150,7 @@ class VortexRules:
         return chosen
 
     def in_vortices(self, state, fp) -> list[str]:
-        return [vid for vid, v in state.vortices.items() if not v.removed and v.hexes & fp]
+        return [vid for vid, v in state.vortices.items() if not v.removed and not v.hexes.isdisjoint(fp)]
 
     def cells(self, state, model, trigger: str, vortices: list[str], seq: int) -> list[Draws]:
         return [Draws(vid, model.id, trigger, seq) for vid in vortices]

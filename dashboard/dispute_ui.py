@@ -1,0 +1,149 @@
+"""Pieces of the Dispute page: the disputed seqs, the rule checks, the tables, and the writes."""
+
+from __future__ import annotations
+
+from html import escape
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import data
+from dashboard import events as ev
+
+ABOUT = "about"
+
+
+def parse_seqs(text: str | None, last: int) -> list[int]:
+    """``"4, 5-7"`` -> [4, 5, 6, 7]: the seqs of real events (1..last), in order, without repeats."""
+    found: set[int] = set()
+    for part in (text or "").replace(" ", "").split(","):
+        if not part:
+            continue
+        low, _, high = part.partition("-")
+        try:
+            a, b = int(low), int(high or low)
+        except ValueError:
+            continue
+        found.update(s for s in range(min(a, b), max(a, b) + 1) if 1 <= s <= last)
+    return sorted(found)
+
+
+def about_input(seq: int, last: int) -> list[int]:
+    """The disputed events (URL parameter ``about``; default: the event at ``seq``)."""
+    if not st.session_state.get(ABOUT) and not st.query_params.get(ABOUT) and seq > 0:
+        st.session_state[ABOUT] = str(seq)
+    text = st.text_input("Disputed events", key=ABOUT, bind="query-params",
+                         help="seqs, e.g. 12 or 12,13 or 12-14")
+    return parse_seqs(text, last)
+
+
+def replay_link(game: str, seq: int, ruled: bool) -> str:
+    """A link opening the Replay page at ``seq`` (as ruled or as played), in this tab."""
+    from urllib.parse import urlencode
+
+    query = urlencode({"game": game, "seq": seq, **({"ruled": "true"} if ruled else {})})
+    label = "Open the as-ruled replay" if ruled else "Open in the replay"
+    return f'<a class="rc-replay-link" href="/replay?{query}" target="_self">▶ {label} at seq {seq}</a>'
+
+
+def probability_text(p: float | None) -> str:
+    if p is None:
+        return "–"
+    return f"{p:.1%}" + (f" (1 in {1 / p:.0f})" if 0 < p < 0.5 else "")
+
+
+def rolls_frame(rolls: list[dict]) -> pd.DataFrame:
+    return pd.DataFrame([{
+        "roll": r["seq"], "player": r["player"], "purpose": r["purpose"], "die": r["die"],
+        "faces": f"{ev.dice_symbols(r['faces'])}  ({', '.join(map(str, r['faces']))})",
+        "provenance": r["source"] + (f", {r['n_rerolled']} re-rolled (was {', '.join(map(str, r['rerolled_from']))})"
+                                     if r["n_rerolled"] else ""),
+        "used by": r["used_by_seq"],
+        "P(this outcome)": probability_text(r["p_outcome"]),
+    } for r in rolls])
+
+
+def casts_frame(casts: list[dict]) -> pd.DataFrame:
+    return pd.DataFrame([{
+        "seq": c["seq"], "attempt": c["kind"], "wizard": c["wizard"], "spell": c["spell"], "dice": c["dice"],
+        "total": c["total"], "against": c["target"], "succeeded": c["succeeded"],
+        "P(success)": probability_text(c["p"]),
+    } for c in casts])
+
+
+def events_frame(events: list[dict], voided: dict[int, int], rolls: dict[int, dict]) -> pd.DataFrame:
+    return pd.DataFrame([{
+        "seq": int(e["seq"]), "type": e["type"], "player": e.get("player") or "",
+        "summary": ev.summary(e, rolls), "written by": e.get("author") or "–",
+        "as ruled": f"void (ruling {voided[int(e['seq'])]})" if int(e["seq"]) in voided else "stands",
+    } for e in events])
+
+
+def rule_checks(game: str, events: list[dict], about: list[int]) -> None:
+    """Each disputed event decided again against the as-played state before it, and its recorded violations."""
+    from domain.rulings import check_again
+    from domain.systems.base import system_for
+
+    header = data.header(game)
+    system = system_for(header["system"])
+    lines = [e["payload"] for e in events]
+    by_seq = {int(e["seq"]): e for e in events}
+    for seq in about:
+        event = by_seq[seq]
+        recorded = ev.violations(event)
+        again = check_again(system, header, lines, seq)
+        if not recorded and not again:
+            st.success(f"seq {seq} ({event['type']}): every rule checked holds", icon=":material/check_circle:")
+        for v in recorded:
+            st.error(f"seq {seq} ({event['type']}): **{v['rule']}** — {v['message']} (marked when recorded)",
+                     icon=":material/error:")
+        for b in again:
+            st.error(f"seq {seq} ({event['type']}): **{b.rule}** — {b.message}", icon=":material/error:")
+
+
+def disputes_and_rulings(disputes: list[dict], rulings: list[dict]) -> None:
+    if not disputes and not rulings:
+        st.caption("No disputes in this game yet.")
+        return
+    rows = [{"seq": d["seq"], "event": "dispute", "who": d["by_player"], "about": _seqs(d["about"]),
+             "text": d["claim"], "outcome": f"ruled at {d['ruled_at']}" if d["ruled_at"] else "open",
+             "written by": d.get("author") or "–"} for d in disputes]
+    rows += [{"seq": r["seq"], "event": "ruling", "who": r["judge"], "about": _seqs(r["about"]), "text": r["text"],
+              "outcome": r["decision"], "written by": r.get("author") or "–"} for r in rulings]
+    st.dataframe(pd.DataFrame(sorted(rows, key=lambda r: r["seq"])), hide_index=True, width="stretch")
+
+
+def _seqs(values) -> str:
+    return ", ".join(str(v) for v in values or ())
+
+
+# --- writes ---------------------------------------------------------------------------------------
+
+def write(action, game: str, key: str | None, **fields) -> None:
+    """Run one write of the application service with the key given, bring the read models up to date,
+    and run the page again, which reports the outcome at its top (see ``show_message``)."""
+    from domain.application import Rollcall
+    from domain.errors import RollcallError
+    from projections.projector import Projector
+
+    store = Rollcall.open(data.data_dir(), key=key or None)
+    try:
+        event = getattr(store, action)(game, **fields)
+    except RollcallError as exc:
+        st.session_state["dispute_message"] = ("error", str(exc))
+    else:
+        Projector(data.data_dir(), app=store).run()
+        st.session_state["dispute_message"] = ("success", f"recorded seq {event['seq']} ({event['type']})")
+        if event["type"] == "RulingMade" and event["decision"] == "void":
+            st.session_state["ruled_next"] = True  # show the as-ruled game
+    finally:
+        store.close()
+    st.rerun()
+
+
+def show_message() -> None:
+    kind, text = st.session_state.pop("dispute_message", (None, None))
+    if kind == "error":
+        st.error(escape(text), icon=":material/block:")
+    elif kind == "success":
+        st.success(text, icon=":material/task_alt:")

@@ -1,0 +1,124 @@
+"""Disputes and rulings: the *as-ruled* game is the *as-played* game without the events a ruling voided.
+
+Nothing is edited: a ``RulingMade`` with decision ``void`` is itself an event. From it on, the game is
+checked against the as-ruled state — the setup and every event that was not voided, replayed through
+the same rules — and a void is refused when an event it leaves behind would then break a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from domain.errors import RollcallError
+from domain.systems.base import JUDGE_EVENTS, Checks, GameState, GameSystem
+
+# Events a ruling cannot void: the judge's own and the players' confirmation of the record.
+NOT_VOIDABLE = JUDGE_EVENTS | {"GameSealed"}
+
+
+@dataclass(frozen=True)
+class Breach:
+    """An event left by a void that would break a rule in the as-ruled game."""
+
+    seq: int
+    type: str
+    rule: str
+    message: str
+
+
+def voided_seqs(lines: Iterable[dict]) -> set[int]:
+    """The seqs every ``void`` ruling among ``lines`` removed from the as-ruled game."""
+    return {seq for line in lines if line.get("type") == "RulingMade" and line.get("decision") == "void"
+            for seq in line["about"]}
+
+
+def as_ruled(lines: list[dict]) -> list[dict]:
+    """The lines of the as-ruled game: every event but those a ``void`` ruling removed."""
+    voided = voided_seqs(lines)
+    return [line for line in lines if line.get("seq") not in voided] if voided else list(lines)
+
+
+def replay(system: GameSystem, header: dict, lines: Iterable[dict]) -> tuple[GameState, list[Breach]]:
+    """Replay ``lines`` (stored record lines, some seqs left out) from the setup, deciding every play
+    event again against the state the remaining events build: the state and what now breaks a rule.
+
+    A rule an event already broke when it was recorded (its ``violations``) is not a new breach."""
+    state = system.new_state(header)
+    system.check_setup(state, Checks(strict=False))
+    state.head = header["hash"]
+    state.as_played = True
+    breaches: list[Breach] = []
+    for line in lines:
+        if line["type"] not in JUDGE_EVENTS:
+            found = _recheck(system, state, line)
+            breaches.extend(found)
+            if any(b.rule == "F08" for b in found):
+                return state, breaches  # it cannot be applied: the replay stops there
+        try:
+            system.apply(state, line)
+        except (KeyError, IndexError, ValueError, AttributeError) as exc:
+            breaches.append(Breach(line["seq"], line["type"], "F08", f"it cannot follow the events that remain "
+                                                                     f"({type(exc).__name__}: {exc})"))
+            return state, breaches
+    return state, breaches
+
+
+def _recheck(system: GameSystem, state: GameState, line: dict) -> list[Breach]:
+    spec = system.specs[line["type"]]
+    event = {k: v for k, v in line.items() if k not in spec.derived and k not in ("hash", "violations")}
+    known = {v.get("rule") for v in line.get("violations", ())}
+    chk = Checks(strict=False)
+    try:
+        derived = system.decide(state, event, chk)
+    except RollcallError as exc:  # e.g. a roll it uses was voided
+        return [Breach(line["seq"], line["type"], "F08", f"it refers to a voided event: {exc}")]
+    for name, value in derived.items():
+        if name in line and line[name] != value:
+            chk.fail(system.derived_rule(state, event, name, line[name], value),
+                     f"`{name}` is {line[name]!r} but the as-ruled game gives {value!r}")
+    return [Breach(line["seq"], line["type"], v.rule, v.message) for v in chk.found if v.rule not in known]
+
+
+def rebuild(system: GameSystem, state: GameState) -> None:
+    """Turn a live game's state into the as-ruled state of its lines (after a ``void``), in place;
+    the seq and the chain head stay those of the last event."""
+    lines = list(state.lines)
+    ruled, _ = replay(system, state.header, as_ruled(lines))
+    seq, head = state.seq, state.head
+    state.__dict__.clear()
+    state.__dict__.update(ruled.__dict__)
+    state.lines = lines
+    state.voided = voided_seqs(lines)
+    state.as_played = False
+    state.seq, state.head = seq, head
+
+
+def needs_judge(game) -> str | None:
+    """Why saving ``game``'s new events needs a judge's key (a ruling, or an event after the game was
+    sealed), or None."""
+    sealed = None
+    for line in game.state.lines:
+        if line["type"] == "GameSealed" and sealed is None:
+            sealed = line["seq"]
+    for event in game.pending_events:
+        data = getattr(event, "data", None) or {}
+        if data.get("type") == "RulingMade":
+            return "a ruling"
+        if sealed is not None and data.get("seq", 0) > sealed:
+            return f"writing to a sealed game (sealed at seq {sealed})"
+    return None
+
+
+def check_again(system: GameSystem, header: dict, lines: list[dict], seq: int) -> list[Breach]:
+    """Decide event ``seq`` of ``lines`` again against the as-played state before it: what it breaks
+    now (beyond the violations it was recorded with; a judge's view of a disputed event)."""
+    state = system.new_state(header)
+    system.check_setup(state, Checks(strict=False))
+    state.head = header["hash"]
+    state.as_played = True
+    for line in lines:
+        if line["seq"] == seq:
+            return [] if line["type"] in JUDGE_EVENTS else _recheck(system, state, line)
+        system.apply(state, line)
+    return []

@@ -1,0 +1,14 @@
+-- Ether harvested by faction in scope $games (stat_ether, from VortexExplored): explorations, successes,
+-- ether gained, and per Tornscape game played.
+WITH scope AS (SELECT unnest($games::VARCHAR[]) AS game),
+played AS (
+    SELECT p.faction, count(*) AS games FROM dim_players p SEMI JOIN scope s ON s.game = p.game
+    JOIN dim_games g ON g.game = p.game WHERE g.system = 'tornscape' GROUP BY p.faction
+), explored AS (
+    SELECT p.faction, sum(e.explorations) AS explorations, sum(e.successes) AS successes, sum(e.ether) AS ether
+    FROM stat_ether e SEMI JOIN scope s ON s.game = e.game
+    JOIN dim_players p ON p.game = e.game AND p.player = e.player GROUP BY p.faction
+)
+SELECT p.faction, p.games, coalesce(x.explorations, 0) AS explorations, coalesce(x.successes, 0) AS successes,
+       coalesce(x.ether, 0) AS ether, coalesce(x.ether, 0) / p.games AS ether_per_game
+FROM played p LEFT JOIN explored x USING (faction) ORDER BY ether_per_game DESC, p.faction;

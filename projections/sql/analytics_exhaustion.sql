@@ -1,0 +1,14 @@
+-- Claustrophobia initiatives in scope $games (stat_initiative, from fct_initiative): per warrior (and
+-- all), the action dice assigned, how many exhausted the warrior (a die on an unavailable line, R102), the
+-- rate with its Wilson interval, and the dice set aside.
+WITH scope AS (SELECT unnest($games::VARCHAR[]) AS game),
+dice AS (SELECT i.* FROM stat_initiative i SEMI JOIN scope s ON s.game = i.game),
+rates AS (
+    SELECT coalesce(warrior, 'all warriors') AS warrior, grouping(warrior) AS total,
+           count(*) AS dice, count(*) FILTER (WHERE exhausted) AS exhausted
+    FROM dice WHERE NOT set_aside GROUP BY ROLLUP (warrior) HAVING count(*) > 0
+)
+SELECT r.warrior, r.dice, r.exhausted, r.exhausted / r.dice AS rate, stat_wilson_low(r.exhausted, r.dice) AS ci_low,
+       stat_wilson_high(r.exhausted, r.dice) AS ci_high,
+       CASE WHEN r.total = 1 THEN (SELECT count(*) FROM dice WHERE set_aside) END AS set_aside
+FROM rates r ORDER BY r.total, r.warrior;

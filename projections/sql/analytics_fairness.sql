@@ -1,0 +1,44 @@
+-- Goodness of fit of the faces thrown (stat_faces: first faces and re-rolls) against the dice in force,
+-- per die type (die and faces), overall, per player and per table, in scope $games. Pearson's chi-square
+-- with faces - 1 degrees of freedom; the family of every test with an expected count >= 5 per face is
+-- adjusted by Holm (p_holm, family-wise) and Benjamini-Hochberg (q_bh, false discovery rate); the
+-- verdict reads p_holm at 5%.
+WITH scope AS (SELECT unnest($games::VARCHAR[]) AS game),
+faces AS (
+    SELECT f.die, f.spec, f.face, f.ord, f.p, f.n, coalesce(p.name, f.player) AS player, g.table_no
+    FROM stat_faces f SEMI JOIN scope s ON s.game = f.game
+    JOIN dim_games g ON g.game = f.game
+    LEFT JOIN dim_players p ON p.game = f.game AND p.player = f.player
+), grouped AS (
+    SELECT 'overall' AS level, 'all' AS who, die, spec, face, any_value(ord) AS ord, any_value(p) AS p, sum(n) AS n
+    FROM faces GROUP BY die, spec, face
+    UNION ALL
+    SELECT 'player', player, die, spec, face, any_value(ord), any_value(p), sum(n)
+    FROM faces GROUP BY player, die, spec, face
+    UNION ALL
+    SELECT 'table', 'table ' || coalesce(table_no::VARCHAR, '?'), die, spec, face, any_value(ord), any_value(p), sum(n)
+    FROM faces GROUP BY table_no, die, spec, face
+), expected AS (
+    SELECT *, sum(n) OVER (PARTITION BY level, who, die, spec) * p AS e FROM grouped
+), tests AS (
+    SELECT level, who, die, spec, sum(n) AS throws,
+           sum((n - e) ** 2 / e) FILTER (WHERE p > 0) AS chi2,
+           (count(*) FILTER (WHERE p > 0) - 1)::INTEGER AS df,
+           min(e) FILTER (WHERE p > 0) AS min_expected,
+           string_agg(face || ' ' || n || ' (' || round(e, 1) || ')', ', ' ORDER BY ord) AS faces
+    FROM expected GROUP BY level, who, die, spec
+), tested AS (
+    SELECT *, stat_chi2_sf(chi2, df) AS p_value, min_expected >= 5 AND df > 0 AS in_family FROM tests
+), ranked AS (
+    SELECT *, row_number() OVER (ORDER BY p_value, level, who, die, spec) AS i, count(*) OVER () AS m
+    FROM tested WHERE in_family
+), adjusted AS (
+    SELECT level, who, die, spec,
+           least(1.0, max((m - i + 1) * p_value) OVER (ORDER BY i ROWS UNBOUNDED PRECEDING)) AS p_holm,
+           least(1.0, min(m / i * p_value) OVER (ORDER BY i ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)) AS q_bh
+    FROM ranked
+)
+SELECT t.level, t.who, t.die, t.spec, t.throws, t.faces, t.chi2, t.df, t.min_expected, t.p_value, a.p_holm, a.q_bh,
+       stat_verdict(a.p_holm, CASE WHEN t.in_family THEN t.min_expected END) AS verdict
+FROM tested t LEFT JOIN adjusted a USING (level, who, die, spec)
+ORDER BY CASE t.level WHEN 'overall' THEN 0 WHEN 'player' THEN 1 ELSE 2 END, t.die, t.spec, t.who;

@@ -1,0 +1,25 @@
+-- Every tournament: those created (`rollcall tournament create`) and those only named by game
+-- headers. `slug` is the tournament's key (domain.record.slug of its name: lower case, every run of
+-- other characters than a-z and 0-9 one hyphen); points per result default to 3 / 1 / 0, a bye 3.
+CREATE OR REPLACE VIEW dim_tournaments AS
+WITH created AS (
+    SELECT data ->> 'slug' AS slug, data ->> 'name' AS tournament, data ->> 'system' AS system,
+           TRY_CAST(data ->> 'rounds' AS BIGINT) AS planned_rounds, data ->> 'notes' AS notes,
+           data -> 'points' AS points, notification_id
+    FROM fct_tournament_events WHERE topic = 'rollcall-tournament:Created'
+), named AS (
+    SELECT trim(regexp_replace(lower(tournament), '[^a-z0-9]+', '-', 'g'), '-') AS slug,
+           arg_min(tournament, notification_id) AS tournament, arg_min(system, notification_id) AS system,
+           min(notification_id) AS notification_id, count(*) AS games, count(*) FILTER (ended) AS ended_games,
+           max(round) AS rounds_played
+    FROM dim_games WHERE tournament IS NOT NULL GROUP BY 1
+)
+SELECT coalesce(c.slug, n.slug) AS slug, coalesce(c.tournament, n.tournament) AS tournament,
+       coalesce(c.system, n.system) AS system, c.slug IS NOT NULL AS created, c.planned_rounds, c.notes,
+       coalesce(n.games, 0) AS games, coalesce(n.ended_games, 0) AS ended_games, n.rounds_played,
+       coalesce((c.points ->> 'win')::BIGINT, 3) AS win_points,
+       coalesce((c.points ->> 'draw')::BIGINT, 1) AS draw_points,
+       coalesce((c.points ->> 'loss')::BIGINT, 0) AS loss_points,
+       coalesce((c.points ->> 'bye')::BIGINT, 3) AS bye_points,
+       coalesce(c.notification_id, n.notification_id) AS notification_id
+FROM created c FULL JOIN named n ON n.slug = c.slug;

@@ -1,0 +1,21 @@
+-- The rolls a dispute about seqs $about of game $game involves: rolls among those seqs and the rolls
+-- those events use (`roll`, `dodge`), each with its provenance, its re-rolls and the exact
+-- probability of its outcome under the dice in force (fct_roll_odds).
+WITH about AS (
+    SELECT seq, payload FROM fct_events WHERE game = $game AND list_contains($about, seq)
+), used AS (
+    SELECT seq AS roll_seq FROM about
+    UNION SELECT TRY_CAST(payload ->> 'roll' AS BIGINT) FROM about
+    UNION SELECT TRY_CAST(payload ->> 'dodge' AS BIGINT) FROM about
+), rerolls AS (
+    SELECT roll_seq, list(original ORDER BY idx) FILTER (WHERE rerolled) AS rerolled_from,
+           count(*) FILTER (WHERE rerolled) AS n_rerolled
+    FROM fct_dice WHERE game = $game GROUP BY roll_seq
+)
+SELECT o.seq, o.player, o.purpose, o.die, o.n_dice, o.faces, coalesce(o.source, 'physical') AS source,
+       o.successes, o.p_outcome, r.used_by_seq, coalesce(x.n_rerolled, 0) AS n_rerolled, x.rerolled_from
+FROM fct_roll_odds o
+JOIN fct_rolls r ON r.game = o.game AND r.seq = o.seq
+LEFT JOIN rerolls x ON x.roll_seq = o.seq
+WHERE o.game = $game AND o.seq IN (SELECT roll_seq FROM used)
+ORDER BY o.seq;

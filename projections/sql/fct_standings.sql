@@ -1,0 +1,29 @@
+-- Per tournament and player (by name): games finished, wins, draws, losses, byes, tournament
+-- points, victory points for / against / difference, strength of schedule (the sum of the
+-- tournament points of every opponent played, once per game) and the rank. Tie-breaks, in order:
+-- tournament points, VP difference, VP for, strength of schedule; players equal on all four share
+-- a rank (listed by name).
+CREATE OR REPLACE VIEW fct_standings AS
+WITH per AS (
+    SELECT slug, any_value(tournament) AS tournament, name AS player,
+           arg_max(faction, coalesce(round, 0)) AS faction,
+           count(*) FILTER (result IN ('W', 'D', 'L')) AS games,
+           count(*) FILTER (result = 'W') AS wins, count(*) FILTER (result = 'D') AS draws,
+           count(*) FILTER (result = 'L') AS losses, count(*) FILTER (result = 'B') AS byes,
+           coalesce(sum(tournament_points), 0) AS tournament_points,
+           coalesce(sum(score) FILTER (result IN ('W', 'D', 'L')), 0) AS vp_for,
+           coalesce(sum(opponent_score) FILTER (result IN ('W', 'D', 'L')), 0) AS vp_against
+    FROM fct_results GROUP BY slug, name
+), schedule AS (
+    SELECT r.slug, r.name AS player, sum(o.tournament_points) AS sos
+    FROM fct_results r JOIN per o ON o.slug = r.slug AND o.player = r.opponent
+    WHERE r.result IN ('W', 'D', 'L')
+    GROUP BY r.slug, r.name
+), scored AS (
+    SELECT p.*, p.vp_for - p.vp_against AS vp_diff, coalesce(s.sos, 0) AS sos
+    FROM per p LEFT JOIN schedule s USING (slug, player)
+)
+SELECT rank() OVER (PARTITION BY slug ORDER BY tournament_points DESC, vp_diff DESC, vp_for DESC, sos DESC) AS rank,
+       slug, tournament, player, faction, games, wins, draws, losses, byes, tournament_points, vp_for, vp_against,
+       vp_diff, sos
+FROM scored;

@@ -1,0 +1,5 @@
+-- The batch's tournament events (game tables never see them: new_events.sql joins dim_games).
+-- when: rollcall-tournament:Created, rollcall-tournament:ByeAwarded
+INSERT INTO fct_tournament_events
+SELECT notification_id, originator_id, topic, line
+FROM raw_events WHERE topic LIKE 'rollcall-tournament:%';

@@ -1,0 +1,165 @@
+-- The statistics tables of stat_tables.sql brought up to date at the end of a projector run, in one
+-- transaction: every game with events (or a header) after stat_position is computed again whole. A run
+-- that stopped before this step leaves stat_position behind, so the next run catches up.
+
+CREATE TEMP TABLE IF NOT EXISTS stat_touched (game VARCHAR);
+
+DELETE FROM stat_touched;
+
+INSERT INTO stat_touched
+SELECT game FROM dim_games WHERE notification_id > (SELECT coalesce(max(notification_id), -1) FROM stat_position)
+UNION
+SELECT game FROM fct_events WHERE notification_id > (SELECT coalesce(max(notification_id), -1) FROM stat_position);
+
+-- The number of games to refresh: none, nothing more to do (the projector publishes when it is not zero).
+SELECT count(*) FROM stat_touched;
+
+-- The dice in force of the touched games with each face's value: its number on a numbered die (every face
+-- a number, e.g. the d6), else 1 for the faces success and crit and 0 for the others.
+CREATE OR REPLACE TEMP TABLE stat_touched_dice AS
+WITH dice AS (
+    SELECT d.game, d.die, d.face, d.n, d.total::DOUBLE AS total, d.ord,
+           bool_and(regexp_full_match(d.face, '-?[0-9]+')) OVER (PARTITION BY d.game, d.die) AS numbered
+    FROM dim_dice d SEMI JOIN stat_touched t ON t.game = d.game
+)
+SELECT *, CASE WHEN numbered THEN face::DOUBLE WHEN face IN ('success', 'crit') THEN 1.0 ELSE 0.0 END AS value
+FROM dice;
+
+-- Every throw of the touched games: the dice of each roll as they first showed, and each re-roll.
+CREATE OR REPLACE TEMP TABLE stat_touched_shown AS
+SELECT f.game, f.roll_seq AS seq, f.roll_seq, f.player, f.purpose, f.die, 'roll' AS kind, f.original AS face
+FROM fct_dice f SEMI JOIN stat_touched t ON t.game = f.game
+UNION ALL
+SELECT e.game, e.seq, r.seq, r.player, r.purpose, r.die, 'reroll', e.payload ->> 'face'
+FROM fct_events e SEMI JOIN stat_touched t ON t.game = e.game
+JOIN fct_rolls r ON r.game = e.game AND r.seq = (e.payload ->> 'roll')::BIGINT
+WHERE e.type = 'DieRerolled';
+
+DELETE FROM stat_throws WHERE game IN (SELECT game FROM stat_touched);
+
+INSERT INTO stat_throws
+WITH moments AS (
+    SELECT game, die, bool_and(numbered) AS numbered, sum(n * value) / any_value(total) AS mean,
+           sum(n * value * value) / any_value(total) - (sum(n * value) / any_value(total)) ** 2 AS var
+    FROM stat_touched_dice GROUP BY game, die
+), throws AS (
+    SELECT s.game, s.seq, s.roll_seq, s.player, s.purpose, s.die, s.kind, count(*)::INTEGER AS n_dice,
+           sum(d.value) AS observed
+    FROM stat_touched_shown s JOIN stat_touched_dice d ON d.game = s.game AND d.die = s.die AND d.face = s.face
+    GROUP BY ALL
+)
+SELECT t.game, t.seq, t.roll_seq, e.turn, t.player, t.purpose, t.die, t.kind,
+       CASE WHEN m.numbered THEN 'pips' ELSE 'successes' END, t.n_dice, t.observed, t.n_dice * m.mean,
+       t.n_dice * greatest(m.var, 0), t.observed - t.n_dice * m.mean,
+       CASE WHEN m.var > 1e-12 THEN (t.observed - t.n_dice * m.mean) / sqrt(t.n_dice * m.var) END
+FROM throws t JOIN moments m ON m.game = t.game AND m.die = t.die
+LEFT JOIN (SELECT x.game, x.seq, x.turn FROM fct_events x SEMI JOIN stat_touched k ON k.game = x.game) e
+       ON e.game = t.game AND e.seq = t.seq;
+
+DELETE FROM stat_faces WHERE game IN (SELECT game FROM stat_touched);
+
+INSERT INTO stat_faces
+WITH specs AS (
+    SELECT game, die, string_agg(face || ':' || n, ' ' ORDER BY ord) AS spec FROM stat_touched_dice GROUP BY game, die
+), counted AS (
+    SELECT game, player, die, face, count(*) AS n FROM stat_touched_shown GROUP BY ALL
+), pairs AS (
+    SELECT DISTINCT game, player, die FROM stat_touched_shown
+)
+SELECT p.game, p.player, p.die, s.spec, d.face, d.ord, d.n / d.total, coalesce(c.n, 0)
+FROM pairs p JOIN stat_touched_dice d ON d.game = p.game AND d.die = p.die
+JOIN specs s ON s.game = p.game AND s.die = p.die
+LEFT JOIN counted c ON c.game = p.game AND c.player = p.player AND c.die = p.die AND c.face = d.face;
+
+DELETE FROM stat_games WHERE game IN (SELECT game FROM stat_touched);
+
+INSERT INTO stat_games
+SELECT e.game, arg_min(e.player, e.seq), min(e.seq)
+FROM fct_events e SEMI JOIN stat_touched t ON t.game = e.game
+WHERE e.player IS NOT NULL
+GROUP BY e.game;
+
+DELETE FROM stat_turns WHERE game IN (SELECT game FROM stat_touched);
+
+INSERT INTO stat_turns
+WITH timed AS (
+    SELECT e.game, e.turn, try_cast(e.payload ->> 'at' AS TIMESTAMPTZ) AS at_time
+    FROM fct_events e SEMI JOIN stat_touched t ON t.game = e.game
+    WHERE e.turn > 0 AND contains(e.payload::VARCHAR, '"at"')
+), turns AS (
+    SELECT game, turn, min(at_time) AS first_at, max(at_time) AS last_at, count(*) AS n
+    FROM timed WHERE at_time IS NOT NULL GROUP BY game, turn
+)
+SELECT game, turn, first_at, coalesce(lead(first_at) OVER w, last_at),
+       epoch(coalesce(lead(first_at) OVER w, last_at)) - epoch(first_at), n
+FROM turns WINDOW w AS (PARTITION BY game ORDER BY turn);
+
+DELETE FROM stat_casts WHERE game IN (SELECT game FROM stat_touched);
+
+INSERT INTO stat_casts
+SELECT c.game, c.seq, c.player, c.dice, c.kind, c.passed, c.p_pass, c.miscast,
+       CASE WHEN c.kind = 'bound' THEN 0.0
+            ELSE stat_p_miscast(c.dice, coalesce(g.header ->> '$.rules.miscast.trigger', 'same_value_3')) END
+FROM fct_casts c SEMI JOIN stat_touched t ON t.game = c.game
+JOIN dim_games g ON g.game = c.game;
+
+DELETE FROM stat_dispels WHERE game IN (SELECT game FROM stat_touched);
+
+INSERT INTO stat_dispels
+SELECT d.game, d.seq, d.player, d.dice, d.dispelled, d.p_dispel
+FROM fct_dispels d SEMI JOIN stat_touched t ON t.game = d.game;
+
+DELETE FROM stat_stabilisations WHERE game IN (SELECT game FROM stat_touched);
+
+INSERT INTO stat_stabilisations
+SELECT r.game, r.seq, r.player, d.face, d.ord, d.n / d.total, CAST(r.faces AS VARCHAR[])[1] = d.face
+FROM fct_rolls r SEMI JOIN stat_touched t ON t.game = r.game
+JOIN stat_touched_dice d ON d.game = r.game AND d.die = r.die
+WHERE r.purpose = 'stabilisation';
+
+DELETE FROM stat_cards WHERE game IN (SELECT game FROM stat_touched);
+
+INSERT INTO stat_cards
+SELECT c.game, c.seq, c.deck, c.card FROM fct_card_draws c SEMI JOIN stat_touched t ON t.game = c.game
+UNION ALL
+SELECT e.game, e.seq, 'flux', e.payload ->> 'card'
+FROM fct_events e SEMI JOIN stat_touched t ON t.game = e.game WHERE e.type = 'FluxCardDrawn';
+
+DELETE FROM stat_initiative WHERE game IN (SELECT game FROM stat_touched);
+
+INSERT INTO stat_initiative
+SELECT i.game, i.seq, i.warrior, i.exhausted, i.set_aside FROM fct_initiative i SEMI JOIN stat_touched t ON t.game = i.game;
+
+DELETE FROM stat_vortices WHERE game IN (SELECT game FROM stat_touched);
+
+INSERT INTO stat_vortices
+WITH states AS (
+    SELECT v.game, v.vortex, v.valid_from_seq, CAST(v.pos AS INTEGER[]) AS pos, v.ether, v.allegiance, v.removed
+    FROM fct_vortex_states v SEMI JOIN stat_touched t ON t.game = v.game
+), steps AS (
+    SELECT *, lag(pos) OVER (PARTITION BY game, vortex ORDER BY valid_from_seq) AS prev,
+           first(pos) OVER (PARTITION BY game, vortex ORDER BY valid_from_seq) AS start,
+           last(pos) OVER (PARTITION BY game, vortex ORDER BY valid_from_seq
+                           ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS finish
+    FROM states
+)
+SELECT game, vortex, count(*) FILTER (WHERE prev IS NOT NULL AND pos <> prev),
+       coalesce(sum((abs(pos[1] - prev[1]) + abs(pos[2] - prev[2]) + abs(pos[1] + pos[2] - prev[1] - prev[2])) // 2)
+                FILTER (WHERE prev IS NOT NULL), 0),
+       any_value((abs(finish[1] - start[1]) + abs(finish[2] - start[2]) + abs(finish[1] + finish[2] - start[1] - start[2])) // 2),
+       arg_min(ether, valid_from_seq), arg_max(ether, valid_from_seq), arg_max_null(allegiance, valid_from_seq), bool_or(removed)
+FROM steps GROUP BY game, vortex;
+
+DELETE FROM stat_ether WHERE game IN (SELECT game FROM stat_touched);
+
+INSERT INTO stat_ether
+SELECT e.game, e.player, count(*), count(*) FILTER (WHERE (e.payload ->> 'success')::BOOLEAN),
+       sum(coalesce((e.payload ->> 'ether_gained')::BIGINT, 0))
+FROM fct_events e SEMI JOIN stat_touched t ON t.game = e.game
+WHERE e.type = 'VortexExplored' GROUP BY e.game, e.player;
+
+DELETE FROM stat_position;
+
+INSERT INTO stat_position
+SELECT greatest((SELECT coalesce(max(notification_id), 0) FROM fct_events),
+                (SELECT coalesce(max(notification_id), 0) FROM dim_games));

@@ -1,0 +1,94 @@
+-- The statistics read models (docs/architecture.md, Analytics): tables refreshed per game at the end of
+-- each projector run (stat_refresh.sql), and the macros of the statistics queries (analytics_*.sql).
+-- Everything here is plain DuckDB: readers of the published copy need no Python functions.
+
+-- The notification id up to which the statistics tables are refreshed (one row).
+CREATE TABLE IF NOT EXISTS stat_position (notification_id BIGINT);
+
+-- One row per throw of dice: a roll's dice as they first showed (fct_dice.original), and each re-roll
+-- (DieRerolled) as a throw of its own one die. unit 'successes' (faces success and crit count 1) for
+-- dice with named faces, 'pips' (the face's number) for numbered dice such as the d6; expected and
+-- variance are those of the dice in force (dim_dice). luck = observed - expected, z = luck / sd.
+CREATE TABLE IF NOT EXISTS stat_throws (
+    game VARCHAR, seq BIGINT, roll_seq BIGINT, turn BIGINT, player VARCHAR, purpose VARCHAR, die VARCHAR,
+    kind VARCHAR, unit VARCHAR, n_dice INTEGER, observed DOUBLE, expected DOUBLE, variance DOUBLE, luck DOUBLE,
+    z DOUBLE);
+
+-- Faces thrown (the same throws as stat_throws) per game, player and die, with every face of the die in
+-- force (n = 0 when it never showed) and its probability p; spec names the die's faces and counts.
+CREATE TABLE IF NOT EXISTS stat_faces (
+    game VARCHAR, player VARCHAR, die VARCHAR, spec VARCHAR, face VARCHAR, ord INTEGER, p DOUBLE, n BIGINT);
+
+-- Per game: the first player (who names the game's first event naming a player: the first activation in
+-- Tornscape, the first casting roll in The 9th Age, the first initiative roll in Claustrophobia).
+CREATE TABLE IF NOT EXISTS stat_games (game VARCHAR, first_player VARCHAR, first_seq BIGINT);
+
+-- Per game and turn, from the events carrying `at`: from the turn's first time to the next turn's first
+-- time (the last turn: to its own last time).
+CREATE TABLE IF NOT EXISTS stat_turns (
+    game VARCHAR, turn BIGINT, started_at TIMESTAMPTZ, ended_at TIMESTAMPTZ, seconds DOUBLE, timed_events BIGINT);
+
+-- The games' outcomes with their exact odds, per game (copied from the analytic views so that a
+-- tournament's figures read small tables): casting attempts with P(pass) and P(miscast) (stat_p_miscast
+-- under the trigger in force; 0 for bound spells), dispels with P(dispel), each face of each
+-- stabilisation die with its probability and whether it showed, card draws of every deck (Flux too),
+-- initiative dice, each vortex's drift and each player's ether harvested.
+CREATE TABLE IF NOT EXISTS stat_casts (
+    game VARCHAR, seq BIGINT, player VARCHAR, dice INTEGER, kind VARCHAR, passed BOOLEAN, p_pass DOUBLE,
+    miscast BOOLEAN, p_miscast DOUBLE);
+CREATE TABLE IF NOT EXISTS stat_dispels (game VARCHAR, seq BIGINT, player VARCHAR, dice INTEGER, dispelled BOOLEAN,
+    p_dispel DOUBLE);
+CREATE TABLE IF NOT EXISTS stat_stabilisations (game VARCHAR, seq BIGINT, player VARCHAR, face VARCHAR, ord INTEGER,
+    p DOUBLE, shown BOOLEAN);
+CREATE TABLE IF NOT EXISTS stat_cards (game VARCHAR, seq BIGINT, deck VARCHAR, card VARCHAR);
+CREATE TABLE IF NOT EXISTS stat_initiative (game VARCHAR, seq BIGINT, warrior VARCHAR, exhausted BOOLEAN,
+    set_aside BOOLEAN);
+-- moves: changes of position; hexes: the hex distances of the moves, summed; net_hexes: from the setup
+-- position to the last one.
+CREATE TABLE IF NOT EXISTS stat_vortices (
+    game VARCHAR, vortex VARCHAR, moves BIGINT, hexes BIGINT, net_hexes BIGINT, ether_start BIGINT, ether_end BIGINT,
+    allegiance VARCHAR, removed BOOLEAN);
+CREATE TABLE IF NOT EXISTS stat_ether (game VARCHAR, player VARCHAR, explorations BIGINT, successes BIGINT,
+    ether BIGINT);
+
+-- P(X >= x) for X chi-square with df degrees of freedom: the regularized upper incomplete gamma
+-- Q(df/2, x/2), by its series below df/2 + 1 and its continued fraction above (Numerical Recipes' gammq).
+CREATE OR REPLACE MACRO stat_chi2_sf(x, df) AS CASE
+    WHEN x IS NULL OR df IS NULL OR df <= 0 THEN NULL
+    WHEN x <= 0 THEN 1.0
+    WHEN x / 2 < df / 2 + 1 THEN greatest(0.0, 1.0 - list_sum(list_transform(range(0, 400),
+        lambda n: exp(-(x / 2) + (df / 2 + n) * ln(x / 2) - lgamma(df / 2 + n + 1)))))
+    ELSE exp(-(x / 2) + (df / 2) * ln(x / 2) - lgamma(df / 2))
+         / (x / 2 + 1 - df / 2 - list_reduce(range(200, 0, -1),
+                lambda t, n: n * (n - df / 2) / (x / 2 + 2 * n + 1 - df / 2 - t), 0.0::DOUBLE))
+END;
+
+-- The Wilson score interval (95%) of a proportion of k successes in n trials.
+CREATE OR REPLACE MACRO stat_wilson_low(k, n) AS CASE WHEN n > 0 THEN
+    ((k + 1.959963984540054 ** 2 / 2) - 1.959963984540054 * sqrt(k * (n - k) / n + 1.959963984540054 ** 2 / 4))
+    / (n + 1.959963984540054 ** 2) END;
+CREATE OR REPLACE MACRO stat_wilson_high(k, n) AS CASE WHEN n > 0 THEN
+    ((k + 1.959963984540054 ** 2 / 2) + 1.959963984540054 * sqrt(k * (n - k) / n + 1.959963984540054 ** 2 / 4))
+    / (n + 1.959963984540054 ** 2) END;
+
+-- Two-sided p-value of a count against its expectation and variance (normal approximation).
+CREATE OR REPLACE MACRO stat_z_p(observed, expected, variance) AS
+    CASE WHEN variance > 0 THEN stat_chi2_sf((observed - expected) ** 2 / variance, 1) END;
+
+-- The plain verdict of a test after multiple-testing control (Holm, 5%); too few throws when an expected
+-- count is under 5 (the chi-square approximation would not hold).
+CREATE OR REPLACE MACRO stat_verdict(p_adjusted, min_expected) AS CASE
+    WHEN min_expected IS NULL OR min_expected < 5 OR p_adjusted IS NULL THEN 'too few to tell'
+    WHEN p_adjusted < 0.05 THEN 'worth a look'
+    ELSE 'no evidence of bias' END;
+
+-- P(a miscast) for a casting roll of k d6: some value on 3 or more dice (the default trigger), or two 6s
+-- (trigger double_six). Counted: the k-dice sequences with every value at most twice, a values twice
+-- and k - 2a once: C(6, a) C(6 - a, k - 2a) k! / 2^a.
+CREATE OR REPLACE MACRO stat_choose(n, r) AS round(exp(lgamma(n + 1) - lgamma(r + 1) - lgamma(n - r + 1)));
+CREATE OR REPLACE MACRO stat_p_miscast(k, trigger) AS CASE
+    WHEN k IS NULL OR k < 1 THEN 0.0
+    WHEN trigger = 'double_six' THEN 1 - (5 / 6) ** k - k / 6 * (5 / 6) ** (k - 1)
+    ELSE 1 - coalesce(list_sum([stat_choose(6, a) * stat_choose(6 - a, k - 2 * a) * round(exp(lgamma(k + 1))) / 2 ** a
+                                FOR a IN range(0, 7) IF k - 2 * a >= 0 AND a + k - 2 * a <= 6]), 0) / 6 ** k
+END;

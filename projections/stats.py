@@ -1,0 +1,131 @@
+"""Statistics of games and tournaments: every query the Analytics page and ``rollcall stats`` run.
+
+The figures come from read models only: the statistics tables (``stat_tables.sql``: one row per throw of
+dice, faces thrown, first players, turn times), refreshed per game by :func:`refresh` at the end of each
+projector run, and the analytic views (``fct_casts``, ``fct_card_draws``, ...). Each query is a file
+``projections/sql/analytics_<name>.sql`` taking the scope's games as ``$games``; p-values, Wilson
+intervals and verdicts are DuckDB macros (``stat_chi2_sf``, ...), so a plain read-only connection answers.
+
+:data:`ANALYTICS_QUERIES` maps each name to ``fn(con, scope) -> list[dict]``; benchmarks iterate it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import duckdb
+
+from projections.sqlfiles import sql_text, statements
+
+# the sections of the Analytics page (and of `rollcall stats`), each a list of query names
+SECTIONS = {
+    "Luck": ("luck_by_player", "luck_by_die", "luck_by_game", "luck_line"),
+    "Fairness": ("fairness", "face_distribution", "card_fairness", "card_draws"),
+    "The games": ("odds_checks", "vortex_allegiance", "vortex_drift", "ether_by_faction", "casting", "dispels",
+                  "exhaustion"),
+    "Results": ("faction_results", "matchups", "first_player", "turn_times"),
+}
+
+
+@dataclass(frozen=True)
+class Scope:
+    """What the statistics cover: the games ``games`` if any, else those of ``tournament``, else every game.
+
+    ``game`` is the game whose cumulative luck line (and big swings) is drawn; default: the scope's first."""
+
+    tournament: str | None = None
+    games: tuple[str, ...] = field(default_factory=tuple)
+    game: str | None = None
+
+
+def refresh(con: duckdb.DuckDBPyConnection) -> int:
+    """Bring the statistics tables up to date for every game with new events, in one transaction (the
+    projector's connection, after its batches); the number of games refreshed."""
+    con.execute("BEGIN TRANSACTION").fetchall()
+    try:
+        refreshed = 0
+        for statement in statements("stat_refresh"):
+            rows = con.execute(statement.sql).fetchall()
+            if _code(statement.sql).startswith("SELECT"):  # the number of games to refresh
+                refreshed = rows[0][0]
+                if not refreshed:
+                    break
+        con.execute("COMMIT").fetchall()
+    except BaseException:
+        try:
+            con.execute("ROLLBACK").fetchall()
+        except duckdb.Error:
+            pass
+        raise
+    return int(refreshed)
+
+
+def _code(sql: str) -> str:
+    """The statement without its leading comment lines."""
+    return "\n".join(line for line in sql.splitlines() if not line.lstrip().startswith("--")).lstrip()
+
+
+def _rows(con: duckdb.DuckDBPyConnection, sql: str, params: dict | None = None) -> list[dict[str, Any]]:
+    result = con.execute(sql, params or {})  # not a cursor: it would not see the published catalog
+    names = [d[0] for d in result.description]
+    is_json = [str(d[1]) == "JSON" for d in result.description]
+    return [{k: json.loads(v) if j and v is not None else v for k, j, v in zip(names, is_json, row)}
+            for row in result.fetchall()]
+
+
+def tournaments(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
+    """Every tournament: tournament, games, system."""
+    return _rows(con, sql_text("analytics_tournaments"))
+
+
+def scope_games(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[str]:
+    """The game ids of ``scope``, by round and table."""
+    params = {"games": list(scope.games), "tournament": scope.tournament}
+    return [r["game"] for r in _rows(con, sql_text("analytics_scope_games"), params)]
+
+
+def focus_game(con: duckdb.DuckDBPyConnection, scope: Scope) -> str | None:
+    """The game whose luck line is drawn: ``scope.game``, else the scope's first game."""
+    if scope.game:
+        return scope.game
+    games = scope_games(con, scope)
+    return games[0] if games else None
+
+
+def _scoped(name: str) -> Callable[[duckdb.DuckDBPyConnection, Scope], list[dict[str, Any]]]:
+    def query(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
+        return _rows(con, sql_text(f"analytics_{name}"), {"games": scope_games(con, scope)})
+
+    query.__name__ = name
+    query.__doc__ = sql_text(f"analytics_{name}").split("\nWITH", 1)[0].replace("-- ", "")
+    return query
+
+
+def _per_game(name: str) -> Callable[[duckdb.DuckDBPyConnection, Scope], list[dict[str, Any]]]:
+    def query(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
+        game = focus_game(con, scope)
+        return _rows(con, sql_text(f"analytics_{name}"), {"game": game}) if game else []
+
+    query.__name__ = name
+    query.__doc__ = sql_text(f"analytics_{name}").split("\nSELECT", 1)[0].replace("-- ", "")
+    return query
+
+
+def swings(con: duckdb.DuckDBPyConnection, game: str) -> list[dict[str, Any]]:
+    """The throws of ``game`` whose luck swing is big: |z| >= 2, z = (observed - expected) / sd."""
+    return _rows(con, sql_text("analytics_swings"), {"game": game})
+
+
+ANALYTICS_QUERIES: dict[str, Callable[[duckdb.DuckDBPyConnection, Scope], list[dict[str, Any]]]] = {
+    **{name: _per_game(name) if name == "luck_line" else _scoped(name)
+       for names in SECTIONS.values() for name in names},
+    "swings": lambda con, scope: swings(con, g) if (g := focus_game(con, scope)) else [],
+}
+
+
+def all_figures(con: duckdb.DuckDBPyConnection, scope: Scope) -> dict[str, list[dict[str, Any]]]:
+    """Every query of :data:`ANALYTICS_QUERIES` for ``scope``."""
+    return {name: query(con, scope) for name, query in ANALYTICS_QUERIES.items()}
