@@ -7,7 +7,7 @@ for each query its first (cold) time and the median of five warm runs against th
 with the ratio to a reference query measured in the same run (a full scan of fct_events:
 ``SELECT count(*), sum(seq) FROM fct_events``).
 
-    .venv/bin/python bench/tournament_analytics.py [--players 250] [--rounds 8] [--turns 12] [--work DIR]
+    .venv/bin/python bench/tournament_analytics.py [--players 200] [--rounds 10] [--turns 12] [--work DIR]
 """
 
 from __future__ import annotations
@@ -23,14 +23,13 @@ BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH.parent))
 sys.path.insert(0, str(BENCH))
 
-from import_rebuild import copy_reference, progress_bar  # noqa: E402
+from import_rebuild import copy_reference, progress_bar, time_rebuild  # noqa: E402
 
 from domain.application import Rollcall  # noqa: E402
 from domain.bulk import import_files  # noqa: E402
 from domain.simulate import simulate_tournament  # noqa: E402
 from projections.disputes import DISPUTE_QUERIES  # noqa: E402
-from projections.projector import Projector  # noqa: E402
-from projections.queries import _rows, connect_read  # noqa: E402
+from projections.queries import rows, connect_read  # noqa: E402
 from projections.stats import ANALYTICS_QUERIES, Scope  # noqa: E402
 
 TARGET_MS = 200.0
@@ -67,14 +66,6 @@ def import_all(files: list[Path], data: Path) -> None:
     store.close()
 
 
-def rebuild(data: Path) -> float:
-    start = time.perf_counter()
-    with progress_bar() as bar:
-        task = bar.add_task("rebuilding the read models (events)", total=None)
-        Projector(data).run(rebuild=True, progress=lambda done, total: bar.update(task, completed=done, total=total))
-    return time.perf_counter() - start
-
-
 def timed(fn) -> tuple[float, float]:
     """(first run, median of five more) in milliseconds."""
     start = time.perf_counter()
@@ -91,18 +82,18 @@ def timed(fn) -> tuple[float, float]:
 def disputed_moment(con) -> tuple[str, list[int]]:
     """A game of the tournament and the seqs of a mid-game move with the events after it up to its end
     of activation: what a dispute typically names."""
-    game = _rows(con, "SELECT game FROM dim_games WHERE tournament = $t ORDER BY events DESC LIMIT 1", {"t": NAME})[0]
-    row = _rows(con, """SELECT seq FROM fct_events WHERE game = $g AND type = 'ModelMoved'
+    game = rows(con, "SELECT game FROM dim_games WHERE tournament = $t ORDER BY events DESC LIMIT 1", {"t": NAME})[0]
+    row = rows(con, """SELECT seq FROM fct_events WHERE game = $g AND type = 'ModelMoved'
                         ORDER BY seq LIMIT 1 OFFSET 40""", {"g": game["game"]})[0]
     return game["game"], [row["seq"], row["seq"] + 1, row["seq"] + 2]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--players", type=int, default=250)
-    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--players", type=int, default=200)
+    parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--turns", type=int, default=12)
-    parser.add_argument("--models", type=int, default=6, help="models per player")
+    parser.add_argument("--models", type=int, default=10, help="models per player")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "rollcall-bench-tournament")
     args = parser.parse_args()
@@ -112,7 +103,7 @@ def main() -> None:
     data = args.work / "data"
     if not (data / "events.sqlite").exists():
         import_all(files, data)
-    seconds = rebuild(data)
+    seconds = time_rebuild(data)
     scratch = args.work / "scratch"
     scratch.mkdir(parents=True, exist_ok=True)
     (scratch / "copy_reference.duckdb").unlink(missing_ok=True)

@@ -112,9 +112,9 @@ def _dispute_query(ver: tuple[str, int], name: str, game: str, about: tuple[int,
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _header(ver: tuple[str, int], game: str) -> dict:
-    from projections.queries import _rows
+    from projections.queries import rows
 
-    return _reader(*ver).run(lambda con: _rows(con, "SELECT header FROM dim_games WHERE game = $game",
+    return _reader(*ver).run(lambda con: rows(con, "SELECT header FROM dim_games WHERE game = $game",
                                                {"game": game})[0]["header"])
 
 

@@ -11,34 +11,34 @@ from typing import Any
 
 import duckdb
 
-from projections.queries import _rows, game_events, state_at
+from projections.queries import rows, game_events, state_at
 from projections.sqlfiles import sql_text
 
 
 def disputes(con: duckdb.DuckDBPyConnection, game: str) -> list[dict[str, Any]]:
     """The game's disputes: seq, by_player, about, claim, at, author, ruled_at (None while open)."""
-    return _rows(con, "SELECT * FROM fct_disputes WHERE game = $game ORDER BY seq", {"game": game})
+    return rows(con, "SELECT * FROM fct_disputes WHERE game = $game ORDER BY seq", {"game": game})
 
 
 def rulings(con: duckdb.DuckDBPyConnection, game: str) -> list[dict[str, Any]]:
     """The game's rulings: seq, judge, about, decision, text, at, author."""
-    return _rows(con, "SELECT * FROM fct_rulings WHERE game = $game ORDER BY seq", {"game": game})
+    return rows(con, "SELECT * FROM fct_rulings WHERE game = $game ORDER BY seq", {"game": game})
 
 
 def voided(con: duckdb.DuckDBPyConnection, game: str) -> dict[int, int]:
     """seq -> the seq of the ruling that voided it."""
-    rows = _rows(con, "SELECT seq, ruling_seq FROM fct_voided WHERE game = $game", {"game": game})
-    return {int(r["seq"]): int(r["ruling_seq"]) for r in rows}
+    found = rows(con, "SELECT seq, ruling_seq FROM fct_voided WHERE game = $game", {"game": game})
+    return {int(r["seq"]): int(r["ruling_seq"]) for r in found}
 
 
 def rolls_involved(con: duckdb.DuckDBPyConnection, game: str, about: list[int]) -> list[dict[str, Any]]:
     """The rolls among ``about`` and those the events of ``about`` use, with provenance and odds."""
-    return _rows(con, sql_text("dispute_rolls"), {"game": game, "about": [int(s) for s in about]})
+    return rows(con, sql_text("dispute_rolls"), {"game": game, "about": [int(s) for s in about]})
 
 
 def casts_involved(con: duckdb.DuckDBPyConnection, game: str, about: list[int]) -> list[dict[str, Any]]:
     """Casting and dispel attempts among ``about`` with their exact odds of passing."""
-    return _rows(con, sql_text("dispute_casts"), {"game": game, "about": [int(s) for s in about]})
+    return rows(con, sql_text("dispute_casts"), {"game": game, "about": [int(s) for s in about]})
 
 
 DISPUTE_QUERIES: dict[str, Callable[[duckdb.DuckDBPyConnection, str, list[int]], Any]] = {

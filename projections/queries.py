@@ -21,7 +21,7 @@ def connect_read(data_dir: str | os.PathLike | None = None) -> duckdb.DuckDBPyCo
     return open_published(data_path(data_dir) / PUBLISHED_FILE)
 
 
-def _rows(con: duckdb.DuckDBPyConnection, sql: str, params: dict | None = None) -> list[dict[str, Any]]:
+def rows(con: duckdb.DuckDBPyConnection, sql: str, params: dict | None = None) -> list[dict[str, Any]]:
     result = con.execute(sql, params or {})  # not a cursor: it would not see the published catalog
     names = [d[0] for d in result.description]
     is_json = [str(d[1]) == "JSON" for d in result.description]
@@ -32,12 +32,12 @@ def _rows(con: duckdb.DuckDBPyConnection, sql: str, params: dict | None = None) 
 def list_games(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     """Every game: game, system, tournament, round, table_no, started, players, events, last_seq, turn, phase,
     violations (count), ended, winner, score."""
-    return _rows(con, sql_text("list_games"))
+    return rows(con, sql_text("list_games"))
 
 
 def game_events(con: duckdb.DuckDBPyConnection, game: str) -> list[dict[str, Any]]:
     """The game's events in order: seq, type, turn, phase, player, payload (the record line), violations."""
-    return _rows(con, sql_text("game_events"), {"game": game})
+    return rows(con, sql_text("game_events"), {"game": game})
 
 
 def state_at(con: duckdb.DuckDBPyConnection, game: str, seq: int | None = None, *,
@@ -47,14 +47,14 @@ def state_at(con: duckdb.DuckDBPyConnection, game: str, seq: int | None = None, 
     The as-played game (the default) keeps every event; ``as_ruled`` leaves out those a ``void``
     ruling removed (anywhere in the game), and adds ``voided``, the seqs left out."""
     head, *parts = statements("state_at")
-    rows = _rows(con, head.sql, {"game": game, "seq": None if seq is None else int(seq)})
-    if not rows:
+    found = rows(con, head.sql, {"game": game, "seq": None if seq is None else int(seq)})
+    if not found:
         raise GameNotFound(game)
     if as_ruled:
-        return rows[0] | _ruled(con, game, rows[0]["seq"])
-    state = rows[0] | {part: {} for part in PARTS}
+        return found[0] | _ruled(con, game, found[0]["seq"])
+    state = found[0] | {part: {} for part in PARTS}
     for statement in parts:
-        for row in _rows(con, statement.sql, {"game": game, "seq": state["seq"]}):
+        for row in rows(con, statement.sql, {"game": game, "seq": state["seq"]}):
             state[row["part"]][row["key"]] = row["value"]
     if state["system"] != "tornscape":
         state.update(_folded(con, game, state["seq"]))
@@ -66,7 +66,7 @@ def _folded(con: duckdb.DuckDBPyConnection, game: str, seq: int) -> dict[str, An
     warriors and their lines) is the domain's own fold of the game's stored lines up to ``seq``."""
     from domain.game import fold
 
-    header = _rows(con, "SELECT header FROM dim_games WHERE game = $game", {"game": game})[0]["header"]
+    header = rows(con, "SELECT header FROM dim_games WHERE game = $game", {"game": game})[0]["header"]
     lines = [e["payload"] for e in game_events(con, game) if e["seq"] <= seq]
     folded = fold(header, lines).to_json()
     return {k: v for k, v in folded.items() if k not in ("game", "system", "seq", "turn", "phase")}
@@ -77,7 +77,7 @@ def _ruled(con: duckdb.DuckDBPyConnection, game: str, seq: int) -> dict[str, Any
     from domain.game import fold
     from domain.rulings import as_ruled, voided_seqs
 
-    header = _rows(con, "SELECT header FROM dim_games WHERE game = $game", {"game": game})[0]["header"]
+    header = rows(con, "SELECT header FROM dim_games WHERE game = $game", {"game": game})[0]["header"]
     lines = [e["payload"] for e in game_events(con, game)]
     kept = [line for line in as_ruled(lines) if line["seq"] <= seq]
     folded = fold(header, kept).to_json()
@@ -87,9 +87,9 @@ def _ruled(con: duckdb.DuckDBPyConnection, game: str, seq: int) -> dict[str, Any
 
 def turn_starts(con: duckdb.DuckDBPyConnection, game: str) -> list[tuple[int, int]]:
     """(turn, seq) of each TurnStarted of the game."""
-    return [(r["turn"], r["seq"]) for r in _rows(con, sql_text("turn_starts"), {"game": game})]
+    return [(r["turn"], r["seq"]) for r in rows(con, sql_text("turn_starts"), {"game": game})]
 
 
 def roll_odds(con: duckdb.DuckDBPyConnection, game: str) -> dict[int, float]:
     """seq -> the exact probability of the outcome of each roll of the game (fct_roll_odds)."""
-    return {r["seq"]: r["p_outcome"] for r in _rows(con, sql_text("roll_odds"), {"game": game})}
+    return {r["seq"]: r["p_outcome"] for r in rows(con, sql_text("roll_odds"), {"game": game})}

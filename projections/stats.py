@@ -11,13 +11,13 @@ intervals and verdicts are DuckDB macros (``stat_chi2_sf``, ...), so a plain rea
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import duckdb
 
+from projections.queries import rows as _rows
 from projections.sqlfiles import sql_text, statements
 
 # the sections of the Analytics page (and of `rollcall stats`), each a list of query names
@@ -66,14 +66,6 @@ def refresh(con: duckdb.DuckDBPyConnection) -> int:
 def _code(sql: str) -> str:
     """The statement without its leading comment lines."""
     return "\n".join(line for line in sql.splitlines() if not line.lstrip().startswith("--")).lstrip()
-
-
-def _rows(con: duckdb.DuckDBPyConnection, sql: str, params: dict | None = None) -> list[dict[str, Any]]:
-    result = con.execute(sql, params or {})  # not a cursor: it would not see the published catalog
-    names = [d[0] for d in result.description]
-    is_json = [str(d[1]) == "JSON" for d in result.description]
-    return [{k: json.loads(v) if j and v is not None else v for k, j, v in zip(names, is_json, row)}
-            for row in result.fetchall()]
 
 
 def tournaments(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:

@@ -8,14 +8,14 @@ from typing import Any
 import duckdb
 
 from domain.tournaments import TournamentNotFound
-from projections.queries import _rows
+from projections.queries import rows
 from projections.sqlfiles import sql_text
 
 
 def list_tournaments(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     """Every tournament: tournament, slug, system, created (False: only named by game headers), planned_rounds,
     notes, games, ended_games, rounds_played, win_points, draw_points, loss_points, bye_points."""
-    return _rows(con, sql_text("list_tournaments"))
+    return rows(con, sql_text("list_tournaments"))
 
 
 def find_tournament(con: duckdb.DuckDBPyConnection, name: str) -> dict[str, Any]:
@@ -33,7 +33,7 @@ def standings(con: duckdb.DuckDBPyConnection, name: str) -> list[dict[str, Any]]
     """The standings, best first: rank, player, faction, games, wins, draws, losses, byes, tournament_points,
     vp_for, vp_against, vp_diff, sos (tie-breaks in that order after the points: see fct_standings.sql)."""
     find_tournament(con, name)
-    return _rows(con, sql_text("tournament_standings"), {"tournament": name})
+    return rows(con, sql_text("tournament_standings"), {"tournament": name})
 
 
 def results(con: duckdb.DuckDBPyConnection, name: str, round_no: int | None = None) -> list[dict[str, Any]]:
@@ -41,9 +41,9 @@ def results(con: duckdb.DuckDBPyConnection, name: str, round_no: int | None = No
     player, faction, opponent, opponent_faction, score, opponent_score, result (W/D/L/B; None while the game is
     on), tournament_points."""
     find_tournament(con, name)
-    return _rows(con, sql_text("tournament_results"), {"tournament": name, "round": round_no})
+    return rows(con, sql_text("tournament_results"), {"tournament": name, "round": round_no})
 
 
 def progress(con: duckdb.DuckDBPyConnection, name: str) -> list[dict[str, Any]]:
     """Each player's tournament points after each round they played: round, player, tournament_points."""
-    return _rows(con, sql_text("tournament_progress"), {"tournament": name})
+    return rows(con, sql_text("tournament_progress"), {"tournament": name})

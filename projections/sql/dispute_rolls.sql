@@ -14,7 +14,7 @@ WITH about AS (
 )
 SELECT o.seq, o.player, o.purpose, o.die, o.n_dice, o.faces, coalesce(o.source, 'physical') AS source,
        o.successes, o.p_outcome, r.used_by_seq, coalesce(x.n_rerolled, 0) AS n_rerolled, x.rerolled_from
-FROM fct_roll_odds o
+FROM roll_odds_of($game) o
 JOIN fct_rolls r ON r.game = o.game AND r.seq = o.seq
 LEFT JOIN rerolls x ON x.roll_seq = o.seq
 WHERE o.game = $game AND o.seq IN (SELECT roll_seq FROM used)

@@ -2,21 +2,25 @@
 -- explore — exactly k successes (crits count); dodge — dodged or not (at least one success);
 -- every other roll — the multiset of faces shown (stabilisation: the one face, 1/6 crit, 1/3 blank,
 -- 1/2 success with the default attack die; vortex movement: the unordered pair).
-CREATE OR REPLACE VIEW fct_roll_odds AS
+-- roll_odds_of(g): the same for game g alone (NULL: every game), which a per-game reader uses: the
+-- filter then applies before the odds are computed, not after.
+CREATE OR REPLACE MACRO roll_odds_of(which_game) AS TABLE
 WITH rolls AS (
     SELECT r.game, r.seq, r.player, r.purpose, r.die, r.n_dice, r.faces, r.source,
            CAST(r.faces AS VARCHAR[]) AS shown
-    FROM fct_rolls r
+    FROM fct_rolls r WHERE which_game IS NULL OR r.game = which_game
+), dice AS (
+    SELECT * FROM dim_dice WHERE which_game IS NULL OR game = which_game
 ), counts AS (
     SELECT r.game, r.seq, f AS face, count(*) AS c FROM rolls r, unnest(r.shown) AS t(f) GROUP BY ALL
 ), odds AS (
     SELECT c.game, c.seq, sum(ln(d.n::DOUBLE / d.total) * c.c) AS log_p, product(factorial(c.c::INTEGER))::DOUBLE AS ties,
            sum(CASE WHEN c.face IN ('crit', 'success') THEN c.c ELSE 0 END)::INTEGER AS k
-    FROM counts c JOIN rolls r USING (game, seq) JOIN dim_dice d ON d.game = c.game AND d.die = r.die AND d.face = c.face
+    FROM counts c JOIN rolls r USING (game, seq) JOIN dice d ON d.game = c.game AND d.die = r.die AND d.face = c.face
     GROUP BY c.game, c.seq
 ), success AS (
     SELECT d.game, d.die, sum(CASE WHEN d.face IN ('crit', 'success') THEN d.n ELSE 0 END)::DOUBLE / any_value(d.total) AS p
-    FROM dim_dice d GROUP BY d.game, d.die
+    FROM dice d GROUP BY d.game, d.die
 )
 SELECT r.game, r.seq, r.player, r.purpose, r.die, r.n_dice, r.faces, r.source, o.k AS successes,
        CASE r.purpose
@@ -26,3 +30,5 @@ SELECT r.game, r.seq, r.player, r.purpose, r.die, r.n_dice, r.faces, r.source, o
            ELSE factorial(r.n_dice)::DOUBLE / o.ties * exp(o.log_p)
        END AS p_outcome
 FROM rolls r JOIN odds o USING (game, seq) LEFT JOIN success s ON s.game = r.game AND s.die = r.die;
+
+CREATE OR REPLACE VIEW fct_roll_odds AS SELECT * FROM roll_odds_of(NULL);

@@ -1,2 +1,2 @@
 -- The exact probability of each roll's outcome in game $game (see fct_roll_odds.sql).
-SELECT seq, p_outcome FROM fct_roll_odds WHERE game = $game ORDER BY seq;
+SELECT seq, p_outcome FROM roll_odds_of($game) ORDER BY seq;
