@@ -70,6 +70,9 @@ class Projector:
         ``progress(done, total)`` is called after each committed batch."""
         source = self._source()
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        version = definitions_version()
+        if not rebuild and self.live_path.exists() and _stored_version(self.live_path) != version:
+            rebuild = True  # the read models' SQL changed (a new Rollcall): rows of the old SQL would be stale
         if rebuild:
             _connect(self.live_path).close()  # fails while another projector holds the file
             for path in (self.live_path, self.live_path.with_name(LIVE_FILE + ".wal")):
@@ -84,6 +87,7 @@ class Projector:
                 for statement in statements(name):
                     con.execute(statement.sql).fetchall()
             _load_default_dice(con)
+            con.execute("CREATE OR REPLACE TABLE read_model_version AS SELECT $v AS version", {"v": version}).fetchall()
             for name in VIEWS:
                 for statement in statements(name):
                     con.execute(statement.sql).fetchall()
@@ -118,6 +122,30 @@ class Projector:
             if name and ":memory:" not in name and Path(name).is_file():
                 return SQLiteSource(Path(name))
         return RecorderSource(app.recorder)
+
+
+def definitions_version() -> str:
+    """A digest of every SQL file of the read models: when it changes, the read models are rebuilt."""
+    import hashlib
+    from importlib import resources
+
+    digest = hashlib.sha256()
+    for entry in sorted(resources.files("projections").joinpath("sql").iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".sql"):
+            digest.update(entry.name.encode() + b"\0" + entry.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _stored_version(path: Path) -> str | None:
+    """The definitions version the live file was projected with (None: unknown, e.g. an older file)."""
+    con = _connect(path)
+    try:
+        found = con.execute("SELECT version FROM read_model_version").fetchall()
+    except duckdb.CatalogException:
+        return None
+    finally:
+        con.close()
+    return found[0][0] if found else None
 
 
 def _project(con: duckdb.DuckDBPyConnection, tracking: DuckDBTrackingRecorder, batch: pa.Table) -> None:
