@@ -17,6 +17,9 @@ HEADER_FIELDS = frozenset({"rollcall", "system", "game", "tournament", "round", 
                            "dice_mode", "commit", "rules", "setup", "hash", "violations"})
 
 
+_COMMON_TEXT = ("at", "by", "note")  # optional on every event, text unless the type's spec says otherwise
+
+
 class Game(Aggregate):
     """A recorded game. Every event's ``data`` is its record line as export writes it."""
 
@@ -88,9 +91,10 @@ class Game(Aggregate):
         if given_seq is not None and given_seq != seq:
             raise MalformedRecord(f"field `seq` is {show(given_seq)} but this is event {seq} of the game "
                                   "(events count 1, 2, 3… without gaps)", field="seq")
-        for name in ("at", "by", "note"):
-            if name in raw and name not in spec.required and name not in spec.optional:
-                field(raw, name, str)
+        if not raw.keys().isdisjoint(_COMMON_TEXT):
+            for name in _COMMON_TEXT:
+                if name in raw and name not in spec.required and name not in spec.optional:
+                    field(raw, name, str)
         derived_names = spec.derived
         event = {k: v for k, v in raw.items() if k not in derived_names and k != "hash" and k != "violations"}
         event["seq"] = seq

@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import threading
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -46,69 +47,41 @@ def export_line(obj: dict) -> str:
 
 # --- fast JSON for bulk import -----------------------------------------------------------
 # orjson writes exactly the bytes of ``canonical`` (sorted) and of the event store's JSON transcoder
-# (insertion order) for *plain* values: objects with string keys, lists, strings, ints of at most
-# 64 bits, booleans and null. Floats are where they differ (``1e-05`` against ``0.00001``), and
-# orjson reads integers beyond 64 bits as floats, so a line is read by orjson only when its text
-# outside strings has no fraction, exponent or 19-digit number; any other line is read by ``json``
-# and encoded by the ordinary functions.
+# (insertion order) for *plain* values: objects with string keys, lists, strings, integers of at
+# most 64 bits, booleans and null. Floats are where they differ (``1e-05`` against ``0.00001``;
+# NaN), so ``loads_plain`` tells whether a line held any; orjson refuses the rest (a TypeError),
+# and the caller then encodes with the ordinary functions.
 
-_LONG_NUMBER = re.compile(r"\d{19}")
+_READING = threading.local()
 
 
-def _plain_numbers(text: str) -> bool:
-    """True if the JSON ``text`` (without backslashes) has no number that would read as a float."""
-    outside = "".join(text.split('"')[::2])  # the text between strings: punctuation, numbers, literals
-    if "." in outside or "E" in outside:
-        return False
-    if "e" in outside and outside.count("e") != outside.count("true") + outside.count("false"):
-        return False
-    return len(outside) < 19 or _LONG_NUMBER.search(outside) is None
+def _float(text: str) -> float:
+    _READING.odd = True
+    return float(text)
+
+
+_DECODER = json.JSONDecoder(parse_float=_float, parse_constant=_float)  # NaN, Infinity, -Infinity: float()
 
 
 def loads_plain(text: str) -> tuple[Any, bool]:
-    """``json.loads(text)`` (the same value, or the same error), and whether the value is plain."""
-    if "\\" not in text:
-        try:
-            value = orjson.loads(text)
-        except orjson.JSONDecodeError:
-            pass  # json.loads gives the error (or reads NaN, which orjson refuses)
-        else:
-            if _plain_numbers(text):
-                return value, True
-    return json.loads(text), False
+    """``json.loads(text)`` (the same value, or the same error), and whether it held no float."""
+    if text.startswith("\ufeff"):
+        return json.loads(text), False  # json.loads's own error for a byte-order mark
+    _READING.odd = False
+    value = _DECODER.decode(text)
+    return value, not _READING.odd
 
 
 def canonical_plain(obj: Any) -> bytes:
-    """``canonical(obj).encode()`` for a plain value (orjson.JSONEncodeError, a TypeError, for values
-    it cannot encode, such as an integer beyond 64 bits or a key that is not a string)."""
+    """``canonical(obj).encode()`` for a value without floats (orjson.JSONEncodeError, a TypeError, for
+    values it cannot encode, such as an integer beyond 64 bits or a key that is not a string)."""
     return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
 
 
 def compact_plain(obj: Any) -> bytes:
-    """A plain value as the event store's JSON transcoder writes it: keys in order, ``,`` and ``:``."""
+    """A value without floats as the event store's JSON transcoder writes it: keys in order, ``,``
+    and ``:``, no ASCII escaping (a TypeError as for ``canonical_plain``)."""
     return orjson.dumps(obj)
-
-
-def loads_flagged(text: str) -> tuple[Any, bool]:
-    """``json.loads(text)`` and whether the value is plain (no float, NaN, infinity or integer of 19
-    digits or more): exact, for a line read once (a header)."""
-    odd: list[str] = []
-
-    def number(value: str) -> float:
-        odd.append(value)
-        return float(value)
-
-    def constant(name: str) -> float:
-        odd.append(name)
-        return float(name)
-
-    def integer(value: str) -> int:
-        if len(value) >= 19:
-            odd.append(value)
-        return int(value)
-
-    value = json.loads(text, parse_float=number, parse_constant=constant, parse_int=integer)
-    return value, not odd
 
 
 def read_lines(lines: Iterable[str]) -> Iterator[tuple[int, dict]]:

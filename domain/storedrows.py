@@ -6,8 +6,9 @@ through the same code — ``Game.check_event`` (fields, seq, the rules' ``decide
 compared) and the event class's ``apply`` — but chains, applies and encodes each line itself, and
 writes the stored state from a per-event-type template of what the mapper writes around ``data``.
 The rows are byte for byte those of the ordinary path except the timestamp, which here is one
-per game (the time it was checked). Plain lines (``domain.record.loads_plain``) are read, hashed
-and encoded with orjson; any other line with ``json`` and the store's own transcoder.
+per game (the time it was checked). Lines are read with ``json``; those without floats
+(``domain.record.loads_plain``) are hashed and encoded with orjson, which then writes the same bytes;
+any other line, or one orjson cannot write, with ``canonical`` and the store's own transcoder.
 """
 
 from __future__ import annotations
@@ -26,8 +27,7 @@ from eventsourcing.utils import get_topic
 
 from domain.errors import GameAlreadyRecorded, MalformedRecord, RecordError, RollcallError
 from domain.game import Game, event_class
-from domain.record import (LocatedError, canonical_plain, compact_plain, event_hash, header_hash, loads_flagged,
-                           loads_plain)
+from domain.record import (LocatedError, canonical_plain, compact_plain, event_hash, header_hash, loads_plain)
 
 _sha256 = hashlib.sha256
 
@@ -90,6 +90,9 @@ def _template(mapper: Mapper, cls: type, author: str | None) -> tuple[bytes, byt
     return _TEMPLATES[key]
 
 
+_PLAIN_APPLY = Game.Event.apply
+
+
 class _Applied:
     """What an event class's ``apply`` reads of its event: the data and the author."""
 
@@ -116,7 +119,7 @@ def check_lines(app, lines: Iterable[str], source: str = "<record>", *, lenient:
                 continue
             if game is None:
                 event_type = None
-                obj, header_plain = _parse(number, stripped, loads_flagged)
+                obj, header_plain = _parse(number, stripped, loads_plain)
                 given = obj.get("hash")
                 game = app.create_game(obj, strict=strict)
                 header = game.header
@@ -133,14 +136,19 @@ def check_lines(app, lines: Iterable[str], source: str = "<record>", *, lenient:
                 state, system = game.state, game.system
                 stamp = Game.Event.create_timestamp()
                 stamp_bytes = stamp.isoformat().encode()
-                prefixes: dict[str, tuple[str, type, bytes, bytes] | None] = {}
+                prefixes: dict[str, tuple[str, type, bytes, bytes, bool]] = {}
                 compress = mapper.compressor.compress if mapper.compressor else None
                 encrypt = mapper.cipher.encrypt if mapper.cipher else None
                 encode = mapper.transcoder.encode
                 applied = _Applied()
                 applied.author = author
                 continue
-            obj, plain = _parse(number, stripped, loads_plain)
+            try:
+                obj, plain = loads_plain(stripped)
+            except json.JSONDecodeError:
+                obj, plain = _parse(number, stripped, loads_plain)  # raises, with the line
+            if type(obj) is not dict:
+                obj, plain = _parse(number, stripped, loads_plain)
             given = obj.get("hash")
             event_type = obj.get("type") if isinstance(obj.get("type"), str) else None
             event = game.check_event(obj, strict=strict)
@@ -149,9 +157,10 @@ def check_lines(app, lines: Iterable[str], source: str = "<record>", *, lenient:
             if found is None:
                 cls = event_class(kind)
                 template = _template(mapper, cls, author)
+                direct = cls.apply is _PLAIN_APPLY  # Game.Event.apply: the system applies the data
                 found = prefixes[kind] = (get_topic(cls), cls, template[0] + stamp_bytes + template[1],
-                                          template[2]) if template else (get_topic(cls), cls, b"", b"")
-            topic, cls, prefix, suffix = found
+                                          template[2], direct) if template else (get_topic(cls), cls, b"", b"", direct)
+            topic, cls, prefix, suffix, direct = found
             head = state.head
             data = None
             if plain and header_plain:
@@ -172,8 +181,11 @@ def check_lines(app, lines: Iterable[str], source: str = "<record>", *, lenient:
                 state_bytes = compress(state_bytes)
             if encrypt is not None:
                 state_bytes = encrypt(state_bytes)
-            applied.data = event
-            cls.apply(applied, game)
+            if direct:
+                system.apply(state, event)
+            else:
+                applied.data = event
+                cls.apply(applied, game)
             lines_stored.append(event)
             rows.append((oid, version, topic, state_bytes))
             violations += len(event.get("violations", ()))

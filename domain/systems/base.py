@@ -58,7 +58,9 @@ def ANY(obj: dict, name: str) -> Any:
 
 
 def ONE_OF(*allowed: str) -> Parser:
-    return lambda obj, name: choice(obj, name, allowed)
+    parse = lambda obj, name: choice(obj, name, allowed)  # noqa: E731
+    parse.one_of = frozenset(allowed)  # what EventSpec.check_fields accepts without calling it
+    return parse
 
 
 def STR_OR_NULL(obj: dict, name: str) -> str | None:
@@ -81,11 +83,26 @@ class EventSpec:
         return frozenset({"type", "hash", "violations", *COMMON_OPTIONAL, *self.required, *self.optional,
                           *self.derived})
 
+    @cached_property
+    def parsers(self) -> tuple[tuple, tuple]:
+        """(name, parser, the type a valid value has, the strings a valid value is one of) of the required
+        and the optional fields: a value of that type (or one of those strings) is valid without the parser."""
+        def fast(fields: dict) -> tuple:
+            return tuple((name, parse, _PLAIN_TYPES.get(parse), getattr(parse, "one_of", None))
+                         for name, parse in fields.items())
+        return fast(self.required), fast(self.optional)
+
     def check_fields(self, event: dict) -> None:
-        for name, parse in self.required.items():
-            parse(event, name)
-        for name, parse in self.optional.items():
-            if name in event and event[name] is not None:
+        required, optional = self.parsers
+        get = event.get
+        for name, parse, kind, one_of in required:
+            value = get(name)
+            if type(value) is not kind and (one_of is None or type(value) is not str or value not in one_of):
+                parse(event, name)
+        for name, parse, kind, one_of in optional:
+            value = get(name)
+            if value is not None and type(value) is not kind and (
+                    one_of is None or type(value) is not str or value not in one_of):
                 parse(event, name)
         allowed = self.allowed
         if allowed.issuperset(event):
@@ -94,6 +111,9 @@ class EventSpec:
             if name not in allowed and not name.startswith(EXTENSION_PREFIX):
                 raise MalformedRecord(f"unknown field `{name}` (extensions must start with `{EXTENSION_PREFIX}`)",
                                       field=name)
+
+
+_PLAIN_TYPES: dict[Parser, type] = {STR: str, INT: int, LIST: list, DICT: dict}
 
 
 # --- state shared by every system ----------------------------------------------------------

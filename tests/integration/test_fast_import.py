@@ -101,15 +101,20 @@ def test_lines_with_floats_escapes_and_huge_numbers_are_stored_as_the_aggregate_
     assert b"1e-05" in b"".join(state for *_, state in fast)
 
 
-@pytest.mark.parametrize("text", ['{"a": 1, "b": [true, false, null], "c": "x.y e5 E"}', '{"a": 1e5}', '{"a": 1.0}',
-                                  '{"a": -0}', '{"a": 12345678901234567890123}', '{"a": "\\u00e9"}',
-                                  '{"a": 1E-7, "b": "\\"}"}', '{"a": NaN}', '{"a": "\\ud800"}', '{"é": "ü"}'])
-def test_plain_json_reads_and_writes_as_json_does(text: str) -> None:
+@pytest.mark.parametrize(("text", "floats"), [
+    ('{"a": 1, "b": [true, false, null], "c": "x.y e5 E"}', False), ('{"a": 1e5}', True), ('{"a": 1.0}', True),
+    ('{"a": -0}', False), ('{"a": 12345678901234567890123}', False), ('{"a": "\\u00e9"}', False),
+    ('{"a": 1E-7, "b": "\\"}"}', True), ('{"a": NaN}', True), ('{"a": "\\ud800"}', False), ('{"é": "ü"}', False)])
+def test_plain_json_reads_as_json_and_writes_as_json_does(text: str, floats: bool) -> None:
     value, plain = loads_plain(text)
     assert value == json.loads(text) or text == '{"a": NaN}'
+    assert plain is not floats
     if plain:
-        assert canonical_plain(value) == canonical(value).encode()
-        assert compact_plain(value) == json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+        try:
+            assert canonical_plain(value) == canonical(value).encode()
+            assert compact_plain(value) == json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+        except TypeError:  # orjson refuses what it cannot write as json does (the caller falls back)
+            assert "12345678901234567890123" in text or "ud800" in text
 
 
 def test_bulk_import_stores_the_rows_of_the_aggregate_path(tmp_path: Path) -> None:
@@ -142,3 +147,22 @@ def test_fast_import_of_a_broken_record_stores_nothing(tmp_path: Path) -> None:
         app.import_record(lines, "edited.rollcall.jsonl")
     assert caught.value.line == len(lines)
     assert list(app.headers()) == []
+
+
+@pytest.mark.postgres
+def test_bulk_import_into_postgresql_stores_the_rows_of_the_aggregate_path(tmp_path: Path, postgres_env) -> None:
+    app = Rollcall(env=postgres_env)
+    try:
+        results = list(import_files(app, RECORDS[:3] + RECORDS[:1], workers=1))
+        assert isinstance(results[3], RecordError) and isinstance(results[3].cause, GameAlreadyRecorded)
+        slow = Rollcall.open(tmp_path / "slow")
+        for path in RECORDS[:3]:
+            ordinary_import(slow, path.read_text(encoding="utf-8").splitlines(), str(path))
+        for result in results[:3]:
+            stored = app.recorder.select_events(slow.get_game(result.game).id)
+            expected = slow.recorder.select_events(slow.get_game(result.game).id)
+            assert [(s.originator_version, s.topic, TIMESTAMP.sub(b"", s.state)) for s in stored] == \
+                [(s.originator_version, s.topic, TIMESTAMP.sub(b"", s.state)) for s in expected]
+            assert app.verify(result.game).ok
+    finally:
+        app.close()

@@ -229,6 +229,12 @@ class Tornscape(VortexRules, GameSystem):
             q, r = h
             update(((q + 1, r), (q + 1, r - 1), (q, r - 1), (q - 1, r), (q - 1, r + 1), (q, r + 1)))
         player = model.player
+        occupants, models = state.occupants, state.models
+        for h in near.intersection(occupants):  # most often no enemy is near: no need to order them
+            if any(models[mid].player != player for mid in occupants[h]):
+                break
+        else:
+            return []
         return [o.id for o in state.models_on(near) if o.player != player]
 
     # --- generic sequencing ----------------------------------------------------------------
