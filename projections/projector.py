@@ -19,7 +19,7 @@ from eventsourcing.persistence import Tracking
 
 from projections.publish import publish
 from projections.sources import RecorderSource, Source, SQLiteSource
-from projections.sqlfiles import statements
+from projections.sqlfiles import statements, transaction
 from projections.tracking import CREATE_TABLE as CREATE_TRACKING, DuckDBTrackingRecorder
 
 APPLICATION = "Rollcall"
@@ -150,8 +150,7 @@ def _stored_version(path: Path) -> str | None:
 
 def _project(con: duckdb.DuckDBPyConnection, tracking: DuckDBTrackingRecorder, batch: pa.Table) -> None:
     """One batch in one transaction: raw rows, every read model, the tracking position."""
-    con.execute("BEGIN TRANSACTION").fetchall()
-    try:
+    with transaction(con):
         con.register("arrow_batch", batch)
         types = _load(con)
         con.unregister("arrow_batch")
@@ -160,13 +159,6 @@ def _project(con: duckdb.DuckDBPyConnection, tracking: DuckDBTrackingRecorder, b
                 if statement.needed(types):
                     con.execute(statement.sql).fetchall()
         tracking.insert_tracking_in(con, Tracking(APPLICATION, batch.column("notification_id")[-1].as_py()))
-        con.execute("COMMIT").fetchall()
-    except BaseException:
-        try:
-            con.execute("ROLLBACK").fetchall()
-        except duckdb.Error:
-            pass
-        raise
 
 
 def _load(con: duckdb.DuckDBPyConnection) -> set[str]:

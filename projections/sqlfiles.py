@@ -8,6 +8,8 @@ a batch holding an event of one of those types (``GameCreated`` for new games; `
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from importlib import resources
 from typing import NamedTuple
@@ -44,3 +46,20 @@ def statements(name: str) -> tuple[Statement, ...]:
 
 def _has_code(part: str) -> bool:
     return any(line.strip() and not line.strip().startswith("--") for line in part.splitlines())
+
+
+@contextmanager
+def transaction(con) -> Iterator[None]:
+    """One DuckDB transaction on ``con`` (not a cursor): committed at the end, rolled back on any error."""
+    import duckdb
+
+    con.execute("BEGIN TRANSACTION").fetchall()
+    try:
+        yield
+        con.execute("COMMIT").fetchall()
+    except BaseException:
+        try:
+            con.execute("ROLLBACK").fetchall()
+        except duckdb.Error:
+            pass
+        raise

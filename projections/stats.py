@@ -18,7 +18,7 @@ from typing import Any
 import duckdb
 
 from projections.queries import rows as _rows
-from projections.sqlfiles import sql_text, statements
+from projections.sqlfiles import sql_text, statements, transaction
 
 # the sections of the Analytics page (and of `rollcall stats`), each a list of query names
 SECTIONS = {
@@ -44,22 +44,14 @@ class Scope:
 def refresh(con: duckdb.DuckDBPyConnection) -> int:
     """Bring the statistics tables up to date for every game with new events, in one transaction (the
     projector's connection, after its batches); the number of games refreshed."""
-    con.execute("BEGIN TRANSACTION").fetchall()
-    try:
-        refreshed = 0
+    refreshed = 0
+    with transaction(con):
         for statement in statements("stat_refresh"):
             rows = con.execute(statement.sql).fetchall()
             if _code(statement.sql).startswith("SELECT"):  # the number of games to refresh
                 refreshed = rows[0][0]
                 if not refreshed:
                     break
-        con.execute("COMMIT").fetchall()
-    except BaseException:
-        try:
-            con.execute("ROLLBACK").fetchall()
-        except duckdb.Error:
-            pass
-        raise
     return int(refreshed)
 
 
