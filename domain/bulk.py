@@ -82,7 +82,7 @@ def _store_all(app: Rollcall, results: Iterable[tuple[str, GameRows | RecordErro
             if refused is not None:
                 result = refused
             else:
-                rows += len(result.rows)
+                rows += len(result)
         waiting.append((path, result))
         if rows >= BATCH_ROWS or len(waiting) >= BATCH_GAMES:
             yield from _flush(app, waiting)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any
 from uuid import UUID
 
@@ -17,7 +18,7 @@ HEADER_FIELDS = frozenset({"rollcall", "system", "game", "tournament", "round", 
                            "dice_mode", "commit", "rules", "setup", "hash", "violations"})
 
 
-_COMMON_TEXT = ("at", "by", "note")  # optional on every event, text unless the type's spec says otherwise
+_STARTING = threading.local()  # Game.start hands its checked setup state to Game.__init__
 
 
 class Game(Aggregate):
@@ -43,8 +44,12 @@ class Game(Aggregate):
     def __init__(self, data: dict) -> None:
         self.header = data
         self.system: GameSystem = system_for(data["system"])
-        self.state: GameState = self.system.new_state(data)
-        self.system.check_setup(self.state, Checks(strict=False))
+        checked = getattr(_STARTING, "checked", None)  # the state ``start`` built from this very header
+        if checked is not None and checked[0] is data:
+            self.state: GameState = checked[1]
+        else:
+            self.state = self.system.new_state(data)
+            self.system.check_setup(self.state, Checks(strict=False))
         self.state.head = data["hash"]
         self.author: str | None = None  # the writer of the events recorded next (set by the application)
 
@@ -64,7 +69,11 @@ class Game(Aggregate):
         if chk.found:
             data["violations"] = [v.as_dict() for v in chk.found]
         data["hash"] = header_hash(data)
-        game = cls._create(cls.Created, id=id, data=data, author=author)
+        _STARTING.checked = (data, probe)  # the setup is checked: __init__ takes this state
+        try:
+            game = cls._create(cls.Created, id=id, data=data, author=author)
+        finally:
+            _STARTING.checked = None
         game.author = author
         return game
 
@@ -84,19 +93,20 @@ class Game(Aggregate):
         event_type = raw.get("type")
         if not isinstance(event_type, str):
             raise MalformedRecord("missing field `type`", field="type")
-        spec = self.system.spec(event_type, state.system)
+        spec = self.system.specs.get(event_type) or self.system.spec(event_type, state.system)
         spec.check_fields(raw)
         seq = state.seq + 1
         given_seq = raw.get("seq")
         if given_seq is not None and given_seq != seq:
             raise MalformedRecord(f"field `seq` is {show(given_seq)} but this is event {seq} of the game "
                                   "(events count 1, 2, 3… without gaps)", field="seq")
-        if not raw.keys().isdisjoint(_COMMON_TEXT):
-            for name in _COMMON_TEXT:
-                if name in raw and name not in spec.required and name not in spec.optional:
-                    field(raw, name, str)
-        derived_names = spec.derived
-        event = {k: v for k, v in raw.items() if k not in derived_names and k != "hash" and k != "violations"}
+        for name in spec.common_text:
+            if name in raw and type(raw[name]) is not str:
+                field(raw, name, str)
+        event = raw.copy()  # without what the rules derive and the chain (the order of the rest kept)
+        for name in spec.not_given:
+            if name in event:
+                del event[name]
         event["seq"] = seq
         chk = Checks(strict)
         derived = self.system.decide(state, event, chk)

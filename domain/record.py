@@ -61,6 +61,7 @@ def _float(text: str) -> float:
 
 
 _DECODER = json.JSONDecoder(parse_float=_float, parse_constant=_float)  # NaN, Infinity, -Infinity: float()
+_SCAN = _DECODER.scan_once
 
 
 def loads_plain(text: str) -> tuple[Any, bool]:
@@ -68,7 +69,13 @@ def loads_plain(text: str) -> tuple[Any, bool]:
     if text.startswith("\ufeff"):
         return json.loads(text), False  # json.loads's own error for a byte-order mark
     _READING.odd = False
-    value = _DECODER.decode(text)
+    try:  # the decoder's own scanner, without decode()'s whitespace checks (a stripped line has none)
+        value, end = _SCAN(text, 0)
+    except StopIteration:
+        end = -1
+    if end != len(text):
+        _READING.odd = False
+        value = _DECODER.decode(text)  # the error json.loads gives (or the value, after whitespace)
     return value, not _READING.odd
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
+from itertools import repeat
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -42,8 +43,20 @@ class GameRows:
     events: int
     violations: int
     header: dict
-    rows: list[tuple[str, int, str, bytes]]
+    first: list[tuple[str, int, str, bytes]]  # the game's creation
+    oid: str  # the game's events, versions 2, 3, …: kept as columns (cheap to send between processes)
+    topics: list[str]
+    states: list[bytes]
+    last: list[tuple[str, int, str, bytes]]  # other aggregates' rows
     needs_judge: str | None = None  # why storing it needs a judge's key (domain.rulings.needs_judge)
+
+    @property
+    def rows(self) -> list[tuple[str, int, str, bytes]]:
+        return [*self.first, *zip(repeat(self.oid), range(2, len(self.states) + 2), self.topics, self.states),
+                *self.last]
+
+    def __len__(self) -> int:
+        return len(self.first) + len(self.states) + len(self.last)
 
     def stored_events(self) -> list[StoredEvent]:
         ids: dict[str, UUID] = {}
@@ -110,7 +123,8 @@ def check_lines(app, lines: Iterable[str], source: str = "<record>", *, lenient:
     chain = ""
     violations = 0
     number, event_type = 0, None
-    rows: list[tuple[str, int, str, bytes]] = []
+    topics: list[str] = []  # of the events, versions 2, 3, … (check_event counts seq without gaps)
+    states: list[bytes] = []
     lines_stored: list[dict] = []
     try:
         for number, text in enumerate(lines, start=1):
@@ -129,7 +143,6 @@ def check_lines(app, lines: Iterable[str], source: str = "<record>", *, lenient:
                     raise MalformedRecord("`hash` does not match the line (the record was changed after "
                                           "export)", field="hash")
                 chain = given if given is not None else ours
-                oid = game.id.hex
                 # state of the loop: the game's own objects, looked up once
                 mapper = app.mapper
                 author = game.author
@@ -142,6 +155,8 @@ def check_lines(app, lines: Iterable[str], source: str = "<record>", *, lenient:
                 encode = mapper.transcoder.encode
                 applied = _Applied()
                 applied.author = author
+                check_event, store_line = game.check_event, lines_stored.append
+                add_topic, add_state = topics.append, states.append
                 continue
             try:
                 obj, plain = loads_plain(stripped)
@@ -150,8 +165,10 @@ def check_lines(app, lines: Iterable[str], source: str = "<record>", *, lenient:
             if type(obj) is not dict:
                 obj, plain = _parse(number, stripped, loads_plain)
             given = obj.get("hash")
-            event_type = obj.get("type") if isinstance(obj.get("type"), str) else None
-            event = game.check_event(obj, strict=strict)
+            event_type = obj.get("type")
+            if type(event_type) is not str:
+                event_type = None
+            event = check_event(obj, strict=strict)
             kind = event["type"]
             found = prefixes.get(kind)
             if found is None:
@@ -172,11 +189,10 @@ def check_lines(app, lines: Iterable[str], source: str = "<record>", *, lenient:
             if data is None:
                 ours = event["hash"] = event_hash(head, event)
                 data = encode(event)
-            version = event["seq"] + 1
             if prefix:
                 state_bytes = prefix + data + suffix
             else:  # a transcoder that is not plain JSON: the event object, through the mapper
-                state_bytes = _event_state(mapper, cls, stamp, event, author, version)
+                state_bytes = _event_state(mapper, cls, stamp, event, author, event["seq"] + 1)
             if compress is not None:
                 state_bytes = compress(state_bytes)
             if encrypt is not None:
@@ -186,9 +202,11 @@ def check_lines(app, lines: Iterable[str], source: str = "<record>", *, lenient:
             else:
                 applied.data = event
                 cls.apply(applied, game)
-            lines_stored.append(event)
-            rows.append((oid, version, topic, state_bytes))
-            violations += len(event.get("violations", ()))
+            store_line(event)
+            add_topic(topic)
+            add_state(state_bytes)
+            if "violations" in event:
+                violations += len(event["violations"])
             if given is not None and given != ours and given != event_hash(chain, obj):
                 # The file's own chain may still hold (e.g. it leaves out derived fields).
                 raise MalformedRecord("`hash` does not match the line (the record was changed after "
@@ -200,7 +218,7 @@ def check_lines(app, lines: Iterable[str], source: str = "<record>", *, lenient:
         raise RecordError(source, number, event_type, exc) from None
     if game is None:
         raise RecordError(source, 0, None, MalformedRecord("the record is empty: line 1 must be the header"))
-    return _rows(app, game, rows, lines_stored, violations)
+    return _rows(app, game, topics, states, lines_stored, violations)
 
 
 def _parse(number: int, text: str, loads) -> tuple[dict, bool]:
@@ -228,7 +246,7 @@ class _Unsaved:
         self.pending_events = created + [_Pending(e) for e in events]
 
 
-def _rows(app, game: Game, rows: list, events: list[dict], violations: int) -> GameRows:
+def _rows(app, game: Game, topics: list[str], states: list[bytes], events: list[dict], violations: int) -> GameRows:
     from domain.application import DiceSeed
     from domain.rulings import needs_judge
 
@@ -238,7 +256,8 @@ def _rows(app, game: Game, rows: list, events: list[dict], violations: int) -> G
         created.extend(DiceSeed.draw(game.header["game"], game.seed).collect_events())
     stored = [app.mapper.to_stored_event(e) for e in created]
     own = [(s.originator_id.hex, s.originator_version, s.topic, s.state) for s in stored]
-    return GameRows(game.header["game"], game.state.seq, violations, game.header, own[:1] + rows + own[1:], judged)
+    return GameRows(game.header["game"], game.state.seq, violations, game.header, own[:1], game.id.hex, topics, states,
+                    own[1:], judged)
 
 
 # --- storing ---------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from domain.record import COMMON_OPTIONAL, EXTENSION_PREFIX, choice, field, int_
 
 PURPOSES = ("dodge", "stabilisation", "explore", "vortex_move", "casting", "dispel", "miscast",
             "initiative", "attack", "other")
+COMMON_TEXT = ("at", "by", "note")  # optional on every event, text unless the type's spec says otherwise
 JUDGE_EVENTS = frozenset({"DisputeOpened", "RulingMade", "Noted"})
 
 Parser = Callable[[dict, str], Any]
@@ -82,6 +83,16 @@ class EventSpec:
         """The fields a line of this type may have, besides extensions."""
         return frozenset({"type", "hash", "violations", *COMMON_OPTIONAL, *self.required, *self.optional,
                           *self.derived})
+
+    @cached_property
+    def common_text(self) -> tuple[str, ...]:
+        """The fields every event may have, as text, that this type does not define otherwise."""
+        return tuple(n for n in COMMON_TEXT if n not in self.required and n not in self.optional)
+
+    @cached_property
+    def not_given(self) -> tuple[str, ...]:
+        """The fields of a line that are not part of the event as given: derived, the chain, violations."""
+        return (*self.derived, "hash", "violations")
 
     @cached_property
     def parsers(self) -> tuple[tuple, tuple]:

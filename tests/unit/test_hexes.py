@@ -544,3 +544,23 @@ def test_huge_translation_by_one_hexon_is_a_step(c, i, move):
 def test_step_with_unknown_size_is_rejected():
     with pytest.raises(ValueError):
         hx.step_is_adjacent("gargantuan", [[0, 0]], [[1, 0]])
+
+
+@given(SMALL_HEXES, SMALL_HEXES)
+def test_large_step_between_any_two_hexes_is_a_move_between_adjacent_hexons(a, b):
+    legal = hx.is_hexon_centre(a) and hx.is_hexon_centre(b) and hx.hexon_distance(a, b) == 1
+    assert hx.step_is_adjacent("large", [a], [b]) == legal
+    assert hx.step_is_adjacent("large", [list(a)], [list(b)]) == legal
+
+
+@given(st.one_of(SMALL_HEXES.map(lambda h: hx.footprint("infantry", [h])),
+                 CENTRES.map(lambda c: hx.footprint("large", [c])),
+                 st.frozensets(SMALL_HEXES, min_size=1, max_size=12)))
+def test_near_is_the_footprint_and_its_neighbours_in_the_same_order_every_time(fp):
+    expected = set(fp) | {n for h in fp for n in hx.neighbours(h)}
+    assert hx.near(fp) == expected
+    fresh: set = set()
+    for h in fp:
+        fresh.add(h)
+        fresh.update(hx.neighbours(h))
+    assert list(hx.near(fp)) == list(fresh) == list(hx.near(frozenset(fp)))

@@ -891,3 +891,18 @@ def test_lenient_import_records_every_violation_and_keeps_replaying(app: Rollcal
     assert [v["rule"] for v in stored[5]["violations"]] == ["R41"]
     assert imported.violations == 3
     assert app.get_game(GAME).state.to_json()["models"]["a"]["at"] == [[7, 2]]
+
+
+def test_a_new_game_checks_its_setup_once_and_holds_the_state_a_reload_rebuilds(app: Rollcall, monkeypatch) -> None:
+    from domain.systems.tornscape.pack import Tornscape
+
+    calls = []
+    check_setup = Tornscape.check_setup
+    monkeypatch.setattr(Tornscape, "check_setup", lambda self, state, chk: calls.append(1) or check_setup(
+        self, state, chk))
+    head = header(inf("a", "p1", (2, 2)), large("b", "p2", (0, 7)), terrain=(solid("t1", (5, 5)),))
+    game = app.create_game(head)
+    assert len(calls) == 1
+    app.save(game)
+    assert app.get_game(game.header["game"]).state.to_json() == game.state.to_json()
+    assert len(calls) == 2  # the reload builds its state from the stored header

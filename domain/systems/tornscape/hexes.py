@@ -49,6 +49,7 @@ __all__ = [
     "hexons_connected",
     "footprint",
     "footprint_distance",
+    "near",
     "nearest_free_hexes",
     "step_is_adjacent",
 ]
@@ -347,6 +348,29 @@ def footprint(size: str, at: list) -> frozenset[Hex]:
     raise ValueError(f"unknown model size: {size!r}")
 
 
+_NEAR: dict[frozenset, set[Hex]] = {}  # footprint of at most one hexon -> near() (pure, so kept)
+
+
+def near(fp: Iterable[Hex]) -> set[Hex]:
+    """The hexes of ``fp`` and every hex next to one of them (board ignored), as a set built hex by
+    hex in ``fp``'s order, so that it iterates in the same order every time. Read it, never change it
+    (the sets of small footprints are shared)."""
+    small = type(fp) is frozenset and len(fp) <= 7
+    if small:
+        found = _NEAR.get(fp)
+        if found is not None:
+            return found
+    cells: set[Hex] = set()
+    add, update = cells.add, cells.update
+    for h in fp:
+        add(h)
+        q, r = h
+        update(((q + 1, r), (q + 1, r - 1), (q, r - 1), (q - 1, r), (q - 1, r + 1), (q, r + 1)))
+    if small and len(_NEAR) < 65536:
+        _NEAR[fp] = cells
+    return cells
+
+
 def footprint_distance(a: Iterable[Hex], b: Iterable[Hex]) -> int:
     """Minimum hex distance between two footprints (0 if they overlap)."""
     if not isinstance(a, (set, frozenset)):
@@ -435,13 +459,14 @@ def step_is_adjacent(size: str, before: list, after: list) -> bool:
 
     Raises ``ValueError`` for an unknown size or a malformed position.
     """
-    if size == "infantry" and len(before) == 1 and len(after) == 1:  # fast path: two tuples of two ints
+    if size != "huge" and len(before) == 1 and len(after) == 1:  # fast path: two tuples of two ints
         a, b = before[0], after[0]
         if (type(a) is tuple and type(b) is tuple and len(a) == 2 and len(b) == 2 and type(a[0]) is int
                 and type(a[1]) is int and type(b[0]) is int and type(b[1]) is int):
-            dq = a[0] - b[0]
-            dr = a[1] - b[1]
-            return (dq, dr) in _NEIGHBOUR_OFFSETS
+            if size == "infantry":
+                return (a[0] - b[0], a[1] - b[1]) in _NEIGHBOUR_OFFSETS
+            if size == "large":
+                return (3 * a[0] + a[1]) % 7 == 0 and (b[0] - a[0], b[1] - a[1]) in _HEXON_DIRECTION_SET
     old = _centres(before)
     new = _centres(after)
     if size == "infantry":

@@ -186,6 +186,18 @@ class Tornscape(VortexRules, GameSystem):
 
     def position_of(self, state: TornscapeState, size: str, value: Any, name: str) -> list[tuple[int, int]]:
         """A model position (list of hexes / hexon centres) of the given size, checked to be on the board."""
+        if size != "huge" and type(value) is list and len(value) == 2:  # fast path: [q, r] of plain ints
+            q, r = value
+            if type(q) is int and type(r) is int:
+                width, height = state.width, state.height
+                if size == "infantry":
+                    if 0 <= r < height and 0 <= q + ((r - (r & 1)) >> 1) < width:
+                        return [(q, r)]
+                elif size == "large" and (3 * q + r) % 7 == 0:
+                    h = (q, r)
+                    if all(0 <= r < height and 0 <= q + ((r - (r & 1)) >> 1) < width
+                           for q, r in hx.footprint(size, [h])):
+                        return [h]
         if size == "huge":
             if not isinstance(value, list) or len(value) < 2:
                 raise MalformedRecord(f"field `{name}`: a huge model stands on a list of two or more hexon centres",
@@ -222,16 +234,13 @@ class Tornscape(VortexRules, GameSystem):
 
     def adjacent_enemies(self, state: TornscapeState, model: Model, hexes) -> list[str]:
         """Enemies of ``model`` within one hex of any of ``hexes`` (R73–R75)."""
-        near: set = set()
-        add, update = near.add, near.update
-        for h in hexes:
-            add(h)
-            q, r = h
-            update(((q + 1, r), (q + 1, r - 1), (q, r - 1), (q - 1, r), (q - 1, r + 1), (q, r + 1)))
+        near = hx.near(hexes)
         player = model.player
         occupants, models = state.occupants, state.models
-        for h in near.intersection(occupants):  # most often no enemy is near: no need to order them
-            if any(models[mid].player != player for mid in occupants[h]):
+        get = occupants.get
+        for h in near:  # most often no enemy is near
+            ids = get(h)
+            if ids is not None and any(models[mid].player != player for mid in ids):
                 break
         else:
             return []
@@ -328,7 +337,16 @@ class Tornscape(VortexRules, GameSystem):
         if not raw_path:
             raise MalformedRecord("field `path` must list at least one position", field="path")
         size = model.size
-        path = [self.position_of(state, size, p, "path") for p in raw_path]
+        if size == "infantry":  # most moves: [q, r] positions of plain ints on the board
+            path, width, height = [], state.width, state.height
+            for p in raw_path:
+                if type(p) is list and len(p) == 2 and type(q := p[0]) is int and type(r := p[1]) is int and (
+                        0 <= r < height and 0 <= q + ((r - (r & 1)) >> 1) < width):
+                    path.append([(q, r)])
+                else:
+                    path.append(self.position_of(state, size, p, "path"))
+        else:
+            path = [self.position_of(state, size, p, "path") for p in raw_path]
         if action in MOVE_ACTIONS:
             if state.activation != model.id:
                 chk.fail("F05", f"{model.id} makes a {action} action outside its own activation "
@@ -352,7 +370,8 @@ class Tornscape(VortexRules, GameSystem):
         if action in ("step", "run", "panic"):
             free_attacks.extend(self.adjacent_enemies(state, model, model.fp))  # R73, R75
         destroyed: list[str] = []
-        passed = [hx.footprint(size, at) for at in path[:-1]]
+        passed = [frozenset(at) for at in path[:-1]] if size == "infantry" else [
+            hx.footprint(size, at) for at in path[:-1]]
         for fp in passed:
             self._check_passing(state, model, fp, destroyed, chk)
             for enemy in self.adjacent_enemies(state, model, fp):  # R74
@@ -380,6 +399,8 @@ class Tornscape(VortexRules, GameSystem):
         return [vid for vid in seen if state.vortices[vid].hexes.isdisjoint(end)]
 
     def _check_passing(self, state: TornscapeState, model: Model, fp, destroyed: list, chk: Checks) -> None:
+        if state.occupants.keys().isdisjoint(fp) and state.solid.keys().isdisjoint(fp):
+            return
         for other in state.models_on(fp):
             if other.id == model.id:
                 continue
