@@ -45,6 +45,8 @@ TOURNAMENT_VIEWS = ("fct_tournament_events", "dim_tournaments", "fct_results", "
 DISPUTE_VIEWS = ("fct_disputes", "fct_rulings")
 STAT_VIEWS: tuple[str, ...] = ("stat_tables",)  # tables and macros; filled by projections.stats.refresh
 VIEWS = GAME_VIEWS + TOURNAMENT_VIEWS + DISPUTE_VIEWS + STAT_VIEWS
+# Events per batch (one transaction): large enough that the per-batch cost of the SQL files is small.
+BATCH_ROWS = 100_000
 # Checkpoint once, at the end of a run; one thread (a batch is too small to gain from more).
 SETTINGS = ("SET checkpoint_threshold = '1GB'", "SET threads = 1")
 
@@ -64,7 +66,7 @@ class Projector:
         self.live_path = self.data_dir / LIVE_FILE
         self.published_path = self.data_dir / PUBLISHED_FILE
 
-    def run(self, rebuild: bool = False, batch_size: int = 50_000, progress: Progress | None = None) -> int:
+    def run(self, rebuild: bool = False, batch_size: int = BATCH_ROWS, progress: Progress | None = None) -> int:
         """Project every event after the tracking position (all if ``rebuild``), publish; the number projected.
 
         ``progress(done, total)`` is called after each committed batch."""
@@ -100,6 +102,7 @@ class Projector:
                     progress(done, max(total, done))
             from projections.stats import refresh  # the statistics tables of the games just projected
 
+            con.execute(f"SET threads = {os.cpu_count() or 1}").fetchall()  # the batches are read: every core is free
             refreshed = refresh(con)
             if done or refreshed or rebuild or not self.published_path.exists():
                 con.execute("CHECKPOINT").fetchall()  # publish() would checkpoint its cursor's catalog, not live
