@@ -22,6 +22,11 @@ def _h(h: tuple[int, int]) -> str:
     return show(list(h))
 
 
+def _meet(fp, other: Model) -> str:
+    """The first hex (in order) where footprint ``fp`` meets ``other``'s, for a message."""
+    return _h(sorted(fp & other.fp)[0])
+
+
 def recorded_position(size: str, value: list) -> list[tuple[int, int]]:
     """A checked position as written in a record (``[q, r]``, ``[[q, r]]`` or, huge, ``[[q, r], ...]``)."""
     if size == "huge":
@@ -240,11 +245,11 @@ class Tornscape(VortexRules, GameSystem):
         get = occupants.get
         for h in near:  # most often no enemy is near
             ids = get(h)
-            if ids is not None and any(models[mid].player != player for mid in ids):
-                break
-        else:
-            return []
-        return [o.id for o in state.models_on(near) if o.player != player]
+            if ids is not None:
+                for mid in ids:
+                    if models[mid].player != player:
+                        return [o.id for o in state.models_on(near) if o.player != player]
+        return []
 
     # --- generic sequencing ----------------------------------------------------------------
     def decide(self, state: GameState, event: dict, chk: Checks) -> dict:
@@ -404,17 +409,16 @@ class Tornscape(VortexRules, GameSystem):
         for other in state.models_on(fp):
             if other.id == model.id:
                 continue
-            where = _h(sorted(fp & other.fp)[0])
             if other.player != model.player:
                 rule = {"infantry": "R44", "large": "R48", "huge": "R52"}[model.size]
-                chk.fail(rule, f"{model.size} {model.id} may not pass through {where}, occupied by enemy "
-                               f"model {other.id}")
+                chk.fail(rule, f"{model.size} {model.id} may not pass through {_meet(fp, other)}, occupied by "
+                               f"enemy model {other.id}")
             elif model.size == "large" and other.size != "infantry":
-                chk.fail("R47", f"large {model.id} may not pass through {where}, occupied by allied "
+                chk.fail("R47", f"large {model.id} may not pass through {_meet(fp, other)}, occupied by allied "
                                 f"{other.size} model {other.id}")
             elif model.size == "huge" and other.size != "infantry":
                 chk.fail("R51", f"huge {model.id} may pass only allied infantry, not {other.size} model "
-                                f"{other.id} at {where}")
+                                f"{other.id} at {_meet(fp, other)}")
         self._solid_terrain(state, model, fp, destroyed, chk, ending=False)
 
     @staticmethod
@@ -450,16 +454,18 @@ class Tornscape(VortexRules, GameSystem):
             return [], []
         allies, enemies = [], []
         for other in others:
-            where = _h(sorted(end & other.fp)[0])
             if model.can_shove(other):
                 (allies if other.player == model.player else enemies).append(other.id)
             elif model.size == "infantry":
                 rule = "R59" if "shove" in model.traits else "R45"
-                chk.fail(rule, f"infantry {model.id} may not end on {where}, occupied by {other.size} model {other.id}")
+                chk.fail(rule, f"infantry {model.id} may not end on {_meet(end, other)}, occupied by {other.size} "
+                               f"model {other.id}")
             elif model.size == "large":
-                chk.fail("R49", f"large {model.id} may not end on {where}, occupied by {other.size} model {other.id}")
+                chk.fail("R49", f"large {model.id} may not end on {_meet(end, other)}, occupied by {other.size} "
+                                f"model {other.id}")
             else:
-                chk.fail("R54", f"huge {model.id} may not end on {where}, occupied by huge model {other.id}")
+                chk.fail("R54", f"huge {model.id} may not end on {_meet(end, other)}, occupied by huge model "
+                                f"{other.id}")
         for mid in marker_ids:
             marker = state.markers[mid]
             if marker.kind == "bound" and not model.shoves_infantry():
