@@ -13,7 +13,7 @@ import typer
 
 from cli.errors import reported
 from domain.application import Rollcall
-from domain.errors import RecordError, RollcallError
+from domain.errors import GameNotFound, RecordError, RollcallError
 
 app = typer.Typer(help="Rollcall: tamper-evident records, replay and analytics of tabletop tournament games.",
                   no_args_is_help=True, add_completion=False)
@@ -139,13 +139,30 @@ def export(game: Annotated[str, typer.Argument(help="Game id.")],
 @app.command()
 @reported
 def verify(games: Annotated[Optional[list[str]], typer.Argument(help="Game ids (default: every game).")] = None,
+           against: Annotated[Optional[list[Path]], typer.Option(
+               "--against", help="An anchor kept outside the store: an exported record or a file of `rollcall "
+                                 "heads` (repeatable). Finds lost last events and rewritten games.")] = None,
            data: DataDir = None) -> None:
     """Recompute each game's hash chain from the store; exit status 1 if anything is damaged."""
+    from domain.record import read_anchors
+
     store = open_app(data)
-    ids = games or [h["game"] for h in store.headers()]
+    anchors: dict[str, dict[int, str]] = {}
+    for path in against or ():
+        with path.open(encoding="utf-8") as handle:
+            for game_id, hashes in read_anchors(handle, str(path)).items():
+                anchors.setdefault(game_id, {}).update(hashes)
+    ids = games or (list(anchors) if anchors else [h["game"] for h in store.headers()])
     damaged = 0
     for game_id in ids:
-        result = store.verify(game_id)
+        if anchors and game_id not in anchors:
+            raise RollcallError(f"no anchor names game {game_id}")
+        try:
+            result = store.verify(game_id, anchors.get(game_id))
+        except GameNotFound as exc:  # a game the anchor holds is not in the store at all
+            damaged += 1
+            typer.echo(f"DAMAGED  {game_id}: {exc}")
+            continue
         if result.ok:
             typer.echo(f"OK       {game_id} ({result.events} events)")
         else:
@@ -154,6 +171,20 @@ def verify(games: Annotated[Optional[list[str]], typer.Argument(help="Game ids (
             typer.echo(f"DAMAGED  {game_id}: seq {d.seq} {d.kind}: {d.detail}")
     if damaged:
         raise typer.Exit(1)
+
+
+@app.command()
+@reported
+def heads(games: Annotated[Optional[list[str]], typer.Argument(help="Game ids (default: every game).")] = None,
+          output: Annotated[Optional[Path], typer.Option("-o", "--output", help="Write here, not stdout.")] = None,
+          data: DataDir = None) -> None:
+    """Each game's last seq and hash, one JSON line per game: keep or publish them, then `verify --against`."""
+    text = "".join(json.dumps(head) + "\n" for head in open_app(data).heads(games))
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+        typer.echo(f"wrote {output}", err=True)
 
 
 @app.command()

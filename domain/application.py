@@ -309,7 +309,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
                 return
             start = batch[-1].id + 1
 
-    def verify(self, game_id: str) -> Verified:
+    def verify(self, game_id: str, anchor: dict[int, str] | None = None) -> Verified:
         """Recompute a game's hash chain from the store and name the first damaged seq and how.
 
         Event seq N must be stored at originator_version N+1 under the topic ``rollcall:<type>``
@@ -319,7 +319,12 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         not follow the one before, or a row that breaks the chain where a later row holding the same
         seq continues it) or ``changed`` (the row is in place but its content, topic or hash no
         longer match). An extra event appended with the next seq and version but a wrong
-        hash cannot be told from a changed last event and is reported as changed."""
+        hash cannot be told from a changed last event and is reported as changed.
+
+        A chain that holds together can still have lost its last events, or have been rewritten and
+        chained again: ``anchor`` (seq -> hash, from outside the store — an exported record, published
+        heads) tells. A seq of the anchor beyond the stored game is ``removed``; the first seq whose
+        stored hash differs from the anchor's is ``changed``."""
         stored = self.recorder.select_events(game_uuid(game_id))
         if not stored:
             raise GameNotFound(game_id)
@@ -381,9 +386,26 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
                 return damaged(position, "changed", f"the row's topic {row.topic} does not match its event type "
                                                     f"{data.get('type')}")
             previous = data["hash"]
+        if anchor:
+            hashes = [header["hash"]] + [d["hash"] for d in datas[1:]]
+            for seq, expected in sorted(anchor.items()):
+                if seq >= len(hashes):
+                    return damaged(len(hashes), "removed", f"the store ends at seq {len(hashes) - 1}, but the "
+                                                           f"anchor holds seq {seq} (hash {expected[:12]}…)")
+                if hashes[seq] != expected:
+                    return damaged(seq, "changed", f"the stored hash {hashes[seq][:12]}… is not the anchor's "
+                                                   f"{expected[:12]}… (the game was rewritten from here on)")
         if header.get("dice_mode") == "digital":
             result.damage = self._verify_digital(game_id, datas)
         return result
+
+    def heads(self, game_ids: list[str] | None = None) -> list[dict]:
+        """Each game's last seq and hash: an anchor to keep or publish outside the store (``verify``)."""
+        out = []
+        for game_id in game_ids or [h["game"] for h in self.headers()]:
+            last = self.stored_lines(game_id)[-1]
+            out.append({"game": game_id, "seq": last.get("seq", 0), "hash": last["hash"]})
+        return out
 
     def _verify_digital(self, game_id: str, datas: list[dict]) -> Damage | None:
         """Recompute every digital roll and draw from the revealed seed (or, before the end, Rollcall's

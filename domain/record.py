@@ -186,3 +186,40 @@ def int_list(obj: dict, name: str, *, optional: bool = False) -> list[int]:
 def show(pos: Any) -> str:
     """A position or list of positions as written in records: [3,4]."""
     return json.dumps(pos, separators=(",", ":"))
+
+
+# --- anchors: hashes kept outside the store ------------------------------------------------
+
+_HASH = re.compile(r"[0-9a-f]{64}")
+
+
+def read_anchors(lines: Iterable[str], source: str = "<anchors>") -> dict[str, dict[int, str]]:
+    """The hashes an anchor file holds, per game and seq: an exported record (every line's hash) or
+    heads (``{"game": …, "seq": …, "hash": …}`` per line, as ``rollcall heads`` writes them). A
+    RecordError names the file and line of anything else."""
+    from domain.errors import RecordError
+
+    anchors: dict[str, dict[int, str]] = {}
+    game: str | None = None
+    number = 0
+    try:
+        for number, obj in read_lines(lines):
+            if "rollcall" in obj:  # a record's header: the lines after it are its events
+                game = derive_game_id(obj)
+                seq = 0
+            elif "type" in obj:
+                if game is None:
+                    raise MalformedRecord("an event line before any header")
+                seq = field(obj, "seq", int)
+            else:  # a head: one game's last seq and hash
+                game = None
+                seq = field(obj, "seq", int)
+            digest = field(obj, "hash", str)
+            if not _HASH.fullmatch(digest):
+                raise MalformedRecord("field `hash` must be 64 lowercase hex digits", field="hash")
+            anchors.setdefault(game or field(obj, "game", str), {})[seq] = digest
+    except LocatedError as exc:
+        raise RecordError(source, exc.line, None, exc.error) from None
+    except MalformedRecord as exc:
+        raise RecordError(source, number, None, exc) from None
+    return anchors

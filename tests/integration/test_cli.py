@@ -173,3 +173,28 @@ def test_folder_import_checks_records_in_parallel_and_stores_each_good_game(run,
     assert all(f"folder-{i}" in listed for i in range(9))
     assert "folder-broken" not in listed
     assert run("verify").exit_code == 0
+
+
+def test_verify_against_published_heads_finds_a_lost_last_event(run, tmp_data, tmp_path):
+    run("import", str(EXAMPLE))
+    heads = tmp_path / "heads.jsonl"
+    assert run("heads", "-o", str(heads)).exit_code == 0
+    assert run("verify", "--against", str(heads)).exit_code == 0
+    con = sqlite3.connect(tmp_data / "events.sqlite")
+    with con:
+        con.execute("DELETE FROM stored_events WHERE rowid = (SELECT max(rowid) FROM stored_events "
+                    "WHERE topic <> 'rollcall:GameCreated')")
+    assert run("verify").exit_code == 0  # what is left chains
+    result = run("verify", "--against", str(heads))
+    assert result.exit_code == 1
+    assert f"DAMAGED  {game_id(EXAMPLE)}" in result.output and "removed" in result.output
+
+
+def test_a_malformed_anchor_file_is_named_with_its_line(run, tmp_path):
+    run("import", str(EXAMPLE))
+    bad = tmp_path / "heads.jsonl"
+    bad.write_text(json.dumps({"game": game_id(EXAMPLE), "seq": 3, "hash": "abc"}) + "\n", encoding="utf-8")
+    result = run("verify", "--against", str(bad))
+    assert result.exit_code == 1
+    assert f"{bad}:1" in result.output and "hash" in result.output
+    assert "Traceback" not in result.output

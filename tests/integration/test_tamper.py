@@ -185,3 +185,53 @@ def test_the_other_game_in_the_store_still_verifies(data: Path, db: sqlite3.Conn
 def test_verify_of_an_unknown_game_says_so(data: Path) -> None:
     with pytest.raises(GameNotFound):
         Rollcall.open(data).verify("no-such-game")
+
+
+# --- an anchor kept outside the store --------------------------------------------------------
+
+def anchor() -> dict[int, str]:
+    from domain.record import read_anchors
+
+    with GOLDEN.open(encoding="utf-8") as handle:
+        return read_anchors(handle, str(GOLDEN))[GAME]
+
+
+def verify_against(data: Path, db: sqlite3.Connection, hashes: dict[int, str]):
+    db.commit()
+    app = Rollcall.open(data)
+    try:
+        return app.verify(GAME, hashes)
+    finally:
+        app.close()
+
+
+def test_a_deleted_last_event_is_found_only_against_an_anchor(data: Path, db: sqlite3.Connection) -> None:
+    db.execute("DELETE FROM stored_events WHERE originator_id = ? AND originator_version = 9", (OID,))  # seq 8
+    assert verify(data, db).ok  # the chain that is left holds together
+    damage = verify_against(data, db, anchor()).damage
+    assert (damage.seq, damage.kind) == (8, "removed")
+    assert "ends at seq 7" in damage.detail
+
+
+def test_a_game_rewritten_and_chained_again_is_found_against_an_anchor(data: Path, db: sqlite3.Connection) -> None:
+    from domain.record import event_hash
+
+    previous = row_state(db, 3)["data"]["hash"]  # seq 2
+    for version in range(4, 10):  # seq 3 changed, then every hash after it recomputed
+        state = row_state(db, version)
+        if version == 4:
+            state["data"]["note"] = "rewritten"
+        state["data"]["hash"] = previous = event_hash(previous, state["data"])
+        set_state(db, version, state)
+    assert verify(data, db).ok
+    damage = verify_against(data, db, anchor()).damage
+    assert (damage.seq, damage.kind) == (3, "changed")
+
+
+def test_an_undamaged_game_verifies_against_its_own_export_and_its_head(data: Path, db: sqlite3.Connection) -> None:
+    assert verify_against(data, db, anchor()).ok
+    app = Rollcall.open(data)
+    (head,) = app.heads([GAME])
+    app.close()
+    assert (head["seq"], head["hash"]) == (8, anchor()[8])
+    assert verify_against(data, db, {head["seq"]: head["hash"]}).ok
