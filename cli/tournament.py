@@ -28,9 +28,14 @@ def create(name: Annotated[str, typer.Argument(help="Tournament name, e.g. 'Autu
            system: Annotated[str, typer.Option(help="tornscape, t9a or claustrophobia.")],
            rounds: Annotated[Optional[int], typer.Option(help="Rounds planned.")] = None,
            notes: Annotated[Optional[str], typer.Option(help="Free text.")] = None,
+           win: Annotated[Optional[int], typer.Option(help="Tournament points for a win (default 3).")] = None,
+           draw: Annotated[Optional[int], typer.Option(help="Tournament points for a draw (default 1).")] = None,
+           loss: Annotated[Optional[int], typer.Option(help="Tournament points for a loss (default 0).")] = None,
+           bye: Annotated[Optional[int], typer.Option(help="Tournament points for a bye (default 3).")] = None,
            data: DataDir = None, key: Key = None) -> None:
     """Create a tournament of one system; games whose header names it must be of that system."""
-    created = open_app(data, key).create_tournament(name, system, rounds=rounds, notes=notes)
+    points = {k: v for k, v in (("win", win), ("draw", draw), ("loss", loss), ("bye", bye)) if v is not None}
+    created = open_app(data, key).create_tournament(name, system, rounds=rounds, notes=notes, points=points or None)
     typer.echo(f"created tournament {created['name']} ({created['system']})")
 
 

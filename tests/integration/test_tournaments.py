@@ -24,7 +24,8 @@ def run(tmp_data: Path):
     return invoke
 
 
-def naive_standings(records: list[list[dict]], byes: list[str]) -> dict[str, tuple[int, int, int, int, int]]:
+def naive_standings(records: list[list[dict]], byes: list[str], win: int = 3, draw: int = 1, loss: int = 0,
+                    bye: int = 3) -> dict[str, tuple[int, int, int, int, int]]:
     """Independent of the read models: player -> (rank, TP, VP diff, VP for, SoS) from the records themselves."""
     rows: dict[str, dict] = {}
     for lines in records:
@@ -33,12 +34,12 @@ def naive_standings(records: list[list[dict]], byes: list[str]) -> dict[str, tup
         for pid, name in names.items():
             other = next(o for o in names if o != pid)
             r = rows.setdefault(name, {"tp": 0, "for": 0, "against": 0, "opps": []})
-            r["tp"] += 1 if ended["winner"] is None else 3 if ended["winner"] == pid else 0
+            r["tp"] += draw if ended["winner"] is None else win if ended["winner"] == pid else loss
             r["for"] += ended["score"][pid]
             r["against"] += ended["score"][other]
             r["opps"].append(names[other])
     for name in byes:
-        rows.setdefault(name, {"tp": 0, "for": 0, "against": 0, "opps": []})["tp"] += 3
+        rows.setdefault(name, {"tp": 0, "for": 0, "against": 0, "opps": []})["tp"] += bye
     keys = {n: (r["tp"], r["for"] - r["against"], r["for"], sum(rows[o]["tp"] for o in r["opps"]))
             for n, r in rows.items()}
     return {n: (1 + sum(other > k for other in keys.values()), *k) for n, k in keys.items()}
@@ -111,6 +112,23 @@ def test_simulated_tournament_standings_match_an_independent_computation(run, tm
         == expected
     assert [r["rank"] for r in rows] == sorted(r["rank"] for r in rows)
     assert all(r["games"] + r["byes"] == 3 for r in rows)
+
+
+def test_a_tournament_created_with_its_own_points_ranks_by_them(run, tmp_data: Path) -> None:
+    created = run("tournament", "create", "Club Night", "--system", "claustrophobia", "--win", "2", "--loss", "1",
+                  "--bye", "0")
+    assert created.exit_code == 0, created.output
+    assert run("simulate", "--tournament", "Club Night", "--system", "claustrophobia", "--players", "5",
+               "--rounds", "3", "--seed", "4", "--turns", "3").exit_code == 0
+    rows = json.loads(run("tournament", "standings", "Club Night", "--json").output)
+    results = json.loads(run("tournament", "results", "Club Night", "--json").output)
+    byes = [r["player"] for r in results if r["result"] == "B"]
+    expected = naive_standings(stored_records(tmp_data, "club-night"), byes, win=2, draw=1, loss=1, bye=0)
+    assert {r["player"]: (r["rank"], r["tournament_points"], r["vp_diff"], r["vp_for"], r["sos"]) for r in rows} \
+        == expected
+    assert expected != naive_standings(stored_records(tmp_data, "club-night"), byes)  # the points mattered
+    refused = run("tournament", "create", "Other Cup", "--system", "t9a", "--win", "-x")
+    assert refused.exit_code != 0 and "Traceback" not in refused.output
 
 
 def test_results_of_a_round_list_each_game_and_the_bye_with_the_games_result(run, tmp_data: Path) -> None:
