@@ -16,9 +16,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from itertools import repeat
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from itertools import repeat
 from typing import Any
 from uuid import UUID
 
