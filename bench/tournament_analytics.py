@@ -107,7 +107,7 @@ def main() -> None:
     scratch = args.work / "scratch"
     scratch.mkdir(parents=True, exist_ok=True)
     (scratch / "copy_reference.duckdb").unlink(missing_ok=True)
-    copy_seconds = copy_reference(data, scratch)
+    copy_seconds = copy_reference(data, scratch / "copy_reference.duckdb")
 
     con = connect_read(data)
     games, events = con.execute("SELECT count(*), sum(events) FROM dim_games WHERE tournament = ?", [NAME]).fetchone()
