@@ -403,7 +403,10 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         """Each game's last seq and hash: an anchor to keep or publish outside the store (``verify``)."""
         out = []
         for game_id in game_ids or [h["game"] for h in self.headers()]:
-            last = self.stored_lines(game_id)[-1]
+            stored = self.recorder.select_events(game_uuid(game_id), desc=True, limit=1)
+            if not stored:
+                raise GameNotFound(game_id)
+            last = self.mapper.to_domain_event(stored[0]).data
             out.append({"game": game_id, "seq": last.get("seq", 0), "hash": last["hash"]})
         return out
 

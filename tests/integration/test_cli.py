@@ -198,3 +198,8 @@ def test_a_malformed_anchor_file_is_named_with_its_line(run, tmp_path):
     assert result.exit_code == 1
     assert f"{bad}:1" in result.output and "hash" in result.output
     assert "Traceback" not in result.output
+
+
+def test_heads_of_an_unknown_game_is_a_clear_error(run):
+    result = run("heads", "no-such-game")
+    assert result.exit_code == 1 and "no game 'no-such-game' is recorded" in result.output

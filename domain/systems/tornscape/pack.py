@@ -199,10 +199,10 @@ class Tornscape(VortexRules, GameSystem):
                     if 0 <= r < height and 0 <= q + ((r - (r & 1)) >> 1) < width:
                         return [(q, r)]
                 elif size == "large" and (3 * q + r) % 7 == 0:
-                    h = (q, r)
-                    if all(0 <= r < height and 0 <= q + ((r - (r & 1)) >> 1) < width
-                           for q, r in hx.footprint(size, [h])):
-                        return [h]
+                    centre = (q, r)
+                    if all(0 <= b < height and 0 <= a + ((b - (b & 1)) >> 1) < width
+                           for a, b in hx.footprint(size, [centre])):
+                        return [centre]
         if size == "huge":
             if not isinstance(value, list) or len(value) < 2:
                 raise MalformedRecord(f"field `{name}`: a huge model stands on a list of two or more hexon centres",
@@ -342,16 +342,7 @@ class Tornscape(VortexRules, GameSystem):
         if not raw_path:
             raise MalformedRecord("field `path` must list at least one position", field="path")
         size = model.size
-        if size == "infantry":  # most moves: [q, r] positions of plain ints on the board
-            path, width, height = [], state.width, state.height
-            for p in raw_path:
-                if type(p) is list and len(p) == 2 and type(q := p[0]) is int and type(r := p[1]) is int and (
-                        0 <= r < height and 0 <= q + ((r - (r & 1)) >> 1) < width):
-                    path.append([(q, r)])
-                else:
-                    path.append(self.position_of(state, size, p, "path"))
-        else:
-            path = [self.position_of(state, size, p, "path") for p in raw_path]
+        path = [self.position_of(state, size, p, "path") for p in raw_path]
         if action in MOVE_ACTIONS:
             if state.activation != model.id:
                 chk.fail("F05", f"{model.id} makes a {action} action outside its own activation "
