@@ -36,7 +36,6 @@ from domain.simulate import record_lines, simulate_tornscape  # noqa: E402
 from projections.projector import Projector  # noqa: E402
 
 
-
 def simulate(seed: int) -> list[str]:
     return record_lines(simulate_tornscape(seed, f"bench-{seed}", turns=8))
 

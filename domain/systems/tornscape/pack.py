@@ -200,8 +200,7 @@ class Tornscape(VortexRules, GameSystem):
                         return [(q, r)]
                 elif size == "large" and (3 * q + r) % 7 == 0:
                     centre = (q, r)
-                    if all(0 <= b < height and 0 <= a + ((b - (b & 1)) >> 1) < width
-                           for a, b in hx.footprint(size, [centre])):
+                    if all(hx.on_board(h, width, height) for h in hx.footprint(size, [centre])):
                         return [centre]
         if size == "huge":
             if not isinstance(value, list) or len(value) < 2:
