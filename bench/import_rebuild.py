@@ -31,8 +31,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from domain.application import Rollcall  # noqa: E402
+from domain.settings import EVENTS_FILE  # noqa: E402
 from domain.bulk import import_files  # noqa: E402
-from domain.simulate import record_lines, simulate_tornscape  # noqa: E402
+from simulation.games import record_lines, simulate_tornscape  # noqa: E402
 from projections.projector import Projector  # noqa: E402
 
 
@@ -78,13 +79,13 @@ def time_import(files: list[Path], data: Path) -> tuple[float, int]:
                 raise result
             bar.advance(task)
         elapsed = time.perf_counter() - start
-    rows = sqlite3.connect(data / "events.sqlite").execute("SELECT count(*) FROM stored_events").fetchone()[0]
+    rows = sqlite3.connect(data / EVENTS_FILE).execute("SELECT count(*) FROM stored_events").fetchone()[0]
     return elapsed, rows
 
 
 def insert_reference(data: Path, target: Path) -> float:
     """One insert of the stored rows into a new file."""
-    source = sqlite3.connect(data / "events.sqlite")
+    source = sqlite3.connect(data / EVENTS_FILE)
     schema = source.execute("SELECT sql FROM sqlite_master WHERE name = 'stored_events'").fetchone()[0]
     rows = source.execute("SELECT originator_id, originator_version, topic, state FROM stored_events "
                           "ORDER BY rowid").fetchall()
@@ -103,7 +104,7 @@ def insert_reference(data: Path, target: Path) -> float:
 def copy_reference(data: Path, target: Path) -> float:
     """One copy of the stored rows into a new DuckDB file."""
     start = time.perf_counter()
-    source = sqlite3.connect(f"file:{data / 'events.sqlite'}?mode=ro", uri=True)
+    source = sqlite3.connect(f"file:{data / EVENTS_FILE}?mode=ro", uri=True)
     rows = source.execute("SELECT rowid, originator_id, originator_version, topic, state FROM stored_events "
                           "ORDER BY rowid").fetchall()
     columns = list(zip(*rows))

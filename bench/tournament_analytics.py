@@ -26,8 +26,9 @@ sys.path.insert(0, str(BENCH))
 from import_rebuild import copy_reference, progress_bar, time_rebuild  # noqa: E402
 
 from domain.application import Rollcall  # noqa: E402
+from domain.settings import EVENTS_FILE  # noqa: E402
 from domain.bulk import import_files  # noqa: E402
-from domain.simulate import simulate_tournament  # noqa: E402
+from simulation.tournaments import simulate_tournament  # noqa: E402
 from projections.disputes import DISPUTE_QUERIES  # noqa: E402
 from projections.queries import rows, connect_read  # noqa: E402
 from projections.stats import ANALYTICS_QUERIES, Scope  # noqa: E402
@@ -101,7 +102,7 @@ def main() -> None:
     records = args.work / f"records-p{args.players}-r{args.rounds}-t{args.turns}-m{args.models}-s{args.seed}"
     files = make_tournament(args, records)
     data = args.work / "data"
-    if not (data / "events.sqlite").exists():
+    if not (data / EVENTS_FILE).exists():
         import_all(files, data)
     seconds = time_rebuild(data)
     scratch = args.work / "scratch"

@@ -12,24 +12,25 @@ from typing import Annotated, Optional
 import typer
 
 from cli.errors import reported
+from domain import settings
 from domain.application import Rollcall
 from domain.errors import GameNotFound, RecordError, RollcallError
 
 app = typer.Typer(help="Rollcall: tamper-evident records, replay and analytics of tabletop tournament games.",
                   no_args_is_help=True, add_completion=False)
 
-DataDir = Annotated[Optional[Path], typer.Option("--data", envvar="ROLLCALL_DATA",
+DataDir = Annotated[Optional[Path], typer.Option("--data", envvar=settings.DATA_ENV,
                                                  help="Data folder (event store and read models).",
                                                  show_default="./data")]
 
 
-Key = Annotated[Optional[str], typer.Option("--key", envvar="ROLLCALL_KEY", show_envvar=True,
+Key = Annotated[Optional[str], typer.Option("--key", envvar=settings.KEY_ENV, show_envvar=True,
                                             help="Access key for writing, once the store has keys.",
                                             show_default=False)]
 
 
 def data_dir(data: Path | None) -> Path:
-    return Path(data or "data")
+    return settings.data_dir(data)
 
 
 def open_app(data: Path | None, key: str | None = None) -> Rollcall:
@@ -248,7 +249,7 @@ def dashboard(port: Annotated[int, typer.Option(help="Port on localhost.")] = 85
     import dashboard as dashboard_package
 
     entry = Path(dashboard_package.__file__).parent / "app.py"
-    env = {**os.environ, "ROLLCALL_DATA": str(data_dir(data).resolve())}
+    env = {**os.environ, settings.DATA_ENV: str(data_dir(data).resolve())}
     typer.echo(f"dashboard on http://localhost:{port}")
     raise typer.Exit(subprocess.call([sys.executable, "-m", "streamlit", "run", str(entry), "--server.port", str(port),
                                       "--server.address", "localhost", "--server.headless", "true",

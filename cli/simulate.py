@@ -43,7 +43,7 @@ def _simulate(store: Rollcall, system: str, tournament: str, players: int, round
               workers: int | None = None, **game_options) -> tuple[int, int]:
     """Play and record a tournament (creating it if missing); games already recorded are kept, so an
     interrupted run with the same options can be run again. Returns (games, events) recorded."""
-    from domain.simulate import simulate_tournament
+    from simulation.tournaments import simulate_tournament
     from domain.tournaments import TournamentNotFound
 
     system = canonical_system(system)

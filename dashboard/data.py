@@ -13,7 +13,6 @@ DuckDB 2.0 results stream), so each query runs under the connection's lock and f
 
 from __future__ import annotations
 
-import os
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,7 +20,9 @@ from typing import Any
 
 import streamlit as st
 
-PUBLISHED_FILE = "rollcall.read.duckdb"  # projections.projector.PUBLISHED_FILE
+from domain import settings
+from domain.settings import PUBLISHED_FILE
+
 
 
 class NoReadModels(RuntimeError):
@@ -29,8 +30,8 @@ class NoReadModels(RuntimeError):
 
 
 def data_dir() -> Path:
-    """The data folder: env ROLLCALL_DATA, default ./data (resolved)."""
-    return Path(os.environ.get("ROLLCALL_DATA") or "data").resolve()
+    """The data folder (domain.settings), resolved."""
+    return settings.data_dir().resolve()
 
 
 def published_path() -> Path:

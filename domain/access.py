@@ -22,6 +22,7 @@ from uuid import NAMESPACE_URL, uuid5
 from eventsourcing.domain import Aggregate
 
 from domain.errors import RollcallError
+from domain.settings import KEY_ENV
 
 ROLES = ("scorekeeper", "judge", "organiser")
 # what a write needs -> the roles that may do it
@@ -114,7 +115,7 @@ class Keyring(Aggregate):
         if not self.keys:
             return None
         if not key:
-            raise AccessDenied("this store needs a key to write: pass --key or set ROLLCALL_KEY")
+            raise AccessDenied(f"this store needs a key to write: pass --key or set {KEY_ENV}")
         digest = key_hash(key)
         for name, (role, stored) in self.keys.items():
             if hmac.compare_digest(stored, digest):

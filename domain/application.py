@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.application import AggregateNotFoundError, Application
@@ -18,6 +17,7 @@ from domain.errors import (GameAlreadyRecorded, GameNotFound, MalformedRecord, R
                            RuleViolation)
 from domain.access import AccessMixin
 from domain.game import Game, normalise_header
+from domain.settings import store_env
 from domain.record import LocatedError, event_hash, export_line, header_hash, read_lines, show
 from domain.tournaments import TournamentMixin
 
@@ -73,17 +73,6 @@ class Verified:
     @property
     def ok(self) -> bool:
         return self.damage is None
-
-
-def store_env(data_dir: str | os.PathLike | None = None) -> dict[str, str]:
-    """Settings for the event store: PostgreSQL or another module when PERSISTENCE_MODULE is set,
-    otherwise the embedded SQLite file ``<data>/events.sqlite``."""
-    if os.environ.get("PERSISTENCE_MODULE"):
-        return {}
-    folder = Path(data_dir or os.environ.get("ROLLCALL_DATA") or "data")
-    folder.mkdir(parents=True, exist_ok=True)
-    return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": str(folder / "events.sqlite"),
-            "SQLITE_LOCK_TIMEOUT": "30"}
 
 
 class Rollcall(AccessMixin, TournamentMixin, Application):

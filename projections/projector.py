@@ -17,14 +17,14 @@ import duckdb
 import pyarrow as pa
 from eventsourcing.persistence import Tracking
 
+from domain import settings
+from domain.settings import EVENTS_FILE, LIVE_FILE, PUBLISHED_FILE
 from projections.publish import publish
 from projections.sources import RecorderSource, Source, SQLiteSource
 from projections.sqlfiles import statements, transaction
 from projections.tracking import CREATE_TABLE as CREATE_TRACKING, DuckDBTrackingRecorder
 
 APPLICATION = "Rollcall"
-LIVE_FILE = "rollcall.duckdb"
-PUBLISHED_FILE = "rollcall.read.duckdb"
 
 TABLES = ("dim_games", "dim_players", "dim_models", "fct_events", "fct_rolls", "fct_dice", "fct_moves",
           "fct_ejections", "fct_model_states", "fct_terrain_states", "fct_marker_states", "fct_vortex_states",
@@ -53,15 +53,11 @@ SETTINGS = ("SET checkpoint_threshold = '1GB'", "SET threads = 1")
 Progress = Callable[[int, int], None]
 
 
-def data_path(data_dir: str | os.PathLike | None) -> Path:
-    return Path(data_dir or os.environ.get("ROLLCALL_DATA") or "data")
-
-
 class Projector:
     """Projects the Rollcall event store of ``data_dir`` into ``<data_dir>/rollcall.duckdb``."""
 
     def __init__(self, data_dir: str | os.PathLike | None, *, app=None) -> None:
-        self.data_dir = data_path(data_dir)
+        self.data_dir = settings.data_dir(data_dir)
         self.app = app
         self.live_path = self.data_dir / LIVE_FILE
         self.published_path = self.data_dir / PUBLISHED_FILE
@@ -114,13 +110,13 @@ class Projector:
 
     def _source(self) -> Source:
         app = self.app
-        if app is None and os.environ.get("PERSISTENCE_MODULE", "eventsourcing.sqlite") != "eventsourcing.sqlite":
+        if app is None and not settings.uses_embedded_store():
             from domain.application import Rollcall
 
             app = self.app = Rollcall.open(self.data_dir)
         if app is None:
-            return SQLiteSource(self.data_dir / "events.sqlite")
-        if app.env.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite":
+            return SQLiteSource(self.data_dir / EVENTS_FILE)
+        if app.env.get(settings.PERSISTENCE_ENV) == settings.EMBEDDED_STORE:
             name = app.env.get("SQLITE_DBNAME") or ""
             if name and ":memory:" not in name and Path(name).is_file():
                 return SQLiteSource(Path(name))

@@ -9,7 +9,7 @@ from typing import Any
 import duckdb
 
 from domain.errors import GameNotFound
-from projections.projector import PUBLISHED_FILE, data_path
+from domain.settings import PUBLISHED_FILE, data_dir as data_folder
 from projections.publish import open_published
 from projections.sqlfiles import sql_text, statements
 
@@ -18,7 +18,7 @@ PARTS = ("players", "models", "terrain", "markers", "vortices")  # the objects o
 
 def connect_read(data_dir: str | os.PathLike | None = None) -> duckdb.DuckDBPyConnection:
     """A read-only connection to ``<data>/rollcall.read.duckdb`` (FileNotFoundError before the first projection)."""
-    return open_published(data_path(data_dir) / PUBLISHED_FILE)
+    return open_published(data_folder(data_dir) / PUBLISHED_FILE)
 
 
 def rows(con: duckdb.DuckDBPyConnection, sql: str, params: dict | None = None) -> list[dict[str, Any]]:

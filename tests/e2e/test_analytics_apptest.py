@@ -20,7 +20,7 @@ VERDICTS = {"no evidence of bias", "worth a look", "too few to tell"}
 def analytics_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A projected data folder: a small simulated Swiss tournament of each system."""
     from domain.application import Rollcall
-    from domain.simulate import simulate_tournament
+    from simulation.tournaments import simulate_tournament
     from projections.projector import Projector
 
     data = tmp_path_factory.mktemp("analytics") / "data"

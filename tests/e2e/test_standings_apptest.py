@@ -17,7 +17,7 @@ TOURNAMENTS = (("tornscape", "Test Open", 5, 2), ("t9a", "Test Magic Cup", 4, 2)
 def tournament_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A projected data folder holding a simulated tournament of each of TOURNAMENTS (byes included)."""
     from domain.application import Rollcall
-    from domain.simulate import simulate_tournament
+    from simulation.tournaments import simulate_tournament
     from projections.projector import Projector
 
     data = tmp_path_factory.mktemp("standings") / "data"

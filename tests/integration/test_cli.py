@@ -148,7 +148,7 @@ def test_unknown_game_is_a_clear_error(run):
 
 
 def test_folder_import_checks_records_in_parallel_and_stores_each_good_game(run, tmp_path, tmp_data):
-    from domain.simulate import record_lines, simulate_tornscape
+    from simulation.games import record_lines, simulate_tornscape
 
     folder = tmp_path / "round1"
     folder.mkdir()

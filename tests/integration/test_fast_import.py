@@ -15,7 +15,7 @@ from domain.application import Rollcall
 from domain.bulk import import_files
 from domain.errors import GameAlreadyRecorded, RecordError
 from domain.record import canonical, canonical_plain, compact_plain, loads_plain
-from domain.simulate import record_lines, simulate
+from simulation.games import record_lines, simulate
 
 GAMES = Path(__file__).resolve().parents[1] / "games"
 RECORDS = sorted(GAMES.glob("*.rollcall.jsonl"))

@@ -18,7 +18,7 @@ from domain.application import Rollcall, game_uuid
 from domain.errors import GameNotFound
 from domain.game import Game
 from domain.record import export_line
-from domain.simulate import record_lines, simulate_tornscape
+from simulation.games import record_lines, simulate_tornscape
 from domain.systems.tornscape import hexes as hx
 from projections.projector import Projector
 from projections.queries import connect_read, game_events, list_games, state_at, turn_starts

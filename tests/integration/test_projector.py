@@ -14,8 +14,9 @@ import duckdb
 import pytest
 
 from domain.application import Rollcall
-from domain.simulate import record_lines, simulate_tornscape
-from projections.projector import APPLICATION, LIVE_FILE, PUBLISHED_FILE, TABLES, Projector
+from simulation.games import record_lines, simulate_tornscape
+from domain.settings import LIVE_FILE, PUBLISHED_FILE
+from projections.projector import APPLICATION, TABLES, Projector
 from projections.publish import open_published
 from projections.queries import connect_read, list_games, state_at
 

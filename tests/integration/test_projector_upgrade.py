@@ -7,8 +7,9 @@ from pathlib import Path
 import duckdb
 
 from domain.application import Rollcall
-from domain.simulate import record_lines, simulate_tornscape
-from projections.projector import LIVE_FILE, Projector, definitions_version
+from simulation.games import record_lines, simulate_tornscape
+from domain.settings import LIVE_FILE
+from projections.projector import Projector, definitions_version
 
 
 def stored(data: Path, n: int) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from domain.application import Rollcall
-from domain.probability import casting_pass_probability, dispel_probability
+from exact_odds import casting_pass_probability, dispel_probability
 from projections.projector import Projector
 from projections.queries import connect_read
 
@@ -101,7 +101,7 @@ def test_a_digital_games_secret_seed_never_reaches_the_read_models(tmp_path):
 def test_every_roll_carries_the_exact_probability_of_its_outcome(con):
     import json as _json
 
-    from domain.probability import at_least_one_success, faces_probability, successes_exactly
+    from exact_odds import at_least_one_success, faces_probability, successes_exactly
     from domain.systems.base import load_rule_data
 
     dice = load_rule_data("tornscape")["dice"]

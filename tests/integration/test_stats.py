@@ -18,7 +18,7 @@ from scipy import stats as sp
 from typer.testing import CliRunner
 
 from domain.application import Rollcall
-from domain.simulate import simulate_tournament
+from simulation.tournaments import simulate_tournament
 from domain.systems.base import system_for
 from projections.projector import Projector
 from projections.queries import connect_read

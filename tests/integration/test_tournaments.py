@@ -171,7 +171,7 @@ def test_standings_of_an_unknown_tournament_are_a_clear_error(run) -> None:
 
 
 def test_importing_a_folder_shows_a_progress_bar(run, tmp_path: Path) -> None:
-    from domain.simulate import record_lines, simulate
+    from simulation.games import record_lines, simulate
 
     folder = tmp_path / "round1"
     folder.mkdir()

@@ -1,4 +1,4 @@
-"""domain/probability.py against brute force: every function is compared, exactly, with a count over
+"""The exact odds oracle (tests/exact_odds.py) against brute force: every function is compared, exactly, with a count over
 all ordered outcomes (itertools.product over the dice's faces, each physical face listed as often as
 the die data says), for many small parameters (hypothesis) and a few hand-worked values."""
 
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.probability import (at_least_one_success, casting_pass_probability, d6_sum_counts, dispel_probability,
+from exact_odds import (at_least_one_success, casting_pass_probability, d6_sum_counts, dispel_probability,
                                 faces_probability, successes_exactly)
 from domain.systems.base import load_rule_data
 

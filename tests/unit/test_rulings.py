@@ -148,7 +148,7 @@ def test_as_ruled_lines_leave_out_every_voided_seq() -> None:
 
 @pytest.mark.parametrize("system", ["t9a", "claustrophobia", "tornscape"])
 def test_a_voided_game_end_lets_the_game_go_on(app: Rollcall, system: str) -> None:
-    from domain.simulate import record_lines, simulate
+    from simulation.games import record_lines, simulate
 
     game = app.import_record(record_lines(simulate(system, 7, f"void-end-{system}")), "simulated").game
     lines = app.stored_lines(game)

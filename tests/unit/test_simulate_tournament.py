@@ -8,7 +8,8 @@ from datetime import datetime
 import pytest
 
 from domain.application import Rollcall
-from domain.simulate import simulate, record_lines, simulate_tournament
+from simulation.games import simulate, record_lines
+from simulation.tournaments import simulate_tournament
 
 SYSTEMS = ("tornscape", "t9a", "claustrophobia")
 
