@@ -82,7 +82,7 @@ def events_frame(events: list[dict], voided: dict[int, int], rolls: dict[int, di
 def rule_checks(game: str, events: list[dict], about: list[int]) -> None:
     """Each disputed event decided again against the as-played state before it, and its recorded violations."""
     from domain.rulings import check_again
-    from domain.systems.base import system_for
+    from domain.systems import system_for
 
     header = data.header(game)
     system = system_for(header["system"])

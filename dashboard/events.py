@@ -27,7 +27,7 @@ DERIVED = {
 def derived_rules(system: str | None, event_type: str | None) -> dict[str, str]:
     """The derived fields of an event type with the rule deriving each, from the system's rules pack."""
     try:
-        from domain.systems.base import system_for
+        from domain.systems import system_for
 
         return dict(system_for(system or "tornscape").specs[event_type].derived)
     except Exception:  # unknown system or type: the common ones
@@ -251,7 +251,7 @@ WARRIOR_SUMMARIES = {
 def phenomenon_names() -> dict[str, str]:
     """Card id -> name of the ether phenomena deck (domain/rules_data/tornscape.json)."""
     try:
-        from domain.systems.base import load_rule_data
+        from domain.systems.dice import load_rule_data
 
         cards = load_rule_data("tornscape")["phenomena_deck"]["cards"]
     except Exception:

@@ -84,7 +84,7 @@ def _e(value) -> str:
 def flux_cards() -> dict[str, dict]:
     """The Flux cards of the rule data (card -> magic_dice, veil_tokens, miscast_modifier)."""
     try:
-        from domain.systems.base import load_rule_data
+        from domain.systems.dice import load_rule_data
 
         cards = load_rule_data("t9a")["flux_cards"]
     except Exception:  # rule data unavailable: numbers only

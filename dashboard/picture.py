@@ -12,7 +12,7 @@ from dashboard import events as ev
 def system_alias(system: str | None) -> str:
     """The rules pack's main alias for ``system`` ("9th-age" -> "t9a"); unknown names unchanged."""
     try:
-        from domain.systems.base import system_for
+        from domain.systems import system_for
 
         return system_for(system or "tornscape").alias
     except Exception:

@@ -402,7 +402,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
     def _verify_digital(self, game_id: str, datas: list[dict]) -> Damage | None:
         """Recompute every digital roll and draw from the revealed seed (or, before the end, Rollcall's
         own secret seed) and name the first that differs."""
-        from domain.systems.base import digital_mismatches
+        from domain.systems.pack import digital_mismatches
 
         ended = next((d for d in datas[1:] if d.get("type") == "GameEnded"), None)
         seed = ended.get("seed") if ended else None

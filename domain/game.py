@@ -12,7 +12,9 @@ from eventsourcing.utils import register_topic
 
 from domain.errors import MalformedRecord, RuleViolation
 from domain.record import FORMAT_VERSION, EXTENSION_PREFIX, derive_game_id, event_hash, field, header_hash, show
-from domain.systems.base import Checks, GameState, GameSystem, system_for
+from domain.systems import PACKS, system_for
+from domain.systems.pack import GameSystem
+from domain.systems.state import Checks, GameState
 
 HEADER_FIELDS = frozenset({"rollcall", "system", "game", "tournament", "round", "table", "started", "players",
                            "dice_mode", "commit", "rules", "setup", "hash", "violations"})
@@ -179,7 +181,7 @@ def normalise_header(header: dict) -> dict:
     for name in header:
         if name not in HEADER_FIELDS and not name.startswith(EXTENSION_PREFIX):
             raise MalformedRecord(f"unknown header field `{name}`", field=name)
-    system_for(field(header, "system", str))
+    system = system_for(field(header, "system", str)).alias  # a header may name any alias of the pack
     players = field(header, "players", list)
     if len(players) != 2 or not all(isinstance(p, dict) for p in players):
         raise MalformedRecord("field `players` must list exactly two players", field="players")
@@ -198,6 +200,7 @@ def normalise_header(header: dict) -> dict:
         raise MalformedRecord("a digital game's header needs `commit` (Rollcall adds it when it creates the game)",
                               field="commit")
     data["game"] = derive_game_id(header)
+    data["system"] = system
     data.setdefault("setup", {})
     return data
 
@@ -211,9 +214,7 @@ def event_class(event_type: str) -> type[Game.Event]:
 
 
 def _define_event_classes() -> None:
-    import domain.systems  # noqa: F401  registers every pack
-
-    names = sorted({t for cls in GameSystem.registry.values() for t in cls.specs})
+    names = sorted({t for cls in PACKS for t in cls.specs})
     for name in names:
         if name not in _EVENT_CLASSES:
             cls = type(name, (Game.Event,), {

@@ -9,9 +9,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 from domain.errors import RollcallError
-from domain.systems.base import JUDGE_EVENTS, Checks, GameState, GameSystem
+from domain.systems.fields import JUDGE_EVENTS, EventSpec
+from domain.systems.state import Checks, GameState
+
+
+class GameSystem(Protocol):
+    """What these functions use of a rules pack (domain.systems.pack.GameSystem, which calls them)."""
+
+    specs: dict[str, EventSpec]
+
+    def new_state(self, header: dict) -> GameState: ...
+    def check_setup(self, state: GameState, chk: Checks) -> None: ...
+    def decide(self, state: GameState, event: dict, chk: Checks) -> dict: ...
+    def apply(self, state: GameState, event: dict) -> None: ...
+    def derived_rule(self, state: GameState, event: dict, name: str, given: Any, value: Any) -> str: ...
 
 # Events a ruling cannot void: the judge's own and the players' confirmation of the record.
 NOT_VOIDABLE = JUDGE_EVENTS | {"GameSealed"}

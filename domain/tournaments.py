@@ -47,12 +47,12 @@ def tournament_uuid(name: str) -> UUID:
 
 def canonical_system(system: str) -> str:
     """The system's own alias (``tornscape``, ``t9a``, ``claustrophobia``) for any of its aliases."""
-    from domain.systems.base import system_for
+    from domain.systems import system_for
 
     try:
         return system_for(system).alias
     except MalformedRecord:
-        from domain.systems.base import GameSystem
+        from domain.systems.pack import GameSystem
 
         known = ", ".join(sorted({cls.alias for cls in GameSystem.registry.values()}))
         raise TournamentError(f"unknown system '{system}' (known: {known})") from None

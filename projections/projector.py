@@ -172,7 +172,8 @@ def _load(con: duckdb.DuckDBPyConnection) -> set[str]:
 
 def _load_default_dice(con: duckdb.DuckDBPyConnection) -> None:
     """The default dice of every system's rule data, for the dice-in-force view (dim_dice)."""
-    from domain.systems.base import GameSystem, system_for
+    from domain.systems import system_for
+    from domain.systems.pack import GameSystem
 
     rows = []
     for alias, pack in sorted(GameSystem.registry.items()):

@@ -1,5 +1,35 @@
-"""Rules packs, one per game system, found by alias (``system_for``)."""
+"""The rules packs, one per game system, and the registry that finds each by its aliases.
 
-from domain.systems.claustrophobia import Claustrophobia  # noqa: F401  (registers "claustrophobia")
-from domain.systems.t9a import T9A  # noqa: F401  (registers "t9a")
-from domain.systems.tornscape.pack import Tornscape  # noqa: F401  (registers "tornscape")
+Adding a system: a folder beside these with its pack (a GameSystem subclass naming its aliases), and
+its import line below.
+"""
+
+from __future__ import annotations
+
+from domain.errors import MalformedRecord
+from domain.systems.claustrophobia.pack import Claustrophobia
+from domain.systems.pack import GameSystem
+from domain.systems.t9a.pack import T9A
+from domain.systems.tornscape.pack import Tornscape
+
+PACKS: tuple[type[GameSystem], ...] = (Tornscape, T9A, Claustrophobia)
+_instances: dict[type[GameSystem], GameSystem] = {}
+
+
+def system_for(alias: str) -> GameSystem:
+    """The rules pack registered under ``alias`` (one instance per pack)."""
+    cls = GameSystem.registry.get(alias) if isinstance(alias, str) else None
+    if cls is None:
+        known = ", ".join(sorted(GameSystem.registry))
+        raise MalformedRecord(f"field `system`: unknown system {alias!r} (known: {known})", field="system")
+    if cls not in _instances:
+        _instances[cls] = cls()
+    return _instances[cls]
+
+
+def main_alias(alias: str) -> str:
+    """The pack's main alias for any of its aliases ("9th-age" -> "t9a")."""
+    return system_for(alias).alias
+
+
+__all__ = ["PACKS", "GameSystem", "main_alias", "system_for"]

@@ -203,3 +203,21 @@ def test_a_malformed_anchor_file_is_named_with_its_line(run, tmp_path):
 def test_heads_of_an_unknown_game_is_a_clear_error(run):
     result = run("heads", "no-such-game")
     assert result.exit_code == 1 and "no game 'no-such-game' is recorded" in result.output
+
+
+def test_a_record_naming_a_system_by_another_alias_imports_replays_and_exports_under_the_main_alias(run, tmp_path):
+    """A header may name a pack by any alias ("9th-age" for The 9th Age): it is stored under the pack's
+    main alias, so every reader (text board, dashboard, statistics) meets one name."""
+    source = GAMES / "t9a-eight-flux-cards.rollcall.jsonl"
+    lines = [json.loads(line) for line in source.read_text().splitlines() if line.strip() and not line.startswith("#")]
+    lines[0]["system"] = "9th-age"
+    for line in lines:
+        line.pop("hash", None)
+    path = tmp_path / "alias.rollcall.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert run("import", str(path)).exit_code == 0
+    replayed = run("replay", lines[0]["game"])
+    assert replayed.exit_code == 0, replayed.output
+    assert "magic phase" in replayed.output
+    exported = run("export", lines[0]["game"])
+    assert json.loads(exported.output.splitlines()[0])["system"] == "t9a"

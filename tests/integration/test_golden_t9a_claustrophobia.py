@@ -26,7 +26,7 @@ import pytest
 
 from domain.application import Rollcall
 from domain.errors import RecordError
-from domain.systems.base import system_for
+from domain.systems import system_for
 
 GAMES = Path(__file__).resolve().parents[1] / "games"
 NAMES = ["claustrophobia-seed003-sceptre-three-dice", "claustrophobia-exhausted-lost-line-restored",

@@ -102,7 +102,7 @@ def test_every_roll_carries_the_exact_probability_of_its_outcome(con):
     import json as _json
 
     from exact_odds import at_least_one_success, faces_probability, successes_exactly
-    from domain.systems.base import load_rule_data
+    from domain.systems.dice import load_rule_data
 
     dice = load_rule_data("tornscape")["dice"]
     odds = rows(con, "SELECT o.*, g.system FROM fct_roll_odds o JOIN dim_games g USING (game)")

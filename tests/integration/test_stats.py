@@ -19,7 +19,7 @@ from typer.testing import CliRunner
 
 from domain.application import Rollcall
 from simulation.tournaments import simulate_tournament
-from domain.systems.base import system_for
+from domain.systems import system_for
 from projections.projector import Projector
 from projections.queries import connect_read
 from projections.stats import ANALYTICS_QUERIES, Scope, all_figures, scope_games

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from exact_odds import (at_least_one_success, casting_pass_probability, d6_sum_counts, dispel_probability,
                                 faces_probability, successes_exactly)
-from domain.systems.base import load_rule_data
+from domain.systems.dice import load_rule_data
 
 D6 = range(1, 7)
 ATTACK = {"crit": 1, "success": 3, "blank": 2}

@@ -7,7 +7,9 @@ from typing import Any
 
 from domain.errors import MalformedRecord
 from domain.record import field, position, show
-from domain.systems.base import (ANY, INT, LIST, ONE_OF, STR, Checks, EventSpec, GameSystem, GameState)
+from domain.systems.fields import EventSpec, a_list, any_value, integer, one_of, text
+from domain.systems.pack import GameSystem
+from domain.systems.state import Checks, GameState
 from domain.systems.tornscape import hexes as hx
 from domain.systems.tornscape.state import SIZES, Marker, Model, Pending, TornscapeState
 from domain.systems.tornscape.vortices import RESOLVING, VortexRules
@@ -40,31 +42,31 @@ class Tornscape(VortexRules, GameSystem):
     state_class = TornscapeState
 
     specs = {
-        "ActivationStarted": EventSpec({"model": STR}, derived={"entered": "R25"}),
-        "ActivationEnded": EventSpec({"model": STR}, derived={"entered": "R26"}),
-        "ModelMoved": EventSpec({"model": STR, "action": ONE_OF(*MOVE_ACTIONS, *EFFECT_ACTIONS), "path": LIST},
+        "ActivationStarted": EventSpec({"model": text}, derived={"entered": "R25"}),
+        "ActivationEnded": EventSpec({"model": text}, derived={"entered": "R26"}),
+        "ModelMoved": EventSpec({"model": text, "action": one_of(*MOVE_ACTIONS, *EFFECT_ACTIONS), "path": a_list},
                                 derived={"free_attacks": "R74", "destroyed": "R53", "must_eject": "R64",
                                          "markers_to_eject": "R67", "entered": "R27"}),
-        "ModelEjected": EventSpec({"model": STR, "by": STR, "to": ANY}, {"dodge": INT},
+        "ModelEjected": EventSpec({"model": text, "by": text, "to": any_value}, {"dodge": integer},
                                   derived={"dodged": "R61", "free_attacks": "R58"}),
-        "ModelDisplaced": EventSpec({"model": STR, "by": STR, "to": ANY}, {"dodge": INT}, derived={"dodged": "R61"}),
-        "MarkerEjected": EventSpec({"marker": STR, "to": ANY}),
-        "MarkerTaken": EventSpec({"model": STR, "marker": STR}),
-        "ModelPlaced": EventSpec({"model": ANY}),
-        "ModelRemoved": EventSpec({"model": STR}, {"reason": STR}),
-        "DieRerolled": EventSpec({"roll": INT, "index": INT, "face": ANY, "player": STR},
-                                 {"paid": ONE_OF("crystal", "ability"), "source": ONE_OF("physical", "digital")}),
-        "DomainChosen": EventSpec({"model": STR, "domain": STR}),
-        "VortexStabilised": EventSpec({"vortex": STR, "model": STR, "roll": INT}, derived={"allegiance": "R11"}),
-        "VortexExplored": EventSpec({"vortex": STR, "model": STR, "roll": INT},
+        "ModelDisplaced": EventSpec({"model": text, "by": text, "to": any_value}, {"dodge": integer}, derived={"dodged": "R61"}),
+        "MarkerEjected": EventSpec({"marker": text, "to": any_value}),
+        "MarkerTaken": EventSpec({"model": text, "marker": text}),
+        "ModelPlaced": EventSpec({"model": any_value}),
+        "ModelRemoved": EventSpec({"model": text}, {"reason": text}),
+        "DieRerolled": EventSpec({"roll": integer, "index": integer, "face": any_value, "player": text},
+                                 {"paid": one_of("crystal", "ability"), "source": one_of("physical", "digital")}),
+        "DomainChosen": EventSpec({"model": text, "domain": text}),
+        "VortexStabilised": EventSpec({"vortex": text, "model": text, "roll": integer}, derived={"allegiance": "R11"}),
+        "VortexExplored": EventSpec({"vortex": text, "model": text, "roll": integer},
                                     derived={"success": "R17", "ether_gained": "R18", "vortex_removed": "R03"}),
-        "PhenomenonDrawn": EventSpec({"card": STR, "effect": ONE_OF("positive", "negative")},
-                                     {"vortex": STR, "source": ONE_OF("physical", "digital")},
+        "PhenomenonDrawn": EventSpec({"card": text, "effect": one_of("positive", "negative")},
+                                     {"vortex": text, "source": one_of("physical", "digital")},
                                      derived={"model": "R23", "relation": "R30", "trigger": "R23",
                                               "shuffled": "R22"}),
-        "VortexMoved": EventSpec({"vortex": STR, "roll": INT}, {"facing": INT},
+        "VortexMoved": EventSpec({"vortex": text, "roll": integer}, {"facing": integer},
                                  derived={"side": "R34", "to": "R34", "blocked": "R35"}),
-        "EtherConverted": EventSpec({"player": STR, "amount": INT, "domain": STR}),
+        "EtherConverted": EventSpec({"player": text, "amount": integer, "domain": text}),
     }
 
     # --- setup -----------------------------------------------------------------------------

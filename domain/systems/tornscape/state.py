@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from domain.systems.base import GameState
+from domain.systems.state import GameState
 from domain.systems.tornscape.hexes import Hex, footprint
 from domain.systems.tornscape.vortices import VortexState
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from domain.errors import MalformedRecord
 from domain.record import field as get_field, position, show
-from domain.systems.base import Checks
+from domain.systems.state import Checks
 from domain.systems.tornscape import hexes as hx
 
 DOMAINS = ("creation", "destruction", "life", "death")

@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 
 from domain.errors import MalformedRecord
 from domain.record import field as get_field
-from domain.systems.base import INT, STR, Checks, EventSpec, GameState, GameSystem
+from domain.systems.fields import EventSpec, integer, text
+from domain.systems.pack import GameSystem
+from domain.systems.state import Checks, GameState
 
 LINES = range(1, 7)
 
@@ -77,14 +79,14 @@ class Claustrophobia(GameSystem):
     state_class = ClaustrophobiaState
 
     specs = {
-        "ActionDieAssigned": EventSpec({"warrior": STR, "roll": INT, "index": INT},
+        "ActionDieAssigned": EventSpec({"warrior": text, "roll": integer, "index": integer},
                                        derived={"line": "R100", "mvt": "R100", "cbt": "R100", "def": "R100",
                                                 "exhausted": "R102"}),
-        "LineLost": EventSpec({"warrior": STR, "line": INT}),
-        "LineRestored": EventSpec({"warrior": STR, "line": INT}),
-        "GiftUsed": EventSpec({"warrior": STR, "gift": STR}),
-        "WarriorRemoved": EventSpec({"warrior": STR}),
-        "PhaseStarted": EventSpec({"phase": STR}, derived={"set_aside": "R105"}),
+        "LineLost": EventSpec({"warrior": text, "line": integer}),
+        "LineRestored": EventSpec({"warrior": text, "line": integer}),
+        "GiftUsed": EventSpec({"warrior": text, "gift": text}),
+        "WarriorRemoved": EventSpec({"warrior": text}),
+        "PhaseStarted": EventSpec({"phase": text}, derived={"set_aside": "R105"}),
     }
 
     # --- setup -----------------------------------------------------------------------------

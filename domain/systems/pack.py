@@ -1,254 +1,22 @@
-"""What every game system shares: the rules pack registry, event specs, common events and state.
+"""The rules pack every system extends: the events common to all games, decided and applied.
 
-A system is a small subclass of :class:`GameSystem` found by its alias. For each event type it
-has a spec (the fields a record line must carry), a ``decide_<Type>`` method that checks the
-rules and returns the derived fields, and an ``apply_<Type>`` method that changes the state.
+A system is a small subclass of :class:`GameSystem`, registered under its aliases (domain.systems finds
+it). For each event type it has a spec (the fields a record line must carry), a ``decide_<Type>``
+method that checks the rules and returns the derived fields, and an ``apply_<Type>`` method that
+changes the state.
 """
 
 from __future__ import annotations
 
-import copy
 import json
-from collections.abc import Callable
-from dataclasses import dataclass, field as dc_field
-from functools import cached_property
-from importlib import resources
 from typing import Any, ClassVar
 
-from domain.errors import MalformedRecord, RuleViolation
-from domain.record import COMMON_OPTIONAL, EXTENSION_PREFIX, choice, field, int_list, string_list
-
-PURPOSES = ("dodge", "stabilisation", "explore", "vortex_move", "casting", "dispel", "miscast",
-            "initiative", "attack", "other")
-COMMON_TEXT = ("at", "by", "note")  # optional on every event, text unless the type's spec says otherwise
-JUDGE_EVENTS = frozenset({"DisputeOpened", "RulingMade", "Noted"})
-
-Parser = Callable[[dict, str], Any]
-
-
-# --- field parsers used by event specs -----------------------------------------------------
-
-def STR(obj: dict, name: str) -> str:
-    return field(obj, name, str)
-
-
-def INT(obj: dict, name: str) -> int:
-    return field(obj, name, int)
-
-
-def STRS(obj: dict, name: str) -> list[str]:
-    return string_list(obj, name)
-
-
-def INTS(obj: dict, name: str) -> list[int]:
-    return int_list(obj, name)
-
-
-def LIST(obj: dict, name: str) -> list:
-    return field(obj, name, list)
-
-
-def DICT(obj: dict, name: str) -> dict:
-    return field(obj, name, dict)
-
-
-def ANY(obj: dict, name: str) -> Any:
-    if name not in obj:
-        raise MalformedRecord(f"missing field `{name}`", field=name)
-    return obj[name]
-
-
-def ONE_OF(*allowed: str) -> Parser:
-    parse = lambda obj, name: choice(obj, name, allowed)  # noqa: E731
-    parse.one_of = frozenset(allowed)  # what EventSpec.check_fields accepts without calling it
-    return parse
-
-
-def STR_OR_NULL(obj: dict, name: str) -> str | None:
-    if name not in obj:
-        raise MalformedRecord(f"missing field `{name}`", field=name)
-    return field(obj, name, str, optional=True)
-
-
-@dataclass(frozen=True)
-class EventSpec:
-    """The fields of one event type: required, optional, and derived (with the rule deriving each)."""
-
-    required: dict[str, Parser] = dc_field(default_factory=dict)
-    optional: dict[str, Parser] = dc_field(default_factory=dict)
-    derived: dict[str, str] = dc_field(default_factory=dict)
-
-    @cached_property
-    def allowed(self) -> frozenset[str]:
-        """The fields a line of this type may have, besides extensions."""
-        return frozenset({"type", "hash", "violations", *COMMON_OPTIONAL, *self.required, *self.optional,
-                          *self.derived})
-
-    @cached_property
-    def common_text(self) -> tuple[str, ...]:
-        """The fields every event may have, as text, that this type does not define otherwise."""
-        return tuple(n for n in COMMON_TEXT if n not in self.required and n not in self.optional)
-
-    @cached_property
-    def not_given(self) -> tuple[str, ...]:
-        """The fields of a line that are not part of the event as given: derived, the chain, violations."""
-        return (*self.derived, "hash", "violations")
-
-    @cached_property
-    def parsers(self) -> tuple[tuple, tuple]:
-        """(name, parser, the type a valid value has, the strings a valid value is one of) of the required
-        and the optional fields: a value of that type (or one of those strings) is valid without the parser."""
-        def fast(fields: dict) -> tuple:
-            return tuple((name, parse, _PLAIN_TYPES.get(parse), getattr(parse, "one_of", None))
-                         for name, parse in fields.items())
-        return fast(self.required), fast(self.optional)
-
-    def check_fields(self, event: dict) -> None:
-        required, optional = self.parsers
-        get = event.get
-        for name, parse, kind, one_of in required:
-            value = get(name)
-            if type(value) is not kind and (one_of is None or type(value) is not str or value not in one_of):
-                parse(event, name)
-        for name, parse, kind, one_of in optional:
-            value = get(name)
-            if value is not None and type(value) is not kind and (
-                    one_of is None or type(value) is not str or value not in one_of):
-                parse(event, name)
-        allowed = self.allowed
-        if allowed.issuperset(event):
-            return
-        for name in event:
-            if name not in allowed and not name.startswith(EXTENSION_PREFIX):
-                raise MalformedRecord(f"unknown field `{name}` (extensions must start with `{EXTENSION_PREFIX}`)",
-                                      field=name)
-
-
-_PLAIN_TYPES: dict[Parser, type] = {STR: str, INT: int, LIST: list, DICT: dict}
-
-
-# --- state shared by every system ----------------------------------------------------------
-
-@dataclass(slots=True)
-class Roll:
-    seq: int
-    player: str
-    purpose: str
-    die: str
-    faces: list
-    source: str = "physical"
-    used_by: int | None = None
-    initial: tuple = ()
-
-
-class GameState:
-    """The state every system tracks: players, turn, phase, rolls, scores, the chain head."""
-
-    def __init__(self, header: dict, rules: dict) -> None:
-        self.header = header
-        self.game: str = header["game"]
-        self.system: str = header["system"]
-        self.rules = rules
-        self.players: dict[str, dict] = {p["id"]: p for p in header["players"]}
-        self.seq = 0
-        self.head = ""
-        self.turn = 0
-        self.phase: str | None = None
-        self.scores = {pid: 0 for pid in self.players}
-        self.rolls: dict[int, Roll] = {}
-        self.ended = False
-        self.sealed = False
-        self.digital_rerolls: list[tuple[int, str, object]] = []  # (seq, die, face) of digital re-rolls
-        self.digital_draws: list[tuple[int, str, tuple[str, ...]]] = []  # (seq, card, deck left) of digital draws
-        self.lines: list[dict] = []  # every event applied, as recorded (the as-played game)
-        self.disputes: list[dict] = []  # DisputeOpened lines
-        self.rulings: list[dict] = []  # RulingMade lines
-        self.voided: set[int] = set()  # seqs a `void` ruling removed from the as-ruled game
-        # a fold that only reads (the as-played replay) keeps the events a ruling voided; a live game
-        # turns into its as-ruled state at each `void` (domain.rulings.rebuild)
-        self.as_played = False
-
-    def opponent(self, player: str) -> str:
-        return next(p for p in self.players if p != player)
-
-    def to_json(self) -> dict:
-        return {
-            "game": self.game, "system": self.system, "seq": self.seq, "turn": self.turn,
-            "phase": self.phase,
-            "players": {pid: {"name": p.get("name"), "faction": p.get("faction"), "score": self.scores[pid]}
-                        for pid, p in self.players.items()},
-        }
-
-
-class Checks:
-    """Collects rule violations: raises at the first in strict mode, records them in lenient mode."""
-
-    __slots__ = ("strict", "found")
-
-    def __init__(self, strict: bool) -> None:
-        self.strict = strict
-        self.found: list[RuleViolation] = []
-
-    def fail(self, rule: str, message: str) -> None:
-        violation = RuleViolation(rule, message)
-        if self.strict:
-            raise violation
-        self.found.append(violation)
-
-
-# --- rule data -----------------------------------------------------------------------------
-
-def load_rule_data(name: str) -> dict:
-    text = resources.files("domain.rules_data").joinpath(f"{name}.json").read_text(encoding="utf-8")
-    return json.loads(text)
-
-
-def merge(base: dict, override: dict) -> dict:
-    """Deep merge of a record's ``rules`` over the defaults; lists and scalars replace."""
-    out = _deep_copy(base)
-    for key, value in override.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = merge(out[key], value)
-        else:
-            out[key] = _deep_copy(value)
-    return out
-
-
-_ATOMS = frozenset({str, int, float, bool, type(None)})
-
-
-def _deep_copy(value: Any) -> Any:
-    """``copy.deepcopy`` of JSON data (dicts, lists and scalars), faster; anything else by deepcopy."""
-    kind = type(value)
-    if kind is dict:
-        return {k: v if type(v) in _ATOMS else _deep_copy(v) for k, v in value.items()}
-    if kind is list:
-        return [v if type(v) in _ATOMS else _deep_copy(v) for v in value]
-    if kind in _ATOMS:
-        return value
-    return copy.deepcopy(value)
-
-
-class Dice:
-    """Dice as data: each die a mapping face -> count; ``d6`` is built in."""
-
-    def __init__(self, data: dict, crit_counts_as_success: bool = True) -> None:
-        self.data = {name: dict(faces) for name, faces in data.items() if not name.startswith("_")}
-        self.data.setdefault("d6", {str(i): 1 for i in range(1, 7)})
-        self.crit_counts = crit_counts_as_success
-
-    def faces_of(self, die: str) -> list:
-        faces = self.data[die]
-        return [int(f) for f in faces] if die == "d6" else list(faces)
-
-    def is_face(self, die: str, face: Any) -> bool:
-        if die == "d6":
-            return isinstance(face, int) and not isinstance(face, bool) and 1 <= face <= 6
-        return isinstance(face, str) and face in self.data[die]
-
-    def successes(self, faces: list) -> int:
-        return sum(1 for f in faces if f == "success" or (f == "crit" and self.crit_counts))
-
+from domain import randomness, rulings
+from domain.errors import MalformedRecord
+from domain.systems.dice import Dice, load_rule_data, merge
+from domain.systems.fields import (JUDGE_EVENTS, PURPOSES, EventSpec, a_list, an_object, any_value, integer,
+                                   integers, one_of, text, text_or_null, texts)
+from domain.systems.state import Checks, GameState, Roll
 
 # --- the rules pack ------------------------------------------------------------------------
 
@@ -262,18 +30,18 @@ class GameSystem:
     state_class: ClassVar[type[GameState]] = GameState
 
     specs: ClassVar[dict[str, EventSpec]] = {
-        "TurnStarted": EventSpec({"turn": INT}),
-        "PhaseStarted": EventSpec({"phase": STR}),
-        "DiceRolled": EventSpec({"player": STR, "purpose": ONE_OF(*PURPOSES), "die": STR, "faces": LIST},
-                                {"source": ONE_OF("physical", "digital")}),
-        "DieRerolled": EventSpec({"roll": INT, "index": INT, "face": ANY, "player": STR}),
-        "CardDrawn": EventSpec({"deck": STR, "card": STR, "player": STR}),
-        "PointsScored": EventSpec({"player": STR, "points": INT, "reason": STR}),
-        "GameEnded": EventSpec({"score": DICT, "winner": STR_OR_NULL, "reason": STR}, {"seed": STR}),
-        "GameSealed": EventSpec({"confirmed_by": STRS}),
-        "DisputeOpened": EventSpec({"by": STR, "about": INTS, "claim": STR}),
-        "RulingMade": EventSpec({"judge": STR, "about": INTS, "decision": ONE_OF("stands", "void"), "text": STR}),
-        "Noted": EventSpec({"text": STR}),
+        "TurnStarted": EventSpec({"turn": integer}),
+        "PhaseStarted": EventSpec({"phase": text}),
+        "DiceRolled": EventSpec({"player": text, "purpose": one_of(*PURPOSES), "die": text, "faces": a_list},
+                                {"source": one_of("physical", "digital")}),
+        "DieRerolled": EventSpec({"roll": integer, "index": integer, "face": any_value, "player": text}),
+        "CardDrawn": EventSpec({"deck": text, "card": text, "player": text}),
+        "PointsScored": EventSpec({"player": text, "points": integer, "reason": text}),
+        "GameEnded": EventSpec({"score": an_object, "winner": text_or_null, "reason": text}, {"seed": text}),
+        "GameSealed": EventSpec({"confirmed_by": texts}),
+        "DisputeOpened": EventSpec({"by": text, "about": integers, "claim": text}),
+        "RulingMade": EventSpec({"judge": text, "about": integers, "decision": one_of("stands", "void"), "text": text}),
+        "Noted": EventSpec({"text": text}),
     }
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -462,8 +230,6 @@ class GameSystem:
         state.disputes.append(event)
 
     def decide_RulingMade(self, state: GameState, event: dict, chk: Checks) -> None:
-        from domain import rulings
-
         self._about(state, event)
         if event["decision"] != "void":
             return
@@ -485,8 +251,6 @@ class GameSystem:
         if event["decision"] == "void":
             state.voided.update(event["about"])
             if not state.as_played:
-                from domain import rulings
-
                 rulings.rebuild(self, state)
 
     def _about(self, state: GameState, event: dict) -> None:
@@ -497,26 +261,10 @@ class GameSystem:
                 raise MalformedRecord(f"field `about`: seq {seq} is not an earlier event of this game", field="about")
 
 
-def system_for(alias: str) -> GameSystem:
-    """The rules pack registered under ``alias`` (one instance per alias)."""
-    import domain.systems  # noqa: F401  registers the packs
-
-    cls = GameSystem.registry.get(alias)
-    if cls is None:
-        known = ", ".join(sorted(GameSystem.registry))
-        raise MalformedRecord(f"field `system`: unknown system '{alias}' (known: {known})", field="system")
-    if alias not in _instances:
-        _instances[alias] = cls()
-    return _instances[alias]
-
-
-_instances: dict[str, GameSystem] = {}
 
 
 def digital_mismatches(state: GameState, seed_hex: str) -> list[str]:
     """Every digital roll, re-roll and card draw recomputed from the revealed seed; what differs."""
-    from domain import randomness
-
     try:
         seed = bytes.fromhex(seed_hex)
     except ValueError:

@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 
 from domain.errors import MalformedRecord
 from domain.record import field as get_field
-from domain.systems.base import INT, ONE_OF, STR, Checks, EventSpec, GameState, GameSystem
+from domain.systems.fields import EventSpec, integer, one_of, text
+from domain.systems.pack import GameSystem
+from domain.systems.state import Checks, GameState
 
 KINDS = ("normal", "bound", "attribute", "replicable")
 STEPS = ("started", "flux", "siphoned", "ended")
@@ -111,19 +113,19 @@ class T9A(GameSystem):
     state_class = T9AState
 
     specs = {
-        "MagicPhaseStarted": EventSpec({"active": STR}),
-        "FluxCardDrawn": EventSpec({"card": STR}, {"source": ONE_OF("physical", "digital")},
+        "MagicPhaseStarted": EventSpec({"active": text}),
+        "FluxCardDrawn": EventSpec({"card": text}, {"source": one_of("physical", "digital")},
                                    derived={"magic_dice": "R82", "veil_tokens": "R82", "miscast_modifier": "R85"}),
-        "VeilSiphoned": EventSpec({"converted_dice": INT}, derived={"pool": "R87", "kept": "R90", "magic_dice": "R88"}),
-        "CastingAttempted": EventSpec({"wizard": STR, "spell": STR, "dice": INT},
-                                      {"roll": INT, "version": ONE_OF("basic", "boosted"), "modifier": INT,
-                                       "target": STR},
+        "VeilSiphoned": EventSpec({"converted_dice": integer}, derived={"pool": "R87", "kept": "R90", "magic_dice": "R88"}),
+        "CastingAttempted": EventSpec({"wizard": text, "spell": text, "dice": integer},
+                                      {"roll": integer, "version": one_of("basic", "boosted"), "modifier": integer,
+                                       "target": text},
                                       derived={"total": "R96", "passed": "R96", "miscast": "X06"}),
-        "DispelAttempted": EventSpec({"wizard": STR, "dice": INT, "roll": INT}, derived={"total": "X07",
+        "DispelAttempted": EventSpec({"wizard": text, "dice": integer, "roll": integer}, derived={"total": "X07",
                                                                                      "dispelled": "X07"}),
-        "MiscastResolved": EventSpec({"wizard": STR}, derived={"value": "X06", "effect": "X06"}),
-        "SpellResolved": EventSpec({"spell": STR}),
-        "AttributeResolved": EventSpec({"spell": STR}),
+        "MiscastResolved": EventSpec({"wizard": text}, derived={"value": "X06", "effect": "X06"}),
+        "SpellResolved": EventSpec({"spell": text}),
+        "AttributeResolved": EventSpec({"spell": text}),
         "MagicPhaseEnded": EventSpec({}, derived={"carried": "R90"}),
     }
 
