@@ -16,7 +16,8 @@ from domain import randomness
 from domain.errors import (GameAlreadyRecorded, GameNotFound, MalformedRecord, RecordError, RollcallError,
                            RuleViolation)
 from domain.access import AccessMixin
-from domain.game import Game, normalise_header
+from domain.game import Game
+from domain.header import normalise_header
 from domain.settings import store_env
 from domain.record import LocatedError, event_hash, export_line, header_hash, read_lines, show
 from domain.tournaments import TournamentMixin

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import threading
 from typing import Any
 from uuid import UUID
@@ -11,13 +10,12 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.utils import register_topic
 
 from domain.errors import MalformedRecord, RuleViolation
-from domain.record import FORMAT_VERSION, EXTENSION_PREFIX, derive_game_id, event_hash, field, header_hash, show
+from domain.header import normalise_header
+from domain.record import event_hash, field, header_hash, show
 from domain.systems import PACKS, system_for
 from domain.systems.pack import GameSystem
 from domain.systems.state import Checks, GameState
 
-HEADER_FIELDS = frozenset({"rollcall", "system", "game", "tournament", "round", "table", "started", "players",
-                           "dice_mode", "commit", "rules", "setup", "hash", "violations"})
 
 
 _STARTING = threading.local()  # Game.start hands its checked setup state to Game.__init__
@@ -172,39 +170,6 @@ def fold(header: dict, events, *, as_ruled: bool = False) -> GameState:
     return state
 
 
-def normalise_header(header: dict) -> dict:
-    """A header checked for the common fields, with its ``game`` id filled in."""
-    version = header.get("rollcall")
-    if version != FORMAT_VERSION:
-        raise MalformedRecord(f"field `rollcall` must be {FORMAT_VERSION} (the format version), not {show(version)}",
-                              field="rollcall")
-    for name in header:
-        if name not in HEADER_FIELDS and not name.startswith(EXTENSION_PREFIX):
-            raise MalformedRecord(f"unknown header field `{name}`", field=name)
-    system = system_for(field(header, "system", str)).alias  # a header may name any alias of the pack
-    players = field(header, "players", list)
-    if len(players) != 2 or not all(isinstance(p, dict) for p in players):
-        raise MalformedRecord("field `players` must list exactly two players", field="players")
-    ids = [field(p, "id", str) for p in players]
-    if len(set(ids)) != 2:
-        raise MalformedRecord("field `players`: the two players need different ids", field="players")
-    mode = header.get("dice_mode", "physical")
-    if mode not in ("physical", "digital"):
-        raise MalformedRecord("field `dice_mode` must be physical or digital", field="dice_mode")
-    if mode == "digital" and "commit" in header and not re.fullmatch(r"[0-9a-f]{64}", str(header["commit"])):
-        raise MalformedRecord("a digital game's header needs `commit`, 64 lowercase hex digits", field="commit")
-    field(header, "rules", dict, optional=True)
-    field(header, "setup", dict, optional=True)
-    data = {k: v for k, v in header.items() if k not in ("hash", "violations")}
-    if mode == "digital" and "commit" not in header:
-        raise MalformedRecord("a digital game's header needs `commit` (Rollcall adds it when it creates the game)",
-                              field="commit")
-    data["game"] = derive_game_id(header)
-    data["system"] = system
-    data.setdefault("setup", {})
-    return data
-
-
 _EVENT_CLASSES: dict[str, type[Game.Event]] = {}
 
 
@@ -225,4 +190,4 @@ def _define_event_classes() -> None:
 
 _define_event_classes()
 
-__all__ = ["Game", "RuleViolation", "event_class", "normalise_header"]
+__all__ = ["Game", "RuleViolation", "event_class"]

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from domain import randomness, rulings
 from domain.errors import MalformedRecord
+from domain.systems.actions import Action
 from domain.systems.dice import Dice, load_rule_data, merge
 from domain.systems.fields import (JUDGE_EVENTS, PURPOSES, EventSpec, a_list, an_object, any_value, integer,
                                    integers, one_of, text, text_or_null, texts)
@@ -72,6 +73,11 @@ class GameSystem:
 
     def check_setup(self, state: GameState, chk: Checks) -> None:
         """Validate the header's setup; systems override."""
+
+    # what may happen next ------------------------------------------------------------------
+    def legal_actions(self, state: GameState) -> list[Action]:
+        """What the rules allow to be recorded next at ``state`` (domain.systems.actions); systems extend it."""
+        return []
 
     # events --------------------------------------------------------------------------------
     def spec(self, event_type: str, system: str) -> EventSpec:
