@@ -22,6 +22,8 @@ class Roll:
 class GameState:
     """The state every system tracks: players, turn, phase, rolls, scores, the chain head."""
 
+    OBJECT_PARTS: tuple[str, ...] = ("players",)  # parts of to_json() that map ids to objects (domain.timeline)
+
     def __init__(self, header: dict, rules: dict) -> None:
         self.header = header
         self.game: str = header["game"]

@@ -44,6 +44,8 @@ class Warrior:
 
 
 class ClaustrophobiaState(GameState):
+    OBJECT_PARTS = ("players", "warriors")
+
     def __init__(self, header: dict, rules: dict) -> None:
         super().__init__(header, rules)
         self.human: str | None = None

@@ -52,6 +52,8 @@ class Phase:
 
 
 class T9AState(GameState):
+    OBJECT_PARTS = ("players", "wizards", "spells")
+
     def __init__(self, header: dict, rules: dict) -> None:
         super().__init__(header, rules)
         setup = header.get("setup") or {}

@@ -66,6 +66,8 @@ class Pending:
 
 
 class TornscapeState(VortexState, GameState):
+    OBJECT_PARTS = ("players", "models", "terrain", "markers", "vortices")
+
     def __init__(self, header: dict, rules: dict) -> None:
         super().__init__(header, rules)
         board = header["setup"]["board"]
