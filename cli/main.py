@@ -53,7 +53,7 @@ def import_(files: Annotated[list[Path], typer.Argument(help="Record files or fo
             lenient: Annotated[bool, typer.Option(help="Store games that break rules, marking the events.")] = False,
             data: DataDir = None, key: Key = None) -> None:
     """Import game records; each game is checked and stored whole, or not at all."""
-    from domain.bulk import import_files
+    from store.bulk import import_files
 
     store = open_app(data, key)
     store.author()  # a missing or wrong key stops the import before any file is read
@@ -209,11 +209,12 @@ def project(rebuild: Annotated[bool, typer.Option(help="Drop the read models and
 
 
 def _project(data: Path | None, rebuild: bool = False) -> int:
+    from rich.console import Console
     from rich.progress import Progress
 
     from projections.projector import Projector
 
-    with Progress(transient=True) as progress:
+    with Progress(transient=True, console=Console(stderr=True)) as progress:  # stdout stays the command's
         task = progress.add_task("projecting", total=None)
 
         def tick(done: int, total: int) -> None:

@@ -32,6 +32,7 @@ MAY = {
     "organise": frozenset({"organiser"}),
 }
 KEY_PREFIX = "rk_"
+COMPANIONS = frozenset({"DiceSeed", "Seat"})  # aggregates written only together with a game
 KEYRING_ID = uuid5(NAMESPACE_URL, "https://rollcall.invalid/keyring")
 
 
@@ -123,6 +124,40 @@ class Keyring(Aggregate):
         raise AccessDenied("the key presented is not a key of this store")
 
 
+def needs_of(objs) -> dict[str, str]:
+    """What writing the pending events of ``objs`` needs (need -> what is written), the one place that
+    decides it: a game's events need a key of any role; a ruling, or an event after the game was sealed,
+    a judge's; other aggregates (tournaments) an organiser's. The keyring checks its own writes; a
+    digital game's secret seed and the seats of its players go with the game."""
+    needs: dict[str, str] = {}
+    for obj in objs:
+        pending = getattr(obj, "pending_events", None)
+        if obj is None or isinstance(obj, Keyring) or not pending or type(obj).__name__ in COMPANIONS:
+            continue
+        if hasattr(obj, "header") and hasattr(obj, "state"):  # a Game
+            judged = needs_judge(obj.state.lines, pending)
+            if judged:
+                needs["judge"] = judged
+            else:
+                needs.setdefault("record", "recording game events")
+        else:
+            needs["organise"] = f"writing a {type(obj).__name__.lower()}"
+    return needs
+
+
+def needs_judge(lines: list[dict], pending) -> str | None:
+    """Why writing the ``pending`` events of a game whose stored lines are ``lines`` needs a judge's key
+    (a ruling, or an event after the game was sealed), or None."""
+    sealed = next((line["seq"] for line in lines if line["type"] == "GameSealed"), None)
+    for event in pending:
+        data = getattr(event, "data", None) or {}
+        if data.get("type") == "RulingMade":
+            return "a ruling"
+        if sealed is not None and data.get("seq", 0) > sealed:
+            return f"writing to a sealed game (sealed at seq {sealed})"
+    return None
+
+
 def require(holder: Holder | None, need: str, what: str) -> None:
     """Refuse ``what`` unless the holder's role may do ``need`` (a store without keys allows all)."""
     if holder is None or holder.role in MAY[need]:
@@ -157,7 +192,7 @@ class AccessMixin:
         """The name to record as the author of a write that needs ``need``; refuses the wrong key."""
         holder = self.holder()
         require(holder, need, what)
-        return holder.name if holder else None
+        return self.acting_as if self.acting_as is not None else holder.name if holder else None
 
     def writer(self) -> str | None:
         """The name of the presented key's holder, to record as the author of new events; None in a
@@ -170,29 +205,16 @@ class AccessMixin:
             return None
         return holder.name if holder else None
 
-    def save(self, *objs, **kwargs):
-        """Save, once the presented key may write what is saved: a game's events need a key of any role,
-        a ruling or an event after the game was sealed a judge's key, other aggregates (tournaments) an
-        organiser's. The keyring checks its own writes."""
-        from domain.game import Game
-        from domain.rulings import needs_judge
-
-        needs: dict[str, str] = {}
-        for obj in objs:
-            if obj is None or isinstance(obj, Keyring) or not getattr(obj, "pending_events", None):
-                continue
-            if isinstance(obj, Game):
-                judged = needs_judge(obj)
-                if judged:
-                    needs["judge"] = judged
-                else:
-                    needs.setdefault("record", "recording game events")
-            elif type(obj).__name__ != "DiceSeed":
-                needs["organise"] = f"writing a {type(obj).__name__.lower()}"
+    def authorise(self, needs: dict[str, str]) -> None:
+        """Refuse unless the presented key may do every need (``needs_of``); nothing is written either way."""
         if needs:
             holder = self.holder()
             for need, what in needs.items():
                 require(holder, need, what)
+
+    def save(self, *objs, **kwargs):
+        """Save, once the presented key may write what is saved (``needs_of``)."""
+        self.authorise(needs_of(objs))
         return super().save(*objs, **kwargs)
 
     def add_key(self, role: str, name: str) -> str:

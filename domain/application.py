@@ -1,29 +1,40 @@
-"""The application service: record, import, export, verify and list games over the event store."""
+"""The application service: the one write path of games, digital dice, disputes, import, export, listing
+and verifying, over the event store.
+
+Every write of a game — an imported record, ``rollcall record``, a tap on the Record page, a simulated
+tournament — goes through :meth:`Rollcall.write`: :meth:`Rollcall.check` runs each line through the
+game's rules and chain into the aggregate's pending events (nothing stored), then
+:meth:`Rollcall.commit` saves them in one transaction once the presented key may write them
+(domain.access decides). Importing many records at once (store.bulk) checks with the same ``check``
+in worker processes and stores the same pending events through eventsourcing's mapper.
+"""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from uuid import NAMESPACE_URL, UUID, uuid5
 
+import orjson
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError
-
 from eventsourcing.domain import Aggregate
+from eventsourcing.persistence import IntegrityError, JSONTranscoder, Transcoder
 
 from domain import randomness
-from domain.errors import (GameAlreadyRecorded, GameNotFound, MalformedRecord, RecordError, RollcallError,
-                           RuleViolation)
 from domain.access import AccessMixin
+from domain.errors import (GameAlreadyRecorded, GameMovedOn, GameNotFound, MalformedRecord, RecordError,
+                           RollcallError, RuleViolation)
 from domain.game import Game
 from domain.header import normalise_header
+from domain.integrity import GAME_CREATED, Damage, StoredLine, Verified, verify_rows
+from domain.randomness import DiceSeed
+from domain.record import Line, LocatedError, event_hash, export_line, header_hash, read_lines
+from domain.seats import SEAT_RULE, Seat, seats_of
 from domain.settings import store_env
-from domain.record import LocatedError, event_hash, export_line, header_hash, read_lines, show
 from domain.tournaments import TournamentMixin
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://rollcall.invalid/games")
-GAME_CREATED = "rollcall:GameCreated"
 
 
 def game_uuid(game_id: str) -> UUID:
@@ -34,46 +45,54 @@ def seed_uuid(game_id: str) -> UUID:
     return uuid5(NAMESPACE, f"{game_id}#dice-seed")
 
 
-class DiceSeed(Aggregate):
-    """The secret seed of a digital game, kept apart from the game's own events (never projected)."""
+class OrjsonTranscoder(JSONTranscoder):
+    """eventsourcing's JSON transcoder, encoding with orjson: the same JSON, several times faster. Values
+    orjson cannot write (an integer beyond 64 bits) are encoded the ordinary way."""
 
-    TOPIC = "rollcall:DiceSeed"
-
-    class Created(Aggregate.Created):
-        TOPIC = "rollcall:DiceSeedDrawn"
-        seed: str
-
-    def __init__(self, seed: str) -> None:
-        self.seed = seed
-
-    @classmethod
-    def draw(cls, game_id: str, seed: bytes) -> DiceSeed:
-        return cls._create(cls.Created, id=seed_uuid(game_id), seed=seed.hex())
+    def encode(self, obj) -> bytes:
+        try:
+            return orjson.dumps(obj, default=self._encode_obj, option=orjson.OPT_PASSTHROUGH_DATETIME)
+        except TypeError:
+            return super().encode(obj)
 
 
 @dataclass
-class Imported:
+class Checked:
+    """A game with checked events waiting to be stored (``Rollcall.check``): the lines written (the header
+    first for a new game), the violations kept (lenient), and the aggregates stored with it (a digital
+    game's secret seed, its players' seats)."""
+
+    game: Game
+    lines: list[dict]
+    violations: int = 0
+    created: bool = False
+    companions: list[Aggregate] = field(default_factory=list)
+
+    @property
+    def game_id(self) -> str:
+        return self.game.header["game"]
+
+    @property
+    def events(self) -> int:
+        """The events written (the header not counted)."""
+        return len(self.lines) - (1 if self.created else 0)
+
+
+@dataclass
+class Written:
+    """What one write stored: the game, its lines written (header first for a new game), violations kept."""
+
     game: str
+    lines: list[dict]
     events: int
     violations: int
 
-
-@dataclass
-class Damage:
-    seq: int
-    kind: str  # changed | removed | reordered | inserted
-    detail: str
-
-
-@dataclass
-class Verified:
-    game: str
-    events: int
-    damage: Damage | None = None
-
     @property
-    def ok(self) -> bool:
-        return self.damage is None
+    def last(self) -> dict:
+        return self.lines[-1]
+
+
+Imported = Written  # what importing a record stored
 
 
 class Rollcall(AccessMixin, TournamentMixin, Application):
@@ -88,6 +107,11 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         app.key = key
         return app
 
+    def construct_transcoder(self) -> Transcoder:
+        transcoder = OrjsonTranscoder()
+        self.register_transcodings(transcoder)
+        return transcoder
+
     # --- games ----------------------------------------------------------------------------
     def exists(self, game_id: str) -> bool:
         return bool(self.recorder.select_events(game_uuid(game_id), limit=1))
@@ -100,29 +124,6 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         game.author = self.writer()
         return game
 
-    def create_game(self, header: dict, *, strict: bool = True) -> Game:
-        """A new game (unsaved). A digital game without a commit gets a secret seed and its commit;
-        the seed waits, unsaved, in ``game.seed`` until the game is saved with ``save_new``."""
-        seed = None
-        if header.get("dice_mode") == "digital" and header.get("commit") is None:
-            seed = randomness.new_seed()
-            header = {**header, "commit": randomness.commit_of(seed)}
-        game_id = normalise_header(header)["game"]
-        self.check_tournament(header)
-        if self.exists(game_id):
-            raise GameAlreadyRecorded(game_id)
-        game = Game.start(header, game_uuid(game_id), strict=strict, author=self.writer())
-        game.seed = seed
-        return game
-
-    def save_new(self, game: Game) -> None:
-        """Save a new game (and its secret seed, if Rollcall drew one) in one transaction."""
-        secret = [DiceSeed.draw(game.header["game"], game.seed)] if getattr(game, "seed", None) else []
-        try:
-            self.save(game, *secret)
-        except IntegrityError:
-            raise GameAlreadyRecorded(game.header["game"]) from None
-
     def secret_seed(self, game_id: str) -> bytes | None:
         """The secret seed Rollcall drew for a digital game (None if the game came with its own commit)."""
         try:
@@ -130,8 +131,147 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         except AggregateNotFoundError:
             return None
 
+    def seat_taken(self, seat: UUID) -> str | None:
+        """The game that took a seat (domain.seats), or None."""
+        try:
+            return self.repository.get(seat).game
+        except AggregateNotFoundError:
+            return None
+
+    # --- the one write path -----------------------------------------------------------------
+    def write(self, game_id: str | None = None, events: Iterable[dict | Line] = (), *, header: dict | Line | None = None,
+              strict: bool = True, source: str | None = None, after: int | None = None) -> Written:
+        """Write a new game (``header``) or append to a recorded one (``game_id``): every event checked
+        against the rules and the chain, then stored in one transaction, or nothing is stored.
+
+        ``after``: the seq the writer last saw; if the game has moved on since, GameMovedOn and nothing
+        is stored (two devices recording one game). Errors name ``source`` (a file, else the game), the
+        line and the rule (RecordError)."""
+        checked = self.check(game_id, events, header=header, strict=strict, source=source, after=after)
+        self.commit(checked)
+        return Written(checked.game_id, checked.lines, checked.events, checked.violations)
+
+    def check(self, game_id: str | None = None, events: Iterable[dict | Line] = (), *,
+              header: dict | Line | None = None, strict: bool = True, source: str | None = None,
+              after: int | None = None) -> Checked:
+        """The game with ``events`` checked into its pending events; nothing is stored (``commit`` does)."""
+        where = source or game_id or "<record>"
+        number, event_type = 0, None
+        try:
+            if header is not None:
+                line = header if isinstance(header, Line) else Line(1, header, False)
+                number = line.number
+                checked = self._created(line.obj, strict)
+                chain = self._chained("", line.obj, checked.game.header["hash"], is_header=True)
+            else:
+                checked = Checked(self.get_game(game_id), [])
+                if after is not None and checked.game.state.seq != after:
+                    raise GameMovedOn(game_id, checked.game.state.seq, after)
+                chain = checked.game.state.head
+            game = checked.game
+            seed = self._seed_of(checked)
+            for item in events:
+                line = item if isinstance(item, Line) else Line(0, item, False)
+                number, obj = line.number, line.obj
+                event_type = obj.get("type") if isinstance(obj.get("type"), str) else None
+                if seed is not None:
+                    obj = self._digital(game, seed, obj)
+                recorded = game.record(obj, strict=strict, floatless=line.plain)
+                checked.lines.append(recorded)
+                checked.violations += len(recorded.get("violations", ()))
+                chain = self._chained(chain, obj, recorded["hash"])
+        except LocatedError as exc:
+            raise RecordError(where, exc.line, None, exc.error) from None
+        except (GameNotFound, GameMovedOn, RecordError):
+            raise
+        except RollcallError as exc:
+            raise RecordError(where, number, event_type, exc) from None
+        return checked
+
+    def commit(self, *checked: Checked) -> None:
+        """Store checked games in one transaction, once the presented key may write them (AccessDenied
+        otherwise); GameAlreadyRecorded, F09 or GameMovedOn if another writer was first."""
+        objs = [obj for c in checked for obj in (c.game, *c.companions)]
+        try:
+            self.save(*objs)
+        except IntegrityError:
+            raise self.conflict(checked) from None
+
+    def conflict(self, checked: Iterable[Checked]) -> RollcallError:
+        """Why storing ``checked`` met rows stored meanwhile: the game, a seat, or newer events."""
+        for c in checked:
+            if c.created and self.exists(c.game_id):
+                return GameAlreadyRecorded(c.game_id)
+            for seat in c.companions:
+                if isinstance(seat, Seat) and self.seat_taken(seat.id):
+                    return RecordError(c.game_id, 1, None, RuleViolation(
+                        SEAT_RULE, f"a player of {c.game_id} took a seat in another game of this round meanwhile "
+                                   f"({self.seat_taken(seat.id)})"))
+            if not c.created:
+                return GameMovedOn(c.game_id, self.get_game(c.game_id).state.seq, c.game.state.seq - len(c.lines))
+        return RollcallError("another writer stored the same rows meanwhile; nothing was stored")
+
+    def create_game(self, header: dict, *, strict: bool = True) -> Game:
+        """A new game (unsaved): ``check(header=...)`` without events."""
+        return self._created(header, strict).game
+
+    def _created(self, header: dict, strict: bool) -> Checked:
+        """A new game from ``header``: its tournament and seats checked, a digital game's secret seed drawn."""
+        seed = None
+        if header.get("dice_mode") == "digital" and header.get("commit") is None:
+            seed = randomness.new_seed()
+            header = {**header, "commit": randomness.commit_of(seed)}
+        data = normalise_header(header)
+        self.check_tournament(header)
+        game_id = data["game"]
+        if self.exists(game_id):
+            raise GameAlreadyRecorded(game_id)
+        seats = seats_of(data)
+        taken = [RuleViolation(SEAT_RULE, f"{name} already plays {other} in round {data['round']} of "
+                                          f"{data['tournament']}; a player plays one game a round")
+                 for name, seat in seats if (other := self.seat_taken(seat))]
+        if taken and strict:
+            raise taken[0]
+        game = Game.start(header, game_uuid(game_id), strict=strict, author=self.writer(), violations=taken)
+        companions: list[Aggregate] = [] if taken else [Seat.take(seat, game_id) for _, seat in seats]
+        if seed is not None:
+            companions.append(DiceSeed.draw(seed_uuid(game_id), seed))
+        return Checked(game, [game.header], len(game.header.get("violations", ())), True, companions)
+
+    @staticmethod
+    def _chained(chain: str, given: dict, ours: str, *, is_header: bool = False) -> str:
+        """The file's chain after a line: a line carrying a ``hash`` must match ours, or chain from the line
+        before as given (the file's own chain may leave out derived fields)."""
+        stated = given.get("hash")
+        if stated is None:
+            return ours
+        if stated != ours and stated != (header_hash(given) if is_header else event_hash(chain, given)):
+            raise MalformedRecord("`hash` does not match the line (the record was changed after export)",
+                                  field="hash")
+        return stated
+
     # --- digital dice and cards -----------------------------------------------------------
-    def _digital(self, game_id: str) -> tuple[Game, bytes]:
+    def _seed_of(self, checked: Checked) -> bytes | None:
+        if checked.game.header.get("dice_mode") != "digital":
+            return None
+        drawn = next((bytes.fromhex(c.seed) for c in checked.companions if isinstance(c, DiceSeed)), None)
+        return drawn if drawn is not None else self.secret_seed(checked.game_id)
+
+    @staticmethod
+    def _digital(game: Game, seed: bytes, event: dict) -> dict:
+        """A digital roll entered by hand must be the seed's (F07, without saying what the seed gives:
+        a refusal never reveals a roll before it is made); a digital game's end reveals the seed."""
+        if event.get("type") == "DiceRolled" and event.get("source") == "digital" and isinstance(event.get("faces"), list):
+            die = game.state.dice.data.get(event.get("die"))
+            if die is not None and event["faces"] != randomness.roll(seed, game.header["game"], game.state.seq + 1,
+                                                                     die, len(event["faces"])):
+                raise RuleViolation("F07", "a digital roll's faces are rolled by Rollcall (`rollcall roll`, the "
+                                           "Roll button); these are not the committed seed's")
+        if event.get("type") == "GameEnded" and "seed" not in event:
+            return {**event, "seed": seed.hex()}
+        return event
+
+    def _digital_game(self, game_id: str) -> tuple[Game, bytes]:
         game = self.get_game(game_id)
         seed = self.secret_seed(game_id)
         if game.header.get("dice_mode") != "digital" or seed is None:
@@ -139,45 +279,27 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
                                 "and Rollcall must have drawn its seed")
         return game, seed
 
-    def roll(self, game_id: str, player: str, purpose: str, die: str, count: int) -> dict:
+    def roll(self, game_id: str, player: str, purpose: str, die: str, count: int, *, after: int | None = None) -> dict:
         """Roll ``count`` digital dice for ``player``: the faces come from the committed seed."""
-        game, seed = self._digital(game_id)
+        game, seed = self._digital_game(game_id)
         if die not in game.state.dice.data:
             raise MalformedRecord(f"unknown die '{die}' (dice in force: {', '.join(game.state.dice.data)})",
                                   field="die")
-        if count < 1:
-            raise MalformedRecord("a roll has at least one die", field="count")
+        if not 1 <= count <= 100:
+            raise MalformedRecord("a roll has 1 to 100 dice", field="count")
         faces = randomness.roll(seed, game_id, game.state.seq + 1, game.state.dice.data[die], count)
-        return self._append(game, {"type": "DiceRolled", "player": player, "purpose": purpose, "die": die,
-                                   "faces": faces, "source": "digital"})
+        return self.record(game_id, {"type": "DiceRolled", "player": player, "purpose": purpose, "die": die,
+                                     "faces": faces, "source": "digital"}, after=after)
 
-    def draw_card(self, game_id: str, vortex: str | None = None) -> dict:
-        """The next digital card draw of the game's system: a Flux card (The 9th Age, drawn from the
-        active player's cards left) or the due ether phenomenon card (Tornscape)."""
-        game, seed = self._digital(game_id)
-        if game.header["system"] != "t9a":
-            return self.draw_phenomenon(game_id, vortex)
-        phase = game.state.phase_state
-        if phase is None or phase.step != "started":
-            raise RollcallError(f"no Flux card is due in game '{game_id}' (a magic phase has just started?)")
-        card = randomness.draw(seed, game_id, game.state.seq + 1, game.state.flux_left[phase.active])
-        return self._append(game, {"type": "FluxCardDrawn", "card": card, "source": "digital"})
-
-    def draw_phenomenon(self, game_id: str, vortex: str | None = None) -> dict:
-        """Draw the next due ether phenomenon card digitally, with the effect the table asks for."""
-        game, seed = self._digital(game_id)
-        state = game.state
-        due = [c for c in getattr(state, "draws", ()) if vortex in (None, c.vortex)]
-        if not due:
-            raise RollcallError(f"no ether phenomenon is due in game '{game_id}'")
-        cell = due[0]
-        card = randomness.draw(seed, game_id, state.seq + 1, state.deck_left())
-        effect = game.system.cell_polarities(state, cell)[len(cell.drawn)]
-        return self._append(game, {"type": "PhenomenonDrawn", "card": card, "effect": effect, "vortex": cell.vortex,
-                                   "source": "digital"})
+    def draw_card(self, game_id: str, vortex: str | None = None, *, after: int | None = None) -> dict:
+        """The next digital card draw the game's rules pack says is due (a Flux card in The 9th Age, an
+        ether phenomenon card in Tornscape), from the committed seed."""
+        game, seed = self._digital_game(game_id)
+        event = game.system.digital_draw(game.state, seed, vortex)
+        return self.record(game_id, event, after=after)
 
     def end_game(self, game_id: str, score: dict, winner: str | None, reason: str) -> dict:
-        """End a game; a digital game's end reveals its seed (``record`` adds it)."""
+        """End a game; a digital game's end reveals its seed (``check`` adds it)."""
         return self.record(game_id, {"type": "GameEnded", "score": score, "winner": winner, "reason": reason})
 
     # --- disputes and rulings (domain.rulings) --------------------------------------------
@@ -195,86 +317,33 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         """Both players confirm the record; afterwards only judge events may follow."""
         return self.record(game_id, {"type": "GameSealed", "confirmed_by": confirmed_by})
 
-    def _append(self, game: Game, event: dict) -> dict:
-        recorded = game.record(event)
+    def record(self, game_id: str, event: dict, *, strict: bool = True, after: int | None = None) -> dict:
+        """Append one event to a recorded game (``write``); the stored line. A refusal is the rule's or the
+        field's own error (RuleViolation, MalformedRecord)."""
         try:
-            self.save(game)
-        except IntegrityError:
-            raise RollcallError(f"game '{game.header['game']}' changed meanwhile; try again") from None
-        return recorded
-
-    def record(self, game_id: str, event: dict, *, strict: bool = True) -> dict:
-        """Append one event to a recorded game (one transaction). A digital roll or draw entered by
-        hand must be the one the seed gives; a digital game's end reveals the seed."""
-        game = self.get_game(game_id)
-        seed = self.secret_seed(game_id)
-        if seed is not None and event.get("source") == "digital":
-            self._check_digital(game, seed, event)
-        if seed is not None and event.get("type") == "GameEnded" and "seed" not in event:
-            event = {**event, "seed": seed.hex()}
-        recorded = game.record(event, strict=strict)
-        try:
-            self.save(game)
-        except IntegrityError:
-            raise RollcallError(f"game '{game_id}' changed while this event was checked; try again") from None
-        return recorded
-
-    @staticmethod
-    def _check_digital(game: Game, seed: bytes, event: dict) -> None:
-        seq, game_id, state = game.state.seq + 1, game.header["game"], game.state
-        if event.get("type") == "DiceRolled" and isinstance(event.get("faces"), list):
-            expected = randomness.roll(seed, game_id, seq, state.dice.data.get(event.get("die"), {"?": 1}),
-                                       len(event["faces"]))
-            if event["faces"] != expected:
-                raise RuleViolation("F07", f"digital faces are computed by Rollcall (`rollcall roll`); the seed gives "
-                                           f"{expected} at seq {seq}, not {event['faces']}")
+            return self.write(game_id, [event], strict=strict, after=after).last
+        except RecordError as exc:
+            raise exc.cause from None
 
     # --- import and export ----------------------------------------------------------------
-    def import_record(self, lines: Iterable[str], source: str = "<record>", *, lenient: bool = False) -> Imported:
-        """Import one game record: every line checked, the file's hashes verified, one transaction.
+    def import_record(self, lines: Iterable[str | bytes], source: str = "<record>", *, lenient: bool = False) -> Written:
+        """Import one game record: every line checked, the file's hashes verified, one transaction."""
+        return self._commit_written(self.check_record(lines, source, lenient=lenient))
 
-        The same checks as ``read_record`` and the rows ``save_new`` would store (domain.storedrows)."""
-        from domain.storedrows import check_lines, store_rows
-
-        checked = check_lines(self, lines, source, lenient=lenient)
-        store_rows(self, checked)
-        return Imported(checked.game, checked.events, checked.violations)
-
-    def read_record(self, lines: Iterable[str], source: str = "<record>", *, lenient: bool = False) -> Game:
-        """Check a whole record and return the unsaved game (nothing is stored)."""
-        game: Game | None = None
-        chain = ""
-        violations = 0
-        number, event_type = 0, None
+    def check_record(self, lines: Iterable[str | bytes], source: str = "<record>", *, lenient: bool = False) -> Checked:
+        """A whole record checked (nothing is stored): the game with its events pending."""
+        parsed = read_lines(lines)
         try:
-            for number, obj in read_lines(lines):
-                given = obj.get("hash")
-                is_header = game is None
-                if is_header:
-                    event_type = None
-                    game = self.create_game(obj, strict=not lenient)
-                    violations += len(game.header.get("violations", ()))
-                    ours = game.header["hash"]
-                else:
-                    event_type = obj.get("type") if isinstance(obj.get("type"), str) else None
-                    recorded = game.record(obj, strict=not lenient)
-                    violations += len(recorded.get("violations", ()))
-                    ours = recorded["hash"]
-                if given is not None and given != ours:
-                    # The file's own chain may still hold (e.g. it leaves out derived fields).
-                    expected = header_hash(obj) if is_header else event_hash(chain, obj)
-                    if given != expected:
-                        raise MalformedRecord("`hash` does not match the line (the record was changed after "
-                                              "export)", field="hash")
-                chain = given if given is not None else ours
+            header = next(parsed)
         except LocatedError as exc:
             raise RecordError(source, exc.line, None, exc.error) from None
-        except RollcallError as exc:
-            raise RecordError(source, number, event_type, exc) from None
-        if game is None:
-            raise RecordError(source, 0, None, MalformedRecord("the record is empty: line 1 must be the header"))
-        game.violation_count = violations
-        return game
+        except StopIteration:
+            raise RecordError(source, 0, None, MalformedRecord("the record is empty: line 1 must be the header")) from None
+        return self.check(None, parsed, header=header, strict=not lenient, source=source)
+
+    def _commit_written(self, checked: Checked) -> Written:
+        self.commit(checked)
+        return Written(checked.game_id, checked.lines, checked.events, checked.violations)
 
     def stored_lines(self, game_id: str) -> list[dict]:
         """The game's record lines exactly as stored (header first)."""
@@ -300,94 +369,25 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
             start = batch[-1].id + 1
 
     def verify(self, game_id: str, anchor: dict[int, str] | None = None) -> Verified:
-        """Recompute a game's hash chain from the store and name the first damaged seq and how.
-
-        Event seq N must be stored at originator_version N+1 under the topic ``rollcall:<type>``
-        and chain from the hash of seq N-1. The first break is classified:
-        ``removed`` (seq N is missing and no later row holds it), ``reordered`` (seq N is stored
-        at another version), ``inserted`` (an extra row: a seq stored twice, a version that does
-        not follow the one before, or a row that breaks the chain where a later row holding the same
-        seq continues it) or ``changed`` (the row is in place but its content, topic or hash no
-        longer match). An extra event appended with the next seq and version but a wrong
-        hash cannot be told from a changed last event and is reported as changed.
-
-        A chain that holds together can still have lost its last events, or have been rewritten and
-        chained again: ``anchor`` (seq -> hash, from outside the store — an exported record, published
-        heads) tells. A seq of the anchor beyond the stored game is ``removed``; the first seq whose
-        stored hash differs from the anchor's is ``changed``."""
+        """Recompute a game's hash chain and authorship chain from the store (domain.integrity), then every
+        digital roll and draw; the first damaged seq and how."""
         stored = self.recorder.select_events(game_uuid(game_id))
         if not stored:
             raise GameNotFound(game_id)
-        result = Verified(game_id, len(stored) - 1)
-        datas: list[dict | None] = []
-        for s in stored:
-            try:
-                data = self.mapper.transcoder.decode(s.state)["data"]
-                datas.append(data if isinstance(data, dict) else None)
-            except Exception:  # noqa: BLE001  an unreadable row is damage, not a crash
-                datas.append(None)
-
-        def damaged(seq: int, kind: str, detail: str) -> Verified:
-            result.damage = Damage(seq, kind, detail)
-            return result
-
-        header = datas[0]
-        if stored[0].topic != GAME_CREATED or header is None or "seq" in header:
-            if header is not None and header.get("seq") is not None:
-                return damaged(0, "removed", f"the header is missing; the first stored row is seq {header['seq']}")
-            return damaged(0, "changed", "the first stored row is not a readable header")
-        if header.get("hash") != header_hash(header):
-            return damaged(0, "changed", "the header does not match its hash")
-        if stored[0].originator_version != 1:
-            return damaged(0, "inserted", f"the header is stored at version {stored[0].originator_version}, not 1")
-        later_seqs = [d.get("seq") if d is not None else None for d in datas]
-        previous = header["hash"]
-        for position in range(1, len(stored)):
-            row, data = stored[position], datas[position]
-            version = row.originator_version
-            if data is None:
-                return damaged(position, "changed", f"the stored event at version {version} cannot be read")
-            seq = data.get("seq")
-            if seq != position:
-                if isinstance(seq, int) and 1 <= seq < position:
-                    return damaged(position, "inserted", f"an extra row (version {version}) repeats seq {seq} "
-                                                         f"where seq {position} belongs")
-                elif position in later_seqs[position + 1:]:
-                    at = stored[later_seqs.index(position, position + 1)].originator_version
-                    return damaged(position, "reordered", f"seq {position} is stored at version {at} and "
-                                                          f"seq {seq} at version {version}")
-                elif isinstance(seq, int) and seq > position:
-                    return damaged(position, "removed", f"seq {position} is missing; the next stored event is "
-                                                        f"seq {seq} at version {version}")
-                return damaged(position, "changed", f"the event at version {version} claims seq {show(seq)}")
-            if version != position + 1:
-                return damaged(position, "inserted", f"an extra row at version {version} (after version "
-                                                     f"{stored[position - 1].originator_version}) claims seq {seq}")
-            if data.get("hash") != event_hash(previous, data):
-                genuine = next((i for i in range(position + 1, len(stored)) if datas[i] is not None
-                                and datas[i].get("seq") == position
-                                and datas[i].get("hash") == event_hash(previous, datas[i])), None)
-                if genuine is not None:
-                    return damaged(position, "inserted", f"an extra row at version {version} claims seq {position}; "
-                                                         f"the seq {position} that chains is stored at version "
-                                                         f"{stored[genuine].originator_version}")
-                return damaged(position, "changed", "the event does not match its hash (its content was changed)")
-            if row.topic != f"rollcall:{data.get('type')}":
-                return damaged(position, "changed", f"the row's topic {row.topic} does not match its event type "
-                                                    f"{data.get('type')}")
-            previous = data["hash"]
-        if anchor:
-            hashes = [header["hash"]] + [d["hash"] for d in datas[1:]]
-            for seq, expected in sorted(anchor.items()):
-                if seq >= len(hashes):
-                    return damaged(len(hashes), "removed", f"the store ends at seq {len(hashes) - 1}, but the "
-                                                           f"anchor holds seq {seq} (hash {expected[:12]}…)")
-                if hashes[seq] != expected:
-                    return damaged(seq, "changed", f"the stored hash {hashes[seq][:12]}… is not the anchor's "
-                                                   f"{expected[:12]}… (the game was rewritten from here on)")
-        if header.get("dice_mode") == "digital":
-            result.damage = self._verify_digital(game_id, datas)
+        result = verify_rows(game_id, [StoredLine(s.originator_version, s.topic, self._decoded(s.state))
+                                       for s in stored], anchor)
+        if result.ok and result.events >= 0:
+            datas = [self._decoded(s.state)["data"] for s in stored]
+            if datas[0].get("dice_mode") == "digital":
+                result.damage = self._verify_digital(game_id, datas)
         return result
+
+    def _decoded(self, state: bytes) -> dict | None:
+        try:
+            decoded = self.mapper.transcoder.decode(state)
+        except Exception:  # noqa: BLE001  an unreadable row is damage, not a crash
+            return None
+        return decoded if isinstance(decoded, dict) else None
 
     def heads(self, game_ids: list[str] | None = None) -> list[dict]:
         """Each game's last seq and hash: an anchor to keep or publish outside the store (``verify``)."""
@@ -419,3 +419,6 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         first = problems[0]
         seq = next((int(w) for w in first.split() if w.isdigit()), 0)
         return Damage(seq, "changed", f"digital dice: {first}")
+
+
+__all__ = ["Checked", "Imported", "Rollcall", "Written", "game_uuid", "seed_uuid"]

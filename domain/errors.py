@@ -52,6 +52,20 @@ class GameAlreadyRecorded(RollcallError):
         return (GameAlreadyRecorded, (self.game,))
 
 
+class GameMovedOn(RollcallError):
+    """The game received events since the writer last saw it: nothing was stored; look again."""
+
+    def __init__(self, game: str, now_at: int, expected: int) -> None:
+        super().__init__(f"game '{game}' has moved on: it is at seq {now_at}, not {expected} as this writer saw "
+                         "it; nothing was stored — look at the new state and try again")
+        self.game = game
+        self.now_at = now_at
+        self.expected = expected
+
+    def __reduce__(self):
+        return (GameMovedOn, (self.game, self.now_at, self.expected))
+
+
 class RecordError(RollcallError):
     """A problem located in a record file: ``FILE:LINE (EventType): message``."""
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-from typing import Any
 from uuid import UUID
 
 from eventsourcing.domain import Aggregate
@@ -11,6 +10,7 @@ from eventsourcing.utils import register_topic
 
 from domain.errors import MalformedRecord, RuleViolation
 from domain.header import normalise_header
+from domain.integrity import authorship
 from domain.record import event_hash, field, header_hash, show
 from domain.systems import PACKS, system_for
 from domain.systems.pack import GameSystem
@@ -30,16 +30,20 @@ class Game(Aggregate):
         TOPIC = "rollcall:GameCreated"
         data: dict
         author: str | None = None  # who wrote it: the name of the key presented (None in a store without keys)
+        authored: str | None = None  # the authorship chain after it (domain.integrity.authorship)
 
         def apply(self, aggregate: Game) -> None:
             """``__init__`` builds the state from the header."""
+            aggregate.authored = self.authored
 
     class Event(Aggregate.Event):
         data: dict
         author: str | None = None  # who wrote it: the name of the key presented (None in a store without keys)
+        authored: str | None = None  # the authorship chain after it (domain.integrity.authorship)
 
         def apply(self, aggregate: Game) -> None:
             aggregate.system.apply(aggregate.state, self.data)
+            aggregate.authored = self.authored
 
     def __init__(self, data: dict) -> None:
         self.header = data
@@ -55,8 +59,10 @@ class Game(Aggregate):
 
     # --- creating -------------------------------------------------------------------------
     @classmethod
-    def start(cls, header: dict, id: UUID, *, strict: bool = True, author: str | None = None) -> Game:
-        """Check a header and create the game; a setup rule broken in strict mode raises."""
+    def start(cls, header: dict, id: UUID, *, strict: bool = True, author: str | None = None,
+              violations: list[RuleViolation] = ()) -> Game:
+        """Check a header and create the game; a setup rule broken in strict mode raises. ``violations``:
+        what the application found wrong with the header beyond the setup (kept, in lenient mode)."""
         data = normalise_header(header)
         system = system_for(data["system"])
         if data.get("dice_mode") == "digital":  # export carries the dice in force, so anyone can recompute
@@ -65,30 +71,34 @@ class Game(Aggregate):
             data["rules"] = {**data.get("rules", {}), "dice": dice}
         probe = system.new_state(data)
         chk = Checks(strict)
+        for violation in violations:
+            chk.fail(violation.rule, violation.message)
         system.check_setup(probe, chk)
         if chk.found:
             data["violations"] = [v.as_dict() for v in chk.found]
         data["hash"] = header_hash(data)
         _STARTING.checked = (data, probe)  # the setup is checked: __init__ takes this state
         try:
-            game = cls._create(cls.Created, id=id, data=data, author=author)
+            game = cls._create(cls.Created, id=id, data=data, author=author,
+                               authored=authorship("", data["hash"], author))
         finally:
             _STARTING.checked = None
         game.author = author
         return game
 
     # --- recording ------------------------------------------------------------------------
-    def record(self, raw: dict, *, strict: bool = True) -> dict:
-        """Check one event against the rules, derive its consequences and append it."""
+    def record(self, raw: dict, *, strict: bool = True, floatless: bool = False) -> dict:
+        """Check one event against the rules, derive its consequences and append it (``floatless``: the
+        caller knows the event holds no float, so its hash is computed the fast way)."""
         event = self.check_event(raw, strict=strict)
-        event["hash"] = event_hash(self.state.head, event)
-        self.trigger_event(event_class(event["type"]), data=event, author=self.author)
+        event["hash"] = line_hash = event_hash(self.state.head, event, floatless=floatless)
+        self.trigger_event(event_class(event["type"]), data=event, author=self.author,
+                           authored=authorship(self.authored, line_hash, self.author))
         return event
 
     def check_event(self, raw: dict, *, strict: bool = True) -> dict:
         """The line ``raw`` checked against the rules as the next event: with its ``seq``, derived
-        fields and (lenient) ``violations``, but no ``hash`` yet. Nothing changes (``record`` appends it;
-        a bulk import chains and applies it itself, domain.storedrows)."""
+        fields and (lenient) ``violations``, but no ``hash`` yet. Nothing changes (``record`` appends it)."""
         state = self.state
         event_type = raw.get("type")
         if not isinstance(event_type, str):
@@ -118,38 +128,6 @@ class Game(Aggregate):
         if chk.found:
             event["violations"] = [v.as_dict() for v in chk.found]
         return event
-
-    # --- verbs over record() (used by the simulator, the dashboard and the CLI) ------------
-    def start_turn(self, turn: int) -> dict:
-        return self.record({"type": "TurnStarted", "turn": turn})
-
-    def start_phase(self, phase: str) -> dict:
-        return self.record({"type": "PhaseStarted", "phase": phase})
-
-    def roll_dice(self, player: str, purpose: str, die: str, faces: list, **extra: Any) -> dict:
-        return self.record({"type": "DiceRolled", "player": player, "purpose": purpose, "die": die,
-                            "faces": faces, **extra})
-
-    def start_activation(self, model: str) -> dict:
-        return self.record({"type": "ActivationStarted", "model": model})
-
-    def end_activation(self, model: str) -> dict:
-        return self.record({"type": "ActivationEnded", "model": model})
-
-    def move_model(self, model: str, action: str, path: list) -> dict:
-        return self.record({"type": "ModelMoved", "model": model, "action": action, "path": path})
-
-    def eject_model(self, model: str, by: str, to: list, dodge: int | None = None) -> dict:
-        event = {"type": "ModelEjected", "model": model, "by": by, "to": to}
-        if dodge is not None:
-            event["dodge"] = dodge
-        return self.record(event)
-
-    def score_points(self, player: str, points: int, reason: str) -> dict:
-        return self.record({"type": "PointsScored", "player": player, "points": points, "reason": reason})
-
-    def end_game(self, score: dict, winner: str | None, reason: str) -> dict:
-        return self.record({"type": "GameEnded", "score": score, "winner": winner, "reason": reason})
 
 
 def fold(header: dict, events, *, as_ruled: bool = False) -> GameState:

@@ -13,6 +13,9 @@ import hmac
 import secrets
 from collections.abc import Iterator, Sequence
 from typing import Any
+from uuid import UUID
+
+from eventsourcing.domain import Aggregate
 
 
 def new_seed() -> bytes:
@@ -54,3 +57,20 @@ def roll(seed: bytes, game: str, seq: int, faces: dict[str, int], count: int) ->
 
 def draw(seed: bytes, game: str, seq: int, deck_left: Sequence[str]) -> str:
     return pick(stream(seed, game, seq), list(deck_left))
+
+
+class DiceSeed(Aggregate):
+    """The secret seed of a digital game, kept apart from the game's own events (never projected)."""
+
+    TOPIC = "rollcall:DiceSeed"
+
+    class Created(Aggregate.Created):
+        TOPIC = "rollcall:DiceSeedDrawn"
+        seed: str
+
+    def __init__(self, seed: str) -> None:
+        self.seed = seed
+
+    @classmethod
+    def draw(cls, id: UUID, seed: bytes) -> DiceSeed:
+        return cls._create(cls.Created, id=id, seed=seed.hex())

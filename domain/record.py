@@ -10,7 +10,7 @@ import json
 import re
 import threading
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -31,8 +31,15 @@ def header_hash(header: dict) -> str:
     return hashlib.sha256(canonical(body).encode()).hexdigest()
 
 
-def event_hash(previous: str, event: dict) -> str:
+def event_hash(previous: str, event: dict, *, floatless: bool = False) -> str:
+    """The chain hash of ``event`` after the line hashed ``previous``; ``floatless``: the event is known
+    to hold no float, so orjson may write its canonical JSON (the same bytes, faster)."""
     body = {k: v for k, v in event.items() if k != "hash"}
+    if floatless:
+        try:
+            return hashlib.sha256(previous.encode() + canonical_plain(body)).hexdigest()
+        except TypeError:  # an integer beyond 64 bits: the ordinary way
+            pass
     return hashlib.sha256((previous + canonical(body)).encode()).hexdigest()
 
 
@@ -45,27 +52,45 @@ def export_line(obj: dict) -> str:
     return json.dumps({**head, **rest}, ensure_ascii=False)
 
 
-# --- fast JSON for bulk import -----------------------------------------------------------
-# orjson writes exactly the bytes of ``canonical`` (sorted) and of the event store's JSON transcoder
-# (insertion order) for *plain* values: objects with string keys, lists, strings, integers of at
-# most 64 bits, booleans and null. Floats are where they differ (``1e-05`` against ``0.00001``;
-# NaN), so ``loads_plain`` tells whether a line held any; orjson refuses the rest (a TypeError),
-# and the caller then encodes with the ordinary functions.
+# --- reading lines -------------------------------------------------------------------------
+# A record's lines are read with Python's json, with what JSON does not allow refused: NaN and
+# Infinity (json would accept them, and write them back as invalid JSON), numbers too large for a
+# float, lone surrogates (text that cannot be written as UTF-8), nesting deeper than any record needs.
+# ``plain`` says whether a line held no float: orjson then writes exactly the bytes of ``canonical``
+# (sorted keys) and of the event store's JSON transcoder (keys in order), and is used for speed.
 
+MAX_DEPTH = 32  # records nest a few levels (a huge model's path: event, path, position, coordinate)
 _READING = threading.local()
+
+
+class Line(NamedTuple):
+    """A line of a record: its number in the file, its object, and whether it held no float."""
+
+    number: int
+    obj: dict
+    plain: bool
 
 
 def _float(text: str) -> float:
     _READING.odd = True
-    return float(text)
+    value = float(text)
+    if value in (_INF, -_INF):
+        raise ValueError(f"the number {text[:20]}{'…' if len(text) > 20 else ''} is too large")
+    return value
 
 
-_DECODER = json.JSONDecoder(parse_float=_float, parse_constant=_float)  # NaN, Infinity, -Infinity: float()
+def _constant(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+_INF = float("inf")
+_DECODER = json.JSONDecoder(parse_float=_float, parse_constant=_constant)
 _SCAN = _DECODER.scan_once
 
 
 def loads_plain(text: str) -> tuple[Any, bool]:
-    """``json.loads(text)`` (the same value, or the same error), and whether it held no float."""
+    """``json.loads(text)`` (the same value, or a JSONDecodeError or ValueError), and whether it held
+    no float. NaN, Infinity and floats beyond the double range are refused (ValueError)."""
     if text.startswith("\ufeff"):
         return json.loads(text), False  # json.loads's own error for a byte-order mark
     _READING.odd = False
@@ -77,6 +102,71 @@ def loads_plain(text: str) -> tuple[Any, bool]:
         _READING.odd = False
         value = _DECODER.decode(text)  # the error json.loads gives (or the value, after whitespace)
     return value, not _READING.odd
+
+
+def parse_line(number: int, text: str | bytes) -> Line | None:
+    """One line of a record as a Line; None for a blank or comment line. A LocatedError names the line
+    and what is wrong with it."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise LocatedError(number, MalformedRecord(f"not UTF-8 text (byte {exc.start + 1} of the line)")) from None
+    stripped = text.strip()
+    if not stripped or stripped.startswith("#"):
+        return None
+    try:
+        obj, plain = loads_plain(stripped)
+    except json.JSONDecodeError as exc:
+        raise LocatedError(number, MalformedRecord(f"not valid JSON: {exc.msg} at column {exc.colno}")) from None
+    except RecursionError:
+        raise LocatedError(number, MalformedRecord(f"nested deeper than a record can be ({MAX_DEPTH} levels)")) from None
+    except ValueError as exc:  # NaN, Infinity, a float beyond range, an integer of thousands of digits
+        raise LocatedError(number, MalformedRecord(f"not a record line: {_number_problem(exc)}")) from None
+    if type(obj) is not dict:
+        raise LocatedError(number, MalformedRecord("a line must be a JSON object"))
+    if "\\ud" in stripped or "\\uD" in stripped:  # an escaped surrogate: paired, or text that cannot be stored
+        try:
+            canonical(obj).encode("utf-8")
+        except UnicodeEncodeError:
+            raise LocatedError(number, MalformedRecord("holds a lone surrogate (\\ud800–\\udfff without its "
+                                                       "pair), which is not text")) from None
+    if stripped.count("[") + stripped.count("{") > MAX_DEPTH and _depth(obj) > MAX_DEPTH:
+        raise LocatedError(number, MalformedRecord(f"nested deeper than a record can be ({MAX_DEPTH} levels)"))
+    return Line(number, obj, plain)
+
+
+def _number_problem(exc: ValueError) -> str:
+    text = str(exc)
+    if "digits" in text:
+        return "a number with thousands of digits"
+    return text
+
+
+def _depth(value: Any, level: int = 1) -> int:
+    """How deeply ``value`` nests (a scalar 0, a flat object 1), counted only as far as MAX_DEPTH + 1."""
+    if level > MAX_DEPTH:
+        return level
+    kind = type(value)
+    if kind is dict:
+        items = value.values()
+    elif kind is list:
+        items = value
+    else:
+        return level - 1
+    deepest = level
+    for item in items:
+        if type(item) in (dict, list):
+            deepest = max(deepest, _depth(item, level + 1))
+    return deepest
+
+
+def read_lines(lines: Iterable[str | bytes]) -> Iterator[Line]:
+    """Every non-blank, non-comment line of a record, numbered from 1 (LocatedError for a bad line)."""
+    for number, text in enumerate(lines, start=1):
+        line = parse_line(number, text)
+        if line is not None:
+            yield line
 
 
 def canonical_plain(obj: Any) -> bytes:
@@ -91,30 +181,11 @@ def compact_plain(obj: Any) -> bytes:
     return orjson.dumps(obj)
 
 
-def read_lines(lines: Iterable[str]) -> Iterator[tuple[int, dict]]:
-    """Yield (line number, object) for every non-blank, non-comment line."""
-    for number, text in enumerate(lines, start=1):
-        stripped = text.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        try:
-            obj = json.loads(stripped)
-        except json.JSONDecodeError as exc:
-            raise _located(number, MalformedRecord(f"not valid JSON: {exc.msg} at column {exc.colno}")) from None
-        if not isinstance(obj, dict):
-            raise _located(number, MalformedRecord("a line must be a JSON object"))
-        yield number, obj
-
-
 class LocatedError(Exception):
     def __init__(self, line: int, error: Exception) -> None:
         super().__init__(str(error))
         self.line = line
         self.error = error
-
-
-def _located(line: int, error: Exception) -> LocatedError:
-    return LocatedError(line, error)
 
 
 def slug(text: str) -> str:
@@ -203,7 +274,7 @@ def read_anchors(lines: Iterable[str], source: str = "<anchors>") -> dict[str, d
     game: str | None = None
     number = 0
     try:
-        for number, obj in read_lines(lines):
+        for number, obj, _ in read_lines(lines):
             if "rollcall" in obj:  # a record's header: the lines after it are its events
                 game = derive_game_id(obj)
                 seq = 0

@@ -108,22 +108,6 @@ def rebuild(system: GameSystem, state: GameState) -> None:
     state.seq, state.head = seq, head
 
 
-def needs_judge(game) -> str | None:
-    """Why saving ``game``'s new events needs a judge's key (a ruling, or an event after the game was
-    sealed), or None."""
-    sealed = None
-    for line in game.state.lines:
-        if line["type"] == "GameSealed" and sealed is None:
-            sealed = line["seq"]
-    for event in game.pending_events:
-        data = getattr(event, "data", None) or {}
-        if data.get("type") == "RulingMade":
-            return "a ruling"
-        if sealed is not None and data.get("seq", 0) > sealed:
-            return f"writing to a sealed game (sealed at seq {sealed})"
-    return None
-
-
 def check_again(system: GameSystem, header: dict, lines: list[dict], seq: int) -> list[Breach]:
     """Decide event ``seq`` of ``lines`` again against the as-played state before it: what it breaks
     now (beyond the violations it was recorded with; a judge's view of a disputed event)."""

@@ -12,7 +12,7 @@ import json
 from typing import Any, ClassVar
 
 from domain import randomness, rulings
-from domain.errors import MalformedRecord
+from domain.errors import MalformedRecord, RollcallError
 from domain.systems.actions import Action
 from domain.systems.dice import Dice, load_rule_data, merge
 from domain.systems.fields import (JUDGE_EVENTS, PURPOSES, EventSpec, a_list, an_object, any_value, integer,
@@ -78,6 +78,11 @@ class GameSystem:
     def legal_actions(self, state: GameState) -> list[Action]:
         """What the rules allow to be recorded next at ``state`` (domain.systems.actions); systems extend it."""
         return []
+
+    def digital_draw(self, state: GameState, seed: bytes, choice: str | None = None) -> dict:
+        """The event of the card draw due now, the card picked from the committed ``seed`` (domain.randomness);
+        ``choice`` narrows what is drawn where several draws are due (a pack's own meaning)."""
+        raise RollcallError(f"no card draw is due in game '{state.game}' ({self.alias} has no digital draws)")
 
     # events --------------------------------------------------------------------------------
     def spec(self, event_type: str, system: str) -> EventSpec:

@@ -32,4 +32,5 @@ SELECT notification_id, originator_id, topic, line, json_extract_string(state, '
        END::JSON AS pos
 FROM (SELECT *, json_extract(state, '$.data') AS line FROM stored_batch
       WHERE topic NOT LIKE 'rollcall:DiceSeed%'         -- a digital game's secret seed is never projected,
-        AND topic NOT LIKE 'rollcall-access:%');        -- nor the hashes of the access keys
+        AND topic NOT LIKE 'rollcall-access:%');        -- nor the hashes of the access keys (seats pass: no game
+                                                        -- table reads them)

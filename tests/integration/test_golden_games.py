@@ -108,7 +108,7 @@ def test_example1_enemy_swordsman_fails_dodge_and_is_pushed_into_burning_ground(
 def test_example1_nearest_free_hexes_are_the_three_of_the_seed(tmp_path: Path) -> None:
     app = Rollcall.open(tmp_path / "data")
     lines = (GAMES / "seed004-ex1-shove-enemy-failed-dodge.rollcall.jsonl").read_text(encoding="utf-8").splitlines()
-    game = app.read_record(lines[:6], "ex1")  # header, comment, seq 1-4: the Faceless has moved
+    game = app.check_record(lines[:6], "ex1").game  # header, comment, seq 1-4: the Faceless has moved
     state = game.state
     targets = game.system.ejection_targets(state, state.models["swordsman"], state.models["faceless"])
     assert targets == [[(3, 6)], [(4, 5)], [(7, 5)]]
@@ -143,7 +143,7 @@ def test_example3_enemy_rogue_dodges_lands_next_to_his_swordsman_and_still_attac
 def test_example3_offers_seven_nearest_free_hexes(tmp_path: Path) -> None:
     app = Rollcall.open(tmp_path / "data")
     lines = (GAMES / "seed004-ex3-shove-enemy-dodged.rollcall.jsonl").read_text(encoding="utf-8").splitlines()
-    game = app.read_record(lines[:6], "ex3")
+    game = app.check_record(lines[:6], "ex3").game
     state = game.state
     targets = game.system.ejection_targets(state, state.models["rogue"], state.models["faceless"])
     assert len(targets) == 7 and [(7, 5)] in targets
@@ -167,7 +167,7 @@ def test_example4_ally_ejected_before_enemy_who_lands_in_burning_ground(tmp_path
 def test_example4_after_the_guardsman_only_burning_ground_is_nearest(tmp_path: Path) -> None:
     app = Rollcall.open(tmp_path / "data")
     lines = (GAMES / "seed004-ex4-shove-order.rollcall.jsonl").read_text(encoding="utf-8").splitlines()
-    game = app.read_record(lines[:7], "ex4")  # up to the Guardsman's ejection (seq 5)
+    game = app.check_record(lines[:7], "ex4").game  # up to the Guardsman's ejection (seq 5)
     state = game.state
     targets = {t[0] for t in game.system.ejection_targets(state, state.models["swordsman"], state.models["faceless"])}
     burning = {tuple(h) for t in state.terrain.values() if t["kind"] == "burning_ground" for h in t["hexes"]}

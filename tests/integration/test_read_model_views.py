@@ -83,8 +83,7 @@ def test_a_digital_games_secret_seed_never_reaches_the_read_models(tmp_path):
     app = Rollcall.open(tmp_path)
     header = {"rollcall": 1, "system": "tornscape", "game": "secret-1", "dice_mode": "digital",
               "players": [{"id": "p1"}, {"id": "p2"}], "setup": {"board": {"width": 6, "height": 6}}}
-    game = app.create_game(header)
-    app.save_new(game)
+    app.write(header=header)
     secret = app.secret_seed("secret-1").hex()
     app.roll("secret-1", "p1", "other", "attack", 3)
     Projector(tmp_path, app=app).run()

@@ -23,7 +23,7 @@ def data(tmp_path: Path) -> Path:
     app.import_record(GOLDEN.read_text(encoding="utf-8").splitlines(), str(GOLDEN))
     # a second game in the same table must not disturb the first one's verification
     other = [json.loads(line) for line in GOLDEN.read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
-    other[0] = {**{k: v for k, v in other[0].items() if k != "hash"}, "game": "bystander"}
+    other[0] = {**{k: v for k, v in other[0].items() if k not in ("hash", "round")}, "game": "bystander"}
     app.import_record([json.dumps(other[0])] + [json.dumps({k: v for k, v in e.items() if k != "hash"})
                                                 for e in other[1:]], "bystander")
     app.close()
@@ -213,19 +213,44 @@ def test_a_deleted_last_event_is_found_only_against_an_anchor(data: Path, db: sq
     assert "ends at seq 7" in damage.detail
 
 
-def test_a_game_rewritten_and_chained_again_is_found_against_an_anchor(data: Path, db: sqlite3.Connection) -> None:
+def rewrite_from_seq_3(db: sqlite3.Connection, *, authorship_too: bool) -> None:
+    """Change seq 3, then compute every hash after it again (and the authorship chain, if asked)."""
+    from domain.integrity import authorship
     from domain.record import event_hash
 
     previous = row_state(db, 3)["data"]["hash"]  # seq 2
-    for version in range(4, 10):  # seq 3 changed, then every hash after it recomputed
+    authored = row_state(db, 3)["authored"]
+    for version in range(4, 10):
         state = row_state(db, version)
         if version == 4:
             state["data"]["note"] = "rewritten"
         state["data"]["hash"] = previous = event_hash(previous, state["data"])
+        if authorship_too:
+            state["authored"] = authored = authorship(authored, previous, state["author"])
         set_state(db, version, state)
+
+
+def test_a_game_rewritten_and_chained_again_breaks_the_authorship_chain(data: Path, db: sqlite3.Connection) -> None:
+    rewrite_from_seq_3(db, authorship_too=False)
+    damage = verify(data, db).damage
+    assert (damage.seq, damage.kind) == (3, "changed")
+    assert "authorship" in damage.detail
+
+
+def test_a_game_rewritten_with_both_chains_again_is_found_against_an_anchor(data: Path, db: sqlite3.Connection) -> None:
+    rewrite_from_seq_3(db, authorship_too=True)
     assert verify(data, db).ok
     damage = verify_against(data, db, anchor()).damage
     assert (damage.seq, damage.kind) == (3, "changed")
+
+
+def test_an_author_changed_in_place_is_found(data: Path, db: sqlite3.Connection) -> None:
+    state = row_state(db, 5)
+    state["author"] = "Mallory"
+    set_state(db, 5, state)
+    damage = verify(data, db).damage
+    assert (damage.seq, damage.kind) == (4, "changed")
+    assert "Mallory" in damage.detail
 
 
 def test_an_undamaged_game_verifies_against_its_own_export_and_its_head(data: Path, db: sqlite3.Connection) -> None:

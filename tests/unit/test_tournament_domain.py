@@ -78,8 +78,8 @@ def test_an_import_into_a_tournament_of_another_system_names_the_header_line(app
 
 def test_a_game_of_the_tournaments_system_or_of_a_tournament_never_created_is_accepted(app: Rollcall) -> None:
     app.create_tournament("Spring Cup", "tornscape")
-    app.save_new(app.create_game(header("tornscape", "Spring Cup", "g1")))
-    app.save_new(app.create_game(header("t9a", "Autumn Cup", "g2")))
+    app.write(header=header("tornscape", "Spring Cup", "g1"))
+    app.write(header=header("t9a", "Autumn Cup", "g2"))
     assert app.exists("g1") and app.exists("g2")
 
 

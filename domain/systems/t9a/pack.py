@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from domain.errors import MalformedRecord
+from domain import randomness
+from domain.errors import MalformedRecord, RollcallError
 from domain.record import field as get_field
 from domain.systems.fields import EventSpec, integer, one_of, text
 from domain.systems.pack import GameSystem
@@ -222,6 +223,14 @@ class T9A(GameSystem):
         roll = state.rolls.get(event.get("roll"))
         return (roll is not None and self.on(state, "X01")
                 and natural_fails([int(f) for f in roll.faces], state.rules[rules]["single_die_natural_fail"]))
+
+    def digital_draw(self, state: T9AState, seed: bytes, choice: str | None = None) -> dict:
+        """The Flux card of the magic phase just started, from the active player's cards left (R84)."""
+        phase = state.phase_state
+        if phase is None or phase.step != "started":
+            raise RollcallError(f"no Flux card is due in game '{state.game}' (a magic phase has just started?)")
+        card = randomness.draw(seed, state.game, state.seq + 1, state.flux_left[phase.active])
+        return {"type": "FluxCardDrawn", "card": card, "source": "digital"}
 
     # --- the phase -------------------------------------------------------------------------
     def decide_MagicPhaseStarted(self, state: T9AState, event: dict, chk: Checks) -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from domain.errors import MalformedRecord
+from domain import randomness
+from domain.errors import MalformedRecord, RollcallError
 from domain.record import field as get_field, position, show
 from domain.systems.state import Checks
 from domain.systems.tornscape import hexes as hx
@@ -200,6 +201,17 @@ class VortexRules:
     def _explore_succeeds(self, state, event: dict) -> bool:
         roll = state.rolls.get(event["roll"])
         return roll is not None and state.dice.successes(roll.faces) >= 1
+
+    def digital_draw(self, state, seed: bytes, choice: str | None = None) -> dict:
+        """The next ether phenomenon card due (of vortex ``choice`` where one event entered several), with
+        the effect the table asks for (R23)."""
+        due = [c for c in state.draws if choice in (None, c.vortex)]
+        if not due:
+            raise RollcallError(f"no ether phenomenon is due in game '{state.game}'")
+        cell = due[0]
+        card = randomness.draw(seed, state.game, state.seq + 1, state.deck_left())
+        effect = self.cell_polarities(state, cell)[len(cell.drawn)]
+        return {"type": "PhenomenonDrawn", "card": card, "effect": effect, "vortex": cell.vortex, "source": "digital"}
 
     # --- domains and stabilisation ---------------------------------------------------------
     def decide_DomainChosen(self, state, event: dict, chk: Checks) -> None:

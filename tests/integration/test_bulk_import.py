@@ -1,6 +1,6 @@
-"""Importing through the stored-row fast path (domain.storedrows, used by ``import_record`` and the
-bulk import) stores exactly the rows the ordinary aggregate path (``Game.record`` + ``save``) stores:
-byte for byte, but for each row's timestamp."""
+"""Importing many records at once (store.bulk: checked in worker processes, stored in batches) stores
+exactly the rows one write of each record stores (``Rollcall.import_record``): byte for byte, but for
+each row's timestamp and the order in which games follow one another."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from domain.application import Rollcall
-from domain.bulk import import_files
 from domain.errors import GameAlreadyRecorded, RecordError
 from domain.record import canonical, canonical_plain, compact_plain, loads_plain
 from simulation.games import record_lines, simulate
+from store.bulk import import_files
 
 GAMES = Path(__file__).resolve().parents[1] / "games"
 RECORDS = sorted(GAMES.glob("*.rollcall.jsonl"))
@@ -27,8 +27,8 @@ def name_of(path: Path) -> str:
 
 
 def ordinary_import(app: Rollcall, lines: list[str], source: str, *, lenient: bool = False) -> None:
-    """The aggregate path: every line through ``Game.record``, then ``save`` (via ``save_new``)."""
-    app.save_new(app.read_record(lines, source, lenient=lenient))
+    """One record through the application's one write path."""
+    app.import_record(lines, source, lenient=lenient)
 
 
 def rows(data: Path) -> list[tuple]:
@@ -41,36 +41,39 @@ def rows(data: Path) -> list[tuple]:
 
 def both_ways(tmp_path: Path, lines: list[str], *, lenient: bool = False, author: str | None = None,
               ) -> tuple[list[tuple], list[tuple]]:
-    fast, slow = Rollcall.open(tmp_path / "fast"), Rollcall.open(tmp_path / "slow")
-    fast.acting_as = slow.acting_as = author
-    fast.import_record(lines, "record", lenient=lenient)
-    ordinary_import(slow, lines, "record", lenient=lenient)
-    return rows(tmp_path / "fast"), rows(tmp_path / "slow")
+    """The rows of ``lines`` imported by the bulk import and by one write."""
+    (tmp_path / "record.rollcall.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    bulk, single = Rollcall.open(tmp_path / "bulk"), Rollcall.open(tmp_path / "single")
+    bulk.acting_as = single.acting_as = author
+    (result,) = import_files(bulk, [tmp_path / "record.rollcall.jsonl"], lenient=lenient, workers=1)
+    assert not isinstance(result, Exception), result
+    ordinary_import(single, lines, "record", lenient=lenient)
+    return rows(tmp_path / "bulk"), rows(tmp_path / "single")
 
 
 @pytest.mark.parametrize("path", RECORDS, ids=name_of)
-def test_fast_import_stores_the_rows_of_the_aggregate_path(tmp_path: Path, path: Path) -> None:
-    fast, slow = both_ways(tmp_path, path.read_text(encoding="utf-8").splitlines())
-    assert len(fast) > 1
-    assert fast == slow
+def test_bulk_import_stores_the_rows_of_one_write(tmp_path: Path, path: Path) -> None:
+    bulk, single = both_ways(tmp_path, path.read_text(encoding="utf-8").splitlines())
+    assert len(bulk) > 1
+    assert bulk == single
 
 
 @pytest.mark.parametrize("system", ["tornscape", "t9a", "claustrophobia"])
-def test_fast_import_of_simulated_games_stores_the_rows_of_the_aggregate_path(tmp_path: Path, system: str) -> None:
+def test_bulk_import_of_simulated_games_stores_the_rows_of_one_write(tmp_path: Path, system: str) -> None:
     lines = record_lines(simulate(system, 7, f"sim-{system}"))
-    fast, slow = both_ways(tmp_path, lines)
-    assert len(fast) == len(lines)
-    assert fast == slow
+    bulk, single = both_ways(tmp_path, lines)
+    assert len(bulk) == len(lines)
+    assert bulk == single
 
 
-def test_fast_import_writes_the_author_of_every_event(tmp_path: Path) -> None:
-    fast, slow = both_ways(tmp_path, (GAMES / "seed004-ex1-shove-enemy-failed-dodge.rollcall.jsonl")
-                           .read_text(encoding="utf-8").splitlines(), author="Judge Dredd")
-    assert fast == slow
-    assert all(json.loads(state)["author"] == "Judge Dredd" for *_, state in fast)
+def test_bulk_import_writes_the_author_of_every_event(tmp_path: Path) -> None:
+    bulk, single = both_ways(tmp_path, (GAMES / "seed004-ex1-shove-enemy-failed-dodge.rollcall.jsonl")
+                             .read_text(encoding="utf-8").splitlines(), author="Judge Dredd")
+    assert bulk == single
+    assert all(json.loads(state)["author"] == "Judge Dredd" for _, _, topic, state in bulk if topic.startswith("rollcall:"))
 
 
-def test_fast_import_of_a_lenient_record_keeps_the_violations_as_the_aggregate_path(tmp_path: Path) -> None:
+def test_bulk_import_of_a_lenient_record_keeps_the_violations_as_one_write(tmp_path: Path) -> None:
     lines = (GAMES / "seed004-ex1-shove-enemy-failed-dodge.rollcall.jsonl").read_text(encoding="utf-8").splitlines()
     objs = [json.loads(line) for line in lines if not line.startswith("#")]
     bare = [json.dumps({k: v for k, v in o.items() if k != "hash"}) for o in objs]
@@ -78,12 +81,12 @@ def test_fast_import_of_a_lenient_record_keeps_the_violations_as_the_aggregate_p
     broken = {k: v for k, v in objs[moved].items() if k != "hash"}
     broken["free_attacks"] = ["nobody"]
     bare[moved] = json.dumps(broken)
-    fast, slow = both_ways(tmp_path, bare, lenient=True)
-    assert fast == slow
-    assert b'"violations"' in fast[moved][3]
+    bulk, single = both_ways(tmp_path, bare, lenient=True)
+    assert bulk == single
+    assert b'"violations"' in bulk[moved][3]
 
 
-def test_lines_with_floats_escapes_and_huge_numbers_are_stored_as_the_aggregate_path(tmp_path: Path) -> None:
+def test_lines_with_floats_escapes_and_huge_numbers_are_stored_as_one_write(tmp_path: Path) -> None:
     lines = [line for line in (GAMES / "seed004-ex1-shove-enemy-failed-dodge.rollcall.jsonl")
              .read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
     objs = [json.loads(line) for line in lines]
@@ -95,19 +98,21 @@ def test_lines_with_floats_escapes_and_huge_numbers_are_stored_as_the_aggregate_
     objs[0].pop("hash")
     objs[0]["x_ratio"] = 0.25
     text = [json.dumps(o, ensure_ascii=i % 2 == 0) for i, o in enumerate(objs)]
-    text.append(text.pop().replace('"type"', '"x_nan": NaN, "type"'))
-    fast, slow = both_ways(tmp_path, text)
-    assert fast == slow
-    assert b"1e-05" in b"".join(state for *_, state in fast)
+    bulk, single = both_ways(tmp_path, text)
+    assert bulk == single
+    app = Rollcall.open(tmp_path / "bulk")
+    stored = app.stored_lines(objs[0]["game"])
+    assert stored[1]["x_extra0"] == 1e-05 and stored[4]["x_extra3"] == 2 ** 70
+    assert app.verify(objs[0]["game"]).ok
 
 
 @pytest.mark.parametrize(("text", "floats"), [
     ('{"a": 1, "b": [true, false, null], "c": "x.y e5 E"}', False), ('{"a": 1e5}', True), ('{"a": 1.0}', True),
     ('{"a": -0}', False), ('{"a": 12345678901234567890123}', False), ('{"a": "\\u00e9"}', False),
-    ('{"a": 1E-7, "b": "\\"}"}', True), ('{"a": NaN}', True), ('{"a": "\\ud800"}', False), ('{"é": "ü"}', False)])
+    ('{"a": 1E-7, "b": "\\"}"}', True), ('{"a": "\\ud800"}', False), ('{"é": "ü"}', False)])
 def test_plain_json_reads_as_json_and_writes_as_json_does(text: str, floats: bool) -> None:
     value, plain = loads_plain(text)
-    assert value == json.loads(text) or text == '{"a": NaN}'
+    assert value == json.loads(text)
     assert plain is not floats
     if plain:
         try:
@@ -117,14 +122,20 @@ def test_plain_json_reads_as_json_and_writes_as_json_does(text: str, floats: boo
             assert "12345678901234567890123" in text or "ud800" in text
 
 
-def test_bulk_import_stores_the_rows_of_the_aggregate_path(tmp_path: Path) -> None:
-    fast = Rollcall.open(tmp_path / "fast")
-    results = list(import_files(fast, RECORDS, workers=2))
+@pytest.mark.parametrize("text", ['{"a": NaN}', '{"a": -Infinity}', '{"a": 1e400}'])
+def test_what_json_cannot_hold_is_refused_when_read(text: str) -> None:
+    with pytest.raises(ValueError):
+        loads_plain(text)
+
+
+def test_bulk_import_in_worker_processes_stores_the_rows_of_one_write_each(tmp_path: Path) -> None:
+    bulk = Rollcall.open(tmp_path / "bulk")
+    results = list(import_files(bulk, RECORDS, workers=2))
     assert all(not isinstance(r, Exception) for r in results)
-    slow = Rollcall.open(tmp_path / "slow")
+    single = Rollcall.open(tmp_path / "single")
     for path in RECORDS:
-        ordinary_import(slow, path.read_text(encoding="utf-8").splitlines(), str(path))
-    assert rows(tmp_path / "fast") == rows(tmp_path / "slow")
+        ordinary_import(single, path.read_text(encoding="utf-8").splitlines(), str(path))
+    assert sorted(rows(tmp_path / "bulk")) == sorted(rows(tmp_path / "single"))
 
 
 def test_bulk_import_refuses_a_game_given_twice_and_stores_the_rest(tmp_path: Path) -> None:
@@ -139,7 +150,7 @@ def test_bulk_import_refuses_a_game_given_twice_and_stores_the_rest(tmp_path: Pa
     assert all(isinstance(r, RecordError) and isinstance(r.cause, GameAlreadyRecorded) for r in again)
 
 
-def test_fast_import_of_a_broken_record_stores_nothing(tmp_path: Path) -> None:
+def test_import_of_a_broken_record_stores_nothing(tmp_path: Path) -> None:
     lines = (GAMES / "seed004-ex1-shove-enemy-failed-dodge.rollcall.jsonl").read_text(encoding="utf-8").splitlines()
     lines[-1] = lines[-1].replace('"hash": "', '"hash": "0')
     app = Rollcall.open(tmp_path / "data")
@@ -150,17 +161,17 @@ def test_fast_import_of_a_broken_record_stores_nothing(tmp_path: Path) -> None:
 
 
 @pytest.mark.postgres
-def test_bulk_import_into_postgresql_stores_the_rows_of_the_aggregate_path(tmp_path: Path, postgres_env) -> None:
+def test_bulk_import_into_postgresql_stores_the_rows_of_one_write(tmp_path: Path, postgres_env) -> None:
     app = Rollcall(env=postgres_env)
     try:
         results = list(import_files(app, RECORDS[:3] + RECORDS[:1], workers=1))
         assert isinstance(results[3], RecordError) and isinstance(results[3].cause, GameAlreadyRecorded)
-        slow = Rollcall.open(tmp_path / "slow")
+        single = Rollcall.open(tmp_path / "single")
         for path in RECORDS[:3]:
-            ordinary_import(slow, path.read_text(encoding="utf-8").splitlines(), str(path))
+            ordinary_import(single, path.read_text(encoding="utf-8").splitlines(), str(path))
         for result in results[:3]:
-            stored = app.recorder.select_events(slow.get_game(result.game).id)
-            expected = slow.recorder.select_events(slow.get_game(result.game).id)
+            stored = app.recorder.select_events(single.get_game(result.game).id)
+            expected = single.recorder.select_events(single.get_game(result.game).id)
             assert [(s.originator_version, s.topic, TIMESTAMP.sub(b"", s.state)) for s in stored] == \
                 [(s.originator_version, s.topic, TIMESTAMP.sub(b"", s.state)) for s in expected]
             assert app.verify(result.game).ok

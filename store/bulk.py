@@ -1,0 +1,210 @@
+"""Importing many records at once.
+
+Each record is checked in a worker process by the application service's own ``check_record`` — the
+rules, the chain, the aggregate and its pending events, exactly as any write — and eventsourcing's
+mapper turns those pending events into the rows the store keeps. The importing process then decides,
+against the real store, what only it can: the key may write the game (``domain.access.needs_of``, as
+``save`` does), its tournament is of its system, it is not recorded yet and its players' seats in the
+round are free. It stores whole games, several per transaction; if a transaction fails (another writer
+stored one of its games meanwhile), each of its games is stored alone, so only that one is refused.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from itertools import repeat
+from pathlib import Path
+from uuid import UUID
+
+from eventsourcing.persistence import IntegrityError, StoredEvent
+from eventsourcing.sqlite import SQLiteAggregateRecorder
+
+from domain.access import AccessDenied, needs_of
+from domain.application import Checked, Rollcall, Written
+from domain.errors import GameAlreadyRecorded, MalformedRecord, RecordError, RollcallError, RuleViolation
+from domain.seats import SEAT_RULE, Seat
+
+# Settings a worker needs to encode events exactly as the store does.
+MAPPER_SETTINGS = ("COMPRESSOR_TOPIC", "CIPHER_TOPIC", "CIPHER_KEY", "TRANSCODER_TOPIC")
+# Games stored in one transaction: until this many rows are waiting (or this many games).
+BATCH_ROWS = 20_000
+BATCH_GAMES = 200
+
+_worker_app: Rollcall | None = None
+
+
+@dataclass
+class GameRows:
+    """A checked game as the rows the store keeps: the game's own (versions 1, 2, … as columns, cheap to
+    send between processes) and those of the aggregates stored with it (seats, a digital seed)."""
+
+    path: str
+    game: str
+    events: int
+    violations: int
+    header: dict
+    needs: dict[str, str]        # what writing it needs (domain.access.needs_of)
+    seats: list[UUID]            # the seats it takes
+    oid: str                     # the game's aggregate id, hex
+    topics: list[str]
+    states: list[bytes]
+    others: list[tuple[str, int, str, bytes]]  # (id hex, version, topic, state) of the other aggregates
+
+    def __len__(self) -> int:
+        return len(self.states) + len(self.others)
+
+    def stored_events(self) -> list[StoredEvent]:
+        oid = UUID(self.oid)
+        own = [StoredEvent(oid, version, topic, state)
+               for oid, version, topic, state in zip(repeat(oid), range(1, len(self.states) + 1), self.topics,
+                                                     self.states)]
+        return own + [StoredEvent(UUID(i), version, topic, state) for i, version, topic, state in self.others]
+
+    def written(self) -> Written:
+        return Written(self.game, [self.header], self.events, self.violations)
+
+
+def rows_of(app: Rollcall, path: str, checked: Checked) -> GameRows:
+    """The stored rows of a checked game, through the application's own mapper."""
+    to_stored = app.mapper.to_stored_event
+    own = [to_stored(e) for e in checked.game.collect_events()]
+    others = [to_stored(e) for c in checked.companions for e in c.collect_events()]
+    return GameRows(path, checked.game_id, checked.events, checked.violations, checked.game.header,
+                    needs_of([checked.game] + list(checked.companions)) or {"record": "recording game events"},
+                    [c.id for c in checked.companions if isinstance(c, Seat)],
+                    own[0].originator_id.hex, [s.topic for s in own], [s.state for s in own],
+                    [(s.originator_id.hex, s.originator_version, s.topic, s.state) for s in others])
+
+
+def _checker(settings: dict[str, str], author: str | None) -> Rollcall:
+    """An in-memory application that checks records as the store's own would, written by ``author``."""
+    app = Rollcall(env={**settings, "PERSISTENCE_MODULE": "eventsourcing.popo"})
+    app.acting_as = author
+    return app
+
+
+def _start_worker(settings: dict[str, str], author: str | None = None) -> None:
+    global _worker_app
+    _worker_app = _checker(settings, author)
+
+
+def check_file(path: str, lenient: bool, checker: Rollcall | None = None) -> GameRows | RecordError:
+    """Check one record file completely (in a worker, with its checker): its stored rows, or the error."""
+    app = checker or _worker_app
+    try:
+        with open(path, "rb") as handle:
+            return rows_of(app, path, app.check_record(handle, path, lenient=lenient))
+    except RecordError as exc:
+        return exc
+    except RollcallError as exc:
+        return RecordError(path, 0, None, exc)
+    except OSError as exc:
+        return RecordError(path, 0, None, RollcallError(exc.strerror or str(exc)))
+
+
+def import_files(app: Rollcall, paths: Iterable[Path | str], *, lenient: bool = False, workers: int | None = None,
+                 ) -> Iterator[Written | RecordError]:
+    """Import record files; yields each file's result (in order) as soon as it is stored or refused."""
+    paths = [str(p) for p in paths]
+    author = app.author()  # refuses a missing or wrong key before anything is read
+    workers = workers if workers is not None else min(len(paths) // 4, os.cpu_count() or 1)
+    settings = {k: v for k in MAPPER_SETTINGS if (v := app.env.get(k))}
+    if workers <= 1:
+        checker = _checker(settings, author)
+        yield from _store_all(app, (check_file(p, lenient, checker) for p in paths), lenient)
+        return
+    # fork: workers start at once and never re-run the importing program's __main__ (spawn would).
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(settings, author)) as pool:
+        yield from _store_all(app, pool.map(check_file, paths, repeat(lenient), chunksize=4), lenient)
+
+
+def _store_all(app: Rollcall, results: Iterable[GameRows | RecordError], lenient: bool,
+               ) -> Iterator[Written | RecordError]:
+    """Store checked games in batches (one transaction each); yield every result in order."""
+    inserter = _Inserter(app)
+    waiting: list[GameRows | RecordError | Written] = []
+    rows = 0
+    for result in results:
+        if isinstance(result, GameRows):
+            result = _admitted(app, result, lenient)
+            if isinstance(result, GameRows):
+                rows += len(result)
+        waiting.append(result)
+        if rows >= BATCH_ROWS or len(waiting) >= BATCH_GAMES:
+            yield from _flush(app, inserter, waiting)
+            waiting, rows = [], 0
+    yield from _flush(app, inserter, waiting)
+
+
+def _admitted(app: Rollcall, game: GameRows, lenient: bool) -> GameRows | RecordError | Written:
+    """``game`` if it may be stored as checked; else why not (RecordError), or, for a lenient import
+    whose player is seated in another game of the round, the game imported here with that marked."""
+    try:
+        app.authorise(game.needs)
+        app.check_tournament(game.header)  # the workers' stores hold no tournaments, games or seats
+        if app.exists(game.game):
+            raise GameAlreadyRecorded(game.game)
+        taken = next((seat for seat in game.seats if app.seat_taken(seat)), None)
+        if taken is not None:
+            if lenient:
+                with open(game.path, "rb") as handle:
+                    return app.import_record(handle, game.path, lenient=True)
+            raise RuleViolation(SEAT_RULE, f"a player of {game.game} already plays {app.seat_taken(taken)} in round "
+                                           f"{game.header.get('round')} of {game.header.get('tournament')}")
+    except RecordError as exc:
+        return exc
+    except (GameAlreadyRecorded, MalformedRecord, AccessDenied, RuleViolation) as exc:
+        return RecordError(game.path, 1, None, exc)
+    return game
+
+
+class _Inserter:
+    """Inserts stored events in one transaction: on the embedded store with the aggregate recorder of its
+    table (one statement for many rows), elsewhere with the application's recorder."""
+
+    def __init__(self, app: Rollcall) -> None:
+        recorder = app.recorder
+        datastore = getattr(recorder, "datastore", None)
+        if app.env.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite" and datastore is not None:
+            recorder = SQLiteAggregateRecorder(datastore, recorder.events_table_name)
+        self.recorder = recorder
+
+    def insert(self, games: list[GameRows]) -> None:
+        self.recorder.insert_events([s for g in games for s in g.stored_events()])
+
+
+def _flush(app: Rollcall, inserter: _Inserter, waiting: list) -> Iterator[Written | RecordError]:
+    games = [r for r in waiting if isinstance(r, GameRows)]
+    together = False
+    if len(games) > 1:
+        try:
+            inserter.insert(games)
+            together = True
+        except IntegrityError:
+            pass  # one of them (at least) was stored meanwhile: store them one by one
+    for result in waiting:
+        if not isinstance(result, GameRows):
+            yield result
+            continue
+        if not together:
+            try:
+                inserter.insert([result])
+            except IntegrityError:
+                yield RecordError(result.path, 1, None, _conflict(app, result))
+                continue
+        yield result.written()
+
+
+def _conflict(app: Rollcall, game: GameRows) -> RollcallError:
+    if app.exists(game.game):
+        return GameAlreadyRecorded(game.game)
+    return RuleViolation(SEAT_RULE, f"a player of {game.game} took a seat in another game of this round meanwhile")
+
+
+__all__ = ["GameRows", "check_file", "import_files", "rows_of"]
