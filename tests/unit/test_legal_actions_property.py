@@ -26,6 +26,7 @@ from domain.systems.actions import offered
 from simulation.games import record_lines, simulate
 
 GAMES = Path(__file__).resolve().parents[1] / "games"
+GOLDEN = sorted(GAMES.glob("t9a-*.rollcall.jsonl")) + sorted(GAMES.glob("claustrophobia-*.rollcall.jsonl"))
 PLAYED = {"t9a": dict(seeds=range(4), turns=8), "claustrophobia": dict(seeds=range(4), turns=6),
           "tornscape": dict(seeds=range(2), turns=2)}
 
@@ -90,8 +91,7 @@ def test_the_simulators_play_only_offered_actions(system: str) -> None:
                     f"seq {event['seq']} ({event['type']}) was not offered"
 
 
-@pytest.mark.parametrize("path", sorted(GAMES.glob("t9a-*.rollcall.jsonl")) + sorted(GAMES.glob("claustrophobia-*.rollcall.jsonl")),
-                         ids=lambda p: p.name.split(".")[0])
+@pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.name.split(".")[0])
 def test_every_event_of_the_golden_records_is_offered_at_its_state(path: Path) -> None:
     lines = [json.dumps(obj) for _, obj in read_lines(path.read_text(encoding="utf-8").splitlines())]
     for game, event in replay(lines):
