@@ -1,9 +1,11 @@
 """Simulators of legal games of each system, reproducible from a seed.
 
-Moves are proposed at random but with a purpose (Tornscape models head for vortices and enemies,
-wizards cast what their pool allows, warriors take the initiative die that suits them) and the Game
-aggregate itself judges them: a proposal that breaks a rule is dropped, so every simulated game is
-legal by construction. Every event carries an ``at`` time: a few seconds to a minute after the one
+Moves are chosen at random but with a purpose (Tornscape models head for vortices and enemies,
+wizards cast what their pool allows, warriors take the initiative die that suits them). The 9th Age
+and Claustrophobia play among the actions their rules packs offer (``legal_actions``, completed with
+the simulator's choices), so every event they play is one the Record page would offer; Tornscape's
+proposals are judged by the Game aggregate itself, a proposal that breaks a rule dropped. Every
+simulated game is legal by construction. Every event carries an ``at`` time: a few seconds to a minute after the one
 before, so a turn takes a few minutes. The same seed gives byte-identical records.
 
 Whole tournaments are simulation/tournaments.py.
@@ -18,6 +20,7 @@ from datetime import datetime, timedelta, timezone
 from domain.errors import RuleViolation
 from domain.game import Game
 from domain.record import export_line
+from domain.systems.actions import Action
 from domain.systems.tornscape import hexes as hx
 from domain.systems.tornscape.state import Model, TornscapeState
 
@@ -130,6 +133,7 @@ class Simulator:
         self.turns = turns if turns is not None else self.default_turns
         header = type(self).make_header(self.rng, game_id, started=iso(self.now), **header_options)
         self.game = Game.start(header, id=None)  # type: ignore[arg-type]
+        self._offered: tuple[int, list[Action]] = (-1, [])  # the actions offered at a seq
 
     def record(self, event: dict) -> dict:
         """Record an event a few seconds after the last one (the clock moves only if it is legal)."""
@@ -159,13 +163,31 @@ class Simulator:
     def score(self, player: str, points: int, reason: str) -> dict:
         return self.record({"type": "PointsScored", "player": player, "points": points, "reason": reason})
 
+    # --- playing among the actions the rules offer (domain.systems.actions) -------------------
+    def offers(self, event_type: str, **fixed) -> list[Action]:
+        """The actions of ``event_type`` the rules offer now whose fixed fields include ``fixed``."""
+        state = self.game.state
+        if self._offered[0] != state.seq:  # the state changes only by what this simulator records
+            self._offered = (state.seq, self.game.system.legal_actions(state))
+        return [a for a in self._offered[1]
+                if a.event["type"] == event_type and all(a.event.get(k) == v for k, v in fixed.items())]
+
+    def offer(self, event_type: str, **fixed) -> Action:
+        """The first of those offers (a LookupError naming what was sought if the rules offer none)."""
+        found = self.offers(event_type, **fixed)
+        if not found:
+            raise LookupError(f"no {event_type} {fixed or ''} is offered at seq {self.game.state.seq}")
+        return found[0]
+
+    def take(self, action: Action, extra: dict | None = None, **values) -> dict:
+        """Record an offered ``action``, its open fields filled with ``values``; ``extra``: optional
+        fields it leaves to the table (a spell's target)."""
+        return self.record({**action.fill(**values), **(extra or {})})
+
     def end(self, reason: str) -> Game:
         """End the game on the points scored: the higher score wins, equal scores draw."""
-        scores = dict(self.game.state.scores)
-        best = max(scores.values())
-        leaders = [p for p, s in scores.items() if s == best]
-        self.record({"type": "GameEnded", "score": scores, "winner": leaders[0] if len(leaders) == 1 else None,
-                     "reason": reason})
+        scores = {f"score.{pid}": points for pid, points in self.game.state.scores.items()}
+        self.take(self.offer("GameEnded"), reason=reason, **scores)
         return self.game
 
 
@@ -413,8 +435,8 @@ def t9a_header(rng: random.Random, game_id: str, *, tournament: str | None = Non
 
 
 class T9ASimulator(Simulator):
-    """Plays magic phases: wizards cast what the pool allows, the reactive player dispels sensibly;
-    a resolved spell scores for its caster now and then (spell damage)."""
+    """Plays magic phases among the actions the rules offer: wizards cast what the pool allows, the
+    reactive player dispels sensibly; a resolved spell scores for its caster now and then (spell damage)."""
 
     make_header = staticmethod(t9a_header)
 
@@ -424,64 +446,70 @@ class T9ASimulator(Simulator):
     def d6(self, n: int) -> list[int]:
         return [self.rng.randint(1, 6) for _ in range(n)]
 
+    def roll_of(self, purpose: str, dice: int) -> dict:
+        """Roll ``dice`` d6 through the offered roll of that many dice."""
+        for action in self.offers("DiceRolled", purpose=purpose):
+            if action.open["faces"].count == dice:
+                return self.take(action, faces=self.d6(dice))
+        raise LookupError(f"no {purpose} roll of {dice} dice is offered at seq {self.game.state.seq}")
+
     def play(self) -> Game:
         state, rng = self.game.state, self.rng
         for turn in range(1, self.turns + 1):
             active = "p1" if turn % 2 else "p2"
-            self.start_turn(turn)
-            self.record({"type": "MagicPhaseStarted", "active": active})
-            self.record({"type": "FluxCardDrawn", "card": rng.choice(state.flux_left[active])})
-            converted = min(4, state.phase_state.veil // 3)
-            self.record({"type": "VeilSiphoned", "converted_dice": rng.randint(converted // 2, converted)})
+            self.take(self.offer("TurnStarted"))
+            self.take(self.offer("MagicPhaseStarted"), active=active)
+            flux = self.offer("FluxCardDrawn")
+            self.take(flux, card=rng.choice(flux.open["card"].values))
+            siphon = self.offer("VeilSiphoned")
+            most = siphon.open["converted_dice"].high
+            self.take(siphon, converted_dice=rng.randint(most // 2, most))
             for wid, wizard in state.wizards.items():
                 if wizard["player"] != active:
                     continue
                 for sid in list(wizard["spells"]):
                     self.cast(wid, sid)
-            self.record({"type": "MagicPhaseEnded"})
+            self.take(self.offer("MagicPhaseEnded"))
         return self.end("turn limit")
 
     def cast(self, wid: str, sid: str) -> None:
         state, rng = self.game.state, self.rng
         phase, spell = state.phase_state, state.spells[sid]
-        active, reactive = phase.active, state.opponent(phase.active)
+        active = phase.active
         pool = state.magic_dice[active]
-        if (spell["kind"] == "attribute" or (sid in phase.cast_spells and spell["kind"] != "bound") or pool < 1
-                or (wid, sid) in state.amnesia):
-            return
+        if spell["kind"] == "attribute" or pool < 1 or (wid, sid) not in self.game.system.castable(state, phase):
+            return  # attributes follow the spells of their path on their own
         if spell["kind"] == "bound":
-            if pool < 2 or rng.random() < 0.5:
+            bound = self.offers("CastingAttempted", wizard=wid, spell=sid)
+            if not bound or rng.random() < 0.5:
                 return
-            cast = self.record({"type": "CastingAttempted", "wizard": wid, "spell": sid, "dice": rng.choice((2, 3))
-                                if pool >= 3 else 2})
+            dice = bound[0].open["dice"].values
+            cast = self.take(bound[0], dice=rng.choice(dice) if len(dice) > 1 else dice[0])
         else:
             boosted = spell.get("boosted_value") and pool >= 4 and rng.random() < 0.3
             value = spell["boosted_value"] if boosted else spell["casting_value"]
             dice = max(1, min(5, pool, round(value / 3.5) + rng.choice((0, 0, 1))))
-            roll = self.roll(active, "casting", "d6", self.d6(dice))
-            event = {"type": "CastingAttempted", "wizard": wid, "spell": sid, "dice": dice, "roll": roll,
-                     "target": f"unit{rng.randint(1, 9)}"}
-            if boosted:
-                event["version"] = "boosted"
-            cast = self.record(event)
+            self.roll_of("casting", dice)
+            attempt = next(a for a in self.offers("CastingAttempted", wizard=wid, spell=sid)
+                           if a.event.get("version") == ("boosted" if boosted else None))
+            cast = self.take(attempt, extra={"target": f"unit{rng.randint(1, 9)}"})
         if not cast["passed"]:
             return
-        dispellers = [w for w, d in state.wizards.items() if d["player"] == reactive and not d["fleeing"]]
-        if dispellers and state.magic_dice[reactive] and rng.random() < 0.7:
-            dice = min(state.magic_dice[reactive], max(1, round(cast["total"] / 3.5)))
-            roll = self.roll(reactive, "dispel", "d6", self.d6(dice))
-            if self.record({"type": "DispelAttempted", "wizard": rng.choice(dispellers), "dice": dice,
-                            "roll": roll})["dispelled"]:
+        if self.offers("DiceRolled", purpose="dispel") and rng.random() < 0.7:
+            reactive = state.opponent(active)
+            self.roll_of("dispel", min(state.magic_dice[reactive], max(1, round(cast["total"] / 3.5))))
+            dispel = self.offer("DispelAttempted")
+            if self.take(dispel, wizard=rng.choice(dispel.open["wizard"].values))["dispelled"]:
                 return
         if cast["miscast"]:
-            if self.record({"type": "MiscastResolved", "wizard": wid})["effect"] == "broken_concentration":
+            if self.take(self.offer("MiscastResolved"))["effect"] == "broken_concentration":
                 return
-        self.record({"type": "SpellResolved", "spell": sid})
-        for attribute, path in ATTRIBUTES:
-            if path == spell.get("path") and attribute in state.wizards[wid]["spells"]:
-                self.record({"type": "AttributeResolved", "spell": attribute})
+        self.take(self.offer("SpellResolved"))
+        for attribute in self.offers("AttributeResolved")[:1]:
+            self.take(attribute)
         if rng.random() < 0.6:
-            self.score(active, 2 if cast.get("version") == "boosted" else 1, "spell damage")
+            self.take(self.offer("PointsScored"), player=active, points=2 if cast.get("version") == "boosted" else 1,
+                      reason="spell damage")
 
 
 # --- Claustrophobia: initiative phases -----------------------------------------------------------
@@ -508,48 +536,53 @@ def claustrophobia_header(rng: random.Random, game_id: str, *, tournament: str |
 
 
 class ClaustrophobiaSimulator(Simulator):
-    """Plays initiative phases: each warrior takes the die that suits it best; wounds close lines.
-    The humans score for each turn their redeemer still leads, the other side for each warrior lost."""
+    """Plays initiative phases among the actions the rules offer: each warrior takes the die that suits it
+    best; wounds close lines. The humans score for each turn their redeemer still leads, the other side
+    for each warrior lost."""
 
     make_header = staticmethod(claustrophobia_header)
     default_turns = 8
 
     def play(self) -> Game:
         state, rng = self.game.state, self.rng
-        pack = self.game.system
         other = state.opponent(state.human)
-        for turn in range(1, self.turns + 1):
-            self.start_turn(turn)
-            self.start_phase("initiative")
+        for _turn in range(1, self.turns + 1):
+            self.take(self.offer("TurnStarted"))
+            self.take(self.offer("PhaseStarted", phase="initiative"))
             warriors = [w for w in state.warriors.values() if w.in_play]
             if not warriors:
                 break
-            faces = [rng.randint(1, 6) for _ in range(pack.dice_due(state))]
-            roll = self.roll(state.human, "initiative", "d6", faces)
-            free = list(range(len(faces)))
+            dice = self.offer("DiceRolled", purpose="initiative")
+            faces = [rng.randint(1, 6) for _ in range(dice.open["faces"].count)]
+            self.take(dice, faces=faces)
             for warrior in sorted(warriors, key=lambda w: (rng.random(), w.id)):
-                best = max(free, key=lambda i: (warrior.available(faces[i]),
-                                                 sum(warrior.lines.get(faces[i], {}).values()), -i))
-                self.record({"type": "ActionDieAssigned", "warrior": warrior.id, "roll": roll, "index": best})
-                free.remove(best)
-                for number, gift in warrior.gifts.items():
-                    if warrior.die == number and not warrior.exhausted:
-                        self.record({"type": "GiftUsed", "warrior": warrior.id, "gift": gift})
-            self.start_phase("action")
+                self.take(max(self.offers("ActionDieAssigned", warrior=warrior.id),
+                              key=lambda a: self.suits(warrior, faces[a.event["index"]], a.event["index"])))
+                for gift in self.offers("GiftUsed", warrior=warrior.id):
+                    self.take(gift)
+            self.take(self.offer("PhaseStarted", phase="action"))
             for warrior in warriors:
-                open_lines = [n for n in warrior.lines if n not in warrior.lost]
-                if open_lines and rng.random() < 0.25:
-                    self.record({"type": "LineLost", "warrior": warrior.id, "line": rng.choice(open_lines)})
-                elif warrior.lost and rng.random() < 0.15:
-                    self.record({"type": "LineRestored", "warrior": warrior.id,
-                                 "line": rng.choice(sorted(warrior.lost))})
+                self.wound_or_heal(warrior.id)
                 if warrior.lines and all(n in warrior.lost for n in warrior.lines) and warrior.id != "redeemer":
-                    self.record({"type": "WarriorRemoved", "warrior": warrior.id})
-                    self.score(other, 2, "warrior slain")
+                    self.take(self.offer("WarriorRemoved", warrior=warrior.id))
+                    self.take(self.offer("PointsScored"), player=other, points=2, reason="warrior slain")
             redeemer = state.warriors.get("redeemer")
             if redeemer is not None and redeemer.in_play and rng.random() < 0.5:
-                self.score(state.human, 1, "objective")
+                self.take(self.offer("PointsScored"), player=state.human, points=1, reason="objective")
         return self.end("scenario end")
+
+    @staticmethod
+    def suits(warrior, face: int, index: int) -> tuple:
+        """How well a die suits a warrior: an available line first, then the line's stats, then the first die."""
+        return warrior.available(face), sum(warrior.lines.get(face, {}).values()), -index
+
+    def wound_or_heal(self, wid: str) -> None:
+        """A line lost now and then, else now and then a lost line restored."""
+        lose, heal = self.offers("LineLost", warrior=wid), self.offers("LineRestored", warrior=wid)
+        if lose and self.rng.random() < 0.25:
+            self.take(lose[0], line=self.rng.choice(lose[0].open["line"].values))
+        elif heal and self.rng.random() < 0.15:
+            self.take(heal[0], line=self.rng.choice(heal[0].open["line"].values))
 
 
 SIMULATORS = {"tornscape": TornscapeSimulator, "t9a": T9ASimulator, "claustrophobia": ClaustrophobiaSimulator}

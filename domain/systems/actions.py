@@ -8,12 +8,17 @@ An :class:`Action` is one event to record. Its ``event`` holds every field the s
 ``open`` fields are left to the table, each with the :class:`Choice` of values the rules allow (the
 faces the dice showed, the card drawn, how many dice to convert). An action with no open field is
 complete: one tap records it.
+
+An open field named ``object.key`` is one entry of an object field (``score.p1``: player p1's score
+in ``score``). Fields the rules tie to the open ones (the winner of a final score) are not asked for:
+the action's ``derive`` computes them from the filled event.
 """
 
 from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 
@@ -49,8 +54,23 @@ class Choice:
             return list(self.values[:limit])
         if self.kind == "count":
             return list(range(self.low, self.high + 1))[:limit]
-        combos = itertools.islice(itertools.product(self.values, repeat=self.count), limit)
-        return [list(c) for c in combos]
+        return [list(c) for c in _spread_product(self.values, self.count, limit)]
+
+
+def _spread_product(values: tuple, repeat: int, limit: int) -> list[tuple]:
+    """Up to ``limit`` of the tuples of ``itertools.product(values, repeat=repeat)``, evenly spread over
+    all of them when there are more (every face shows up, not only the first ones)."""
+    total = len(values) ** repeat
+    if total <= limit:
+        return list(itertools.product(values, repeat=repeat))
+    picked = []
+    for n in range(limit):
+        index, digits = n * total // limit, []
+        for _ in range(repeat):
+            index, digit = divmod(index, len(values))
+            digits.append(values[digit])
+        picked.append(tuple(reversed(digits)))
+    return picked
 
 
 def one_of(values) -> Choice:
@@ -73,7 +93,8 @@ class Action:
     the table. ``label``: what a button says. ``group``: where the Record page shows it (e.g.
     ``turn``, ``activation``, ``move``, ``dice``, ``vortex``, ``magic``, ``initiative``, ``end``).
     ``actor``: the player whose action it is, if any. ``hexes``: for a move or an ejection, the
-    positions it ends on (the board highlights them)."""
+    positions it ends on (the board highlights them). ``derive``: the fields the rules tie to the open
+    ones, computed from the filled event (the winner of a final score)."""
 
     event: dict
     label: str
@@ -81,6 +102,7 @@ class Action:
     open: dict[str, Choice] = field(default_factory=dict)
     actor: str | None = None
     hexes: tuple = ()
+    derive: Callable[[dict], dict] | None = None
 
     @property
     def complete(self) -> bool:
@@ -95,15 +117,65 @@ class Action:
         missing = set(self.open) - set(values)
         if missing:
             raise ValueError(f"open fields left unfilled: {', '.join(sorted(missing))}")
-        return {**self.event, **values}
+        event = dict(self.event)
+        for name, value in values.items():
+            outer, _, key = name.partition(".")
+            if key:
+                event[outer] = {**event.get(outer, {}), key: value}
+            else:
+                event[name] = value
+        return {**event, **self.derive(event)} if self.derive else event
 
     def matches(self, event: dict) -> bool:
         """Whether ``event`` (as given, before the rules derive anything) is this action completed: every
-        fixed field equal, every open field a value its choice allows."""
+        fixed field equal, every open field a value its choice allows, every derived field as derived."""
         for name, value in self.event.items():
             if event.get(name) != value:
                 return False
-        return all(name in event and choice.allows(event[name]) for name, choice in self.open.items())
+        entries: dict[str, set] = {}
+        for name, choice in self.open.items():
+            found, value = _lookup(event, name)
+            if not found or not choice.allows(value):
+                return False
+            outer, _, key = name.partition(".")
+            if key:
+                entries.setdefault(outer, set()).add(key)
+        if any(set(event[outer]) != keys for outer, keys in entries.items()):
+            return False  # an object of entries holds those entries only
+        return self.derive is None or all(event.get(k) == v for k, v in self.derive(event).items())
+
+    def completions(self, limit: int = 6) -> list[dict]:
+        """Up to ``limit`` distinct events completing this action, for tests and simulators: the open
+        fields' examples spread over each one's range, every field's first example together, then each
+        field's others in turn (a final score: a draw, then a win for each side)."""
+        spread = {name: _spread(choice.examples(), limit) for name, choice in self.open.items()}
+        if any(not values for values in spread.values()):
+            return []
+        first = {name: values[0] for name, values in spread.items()}
+        picks = [first] + [{**first, name: values[i]} for i in range(1, limit)
+                           for name, values in spread.items() if i < len(values)]
+        events: list[dict] = []
+        for values in picks:
+            event = self.fill(**values)
+            if event not in events:
+                events.append(event)
+        return events[:limit]
+
+
+def _spread(values: list, k: int) -> list:
+    """``k`` of ``values`` evenly spread from the first to the last (all of them if there are no more)."""
+    if len(values) <= k:
+        return list(values)
+    return [values[i * (len(values) - 1) // (k - 1)] for i in range(k)] if k > 1 else values[:1]
+
+
+def _lookup(event: dict, name: str) -> tuple[bool, Any]:
+    """(whether it is there, its value) of open field ``name`` of ``event``; ``object.key`` looks inside."""
+    outer, _, key = name.partition(".")
+    if not key:
+        return name in event, event.get(name)
+    inner = event.get(outer)
+    return (True, inner[key]) if isinstance(inner, dict) and key in inner else (False, None)
 
 
 def offered(actions: list[Action], event: dict) -> bool:

@@ -12,8 +12,8 @@ import json
 from typing import Any, ClassVar
 
 from domain import randomness, rulings
-from domain.errors import MalformedRecord, RollcallError
-from domain.systems.actions import Action
+from domain.errors import MalformedRecord, RollcallError, RuleViolation
+from domain.systems.actions import Action, count, one_of as one_value
 from domain.systems.dice import Dice, load_rule_data, merge
 from domain.systems.fields import (JUDGE_EVENTS, PURPOSES, EventSpec, a_list, an_object, any_value, integer,
                                    integers, one_of, text, text_or_null, texts)
@@ -29,6 +29,12 @@ class GameSystem:
     rule_data: ClassVar[str] = ""
     registry: ClassVar[dict[str, type[GameSystem]]] = {}
     state_class: ClassVar[type[GameState]] = GameState
+    # what the common legal actions ask of a system (legal_actions below)
+    phases: ClassVar[tuple[str, ...]] = ()  # the named phases of a turn, in order (PhaseStarted)
+    scoring_reasons: ClassVar[tuple[str, ...]] = ("objective",)  # the reasons PointsScored offers
+    end_reasons: ClassVar[tuple[str, ...]] = ("turn limit", "scenario end", "concession", "time called")
+    most_points: ClassVar[int] = 20  # the most points one PointsScored offers
+    highest_score: ClassVar[int] = 100  # the highest final score GameEnded offers (or the highest so far)
 
     specs: ClassVar[dict[str, EventSpec]] = {
         "TurnStarted": EventSpec({"turn": integer}),
@@ -76,13 +82,75 @@ class GameSystem:
 
     # what may happen next ------------------------------------------------------------------
     def legal_actions(self, state: GameState) -> list[Action]:
-        """What the rules allow to be recorded next at ``state`` (domain.systems.actions); systems extend it."""
+        """What the rules allow to be recorded next at ``state`` (domain.systems.actions).
+
+        Here the events every system shares: the next turn (``may_start_turn``), the phases due
+        (``phases_due``), points scored, the end of the game with its score, and once it has ended only
+        its seal. Judge events and free-text notes are not offered. A system extends the list with its
+        own actions while ``playing(state)``."""
+        if state.sealed:
+            return []
+        if state.ended:
+            return [Action({"type": "GameSealed", "confirmed_by": list(state.players)}, "Both players confirm the "
+                           "record", "end")]
+        if self.interrupted(state):
+            return []
+        actions = []
+        if self.may_start_turn(state):
+            actions.append(Action({"type": "TurnStarted", "turn": state.turn + 1}, f"Turn {state.turn + 1}", "turn"))
+        actions += [Action({"type": "PhaseStarted", "phase": phase}, f"{phase.replace('_', ' ').capitalize()} phase",
+                           "turn") for phase in self.phases_due(state)]
+        return actions + [self.points_action(state), self.end_action(state)]
+
+    def playing(self, state: GameState) -> bool:
+        """Whether the game is under way (not ended, not sealed): a system offers its own actions only then."""
+        return not state.ended and not state.sealed
+
+    def interrupted(self, state: GameState) -> bool:
+        """Whether the rules require particular events first (an ether phenomenon card to draw, an
+        ejection to resolve): meanwhile no common action is offered, only the system's own. By default
+        the rules are asked whether they would take an ordinary event now (points scored); a system may
+        answer directly."""
+        probe = {"type": "PointsScored", "player": next(iter(state.players)), "points": 1, "reason": "probe",
+                 "seq": state.seq + 1}
+        try:
+            self.decide(state, probe, Checks(strict=True))
+        except RuleViolation:
+            return True
+        return False
+
+    def may_start_turn(self, state: GameState) -> bool:
+        """Whether a new turn may start now; systems refuse one in the middle of something (a magic phase)."""
+        return True
+
+    def phases_due(self, state: GameState) -> list[str]:
+        """The phases that may start now: the first of ``phases`` once a turn has started, then each in
+        turn (none after the last: the next turn comes); systems add their conditions."""
+        if state.turn == 0 or not self.phases:
+            return []
+        if state.phase is None:
+            return [self.phases[0]]
+        if state.phase in self.phases[:-1]:
+            return [self.phases[self.phases.index(state.phase) + 1]]
         return []
 
     def digital_draw(self, state: GameState, seed: bytes, choice: str | None = None) -> dict:
         """The event of the card draw due now, the card picked from the committed ``seed`` (domain.randomness);
         ``choice`` narrows what is drawn where several draws are due (a pack's own meaning)."""
         raise RollcallError(f"no card draw is due in game '{state.game}' ({self.alias} has no digital draws)")
+
+    def points_action(self, state: GameState) -> Action:
+        return Action({"type": "PointsScored"}, "Points scored", "score",
+                      open={"player": one_value(state.players), "points": count(1, self.most_points),
+                            "reason": one_value(self.scoring_reasons)})
+
+    def end_action(self, state: GameState) -> Action:
+        """The end of the game: a score per player (``score.<player>``), the reason; the winner follows
+        from the score (``winner_of``)."""
+        low, high = min(0, *state.scores.values()), max(self.highest_score, *state.scores.values())
+        scores = {f"score.{pid}": count(low, high) for pid in state.players}
+        return Action({"type": "GameEnded"}, "End of the game", "end",
+                      open={**scores, "reason": one_value(self.end_reasons)}, derive=winner_field)
 
     # events --------------------------------------------------------------------------------
     def spec(self, event_type: str, system: str) -> EventSpec:
@@ -272,6 +340,18 @@ class GameSystem:
                 raise MalformedRecord(f"field `about`: seq {seq} is not an earlier event of this game", field="about")
 
 
+
+
+def winner_of(score: dict) -> str | None:
+    """The winner a final score gives: the one player with the highest score; a draw has none."""
+    best = max(score.values())
+    leaders = [pid for pid, points in score.items() if points == best]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def winner_field(event: dict) -> dict:
+    """The ``winner`` of a GameEnded event, from its ``score``."""
+    return {"winner": winner_of(event["score"])}
 
 
 def digital_mismatches(state: GameState, seed_hex: str) -> list[str]:

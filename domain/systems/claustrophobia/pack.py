@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from domain.errors import MalformedRecord
 from domain.record import field as get_field
+from domain.systems.claustrophobia.legal import InitiativeActions
 from domain.systems.fields import EventSpec, integer, text
 from domain.systems.pack import GameSystem
 from domain.systems.state import Checks, GameState
@@ -75,10 +76,12 @@ class ClaustrophobiaState(GameState):
         return out
 
 
-class Claustrophobia(GameSystem):
+class Claustrophobia(InitiativeActions, GameSystem):
     alias = "claustrophobia"
     rule_data = "claustrophobia"
     state_class = ClaustrophobiaState
+    phases = ("initiative", "action")
+    scoring_reasons = ("objective", "warrior slain")
 
     specs = {
         "ActionDieAssigned": EventSpec({"warrior": text, "roll": integer, "index": integer},

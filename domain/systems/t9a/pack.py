@@ -15,6 +15,7 @@ from domain.record import field as get_field
 from domain.systems.fields import EventSpec, integer, one_of, text
 from domain.systems.pack import GameSystem
 from domain.systems.state import Checks, GameState
+from domain.systems.t9a.legal import MagicActions
 
 KINDS = ("normal", "bound", "attribute", "replicable")
 STEPS = ("started", "flux", "siphoned", "ended")
@@ -109,11 +110,12 @@ def miscast_effect(table: dict, value: int) -> str:
     return table[str(value)]
 
 
-class T9A(GameSystem):
+class T9A(MagicActions, GameSystem):
     alias = "t9a"
     aliases = ("9th-age", "the-9th-age")
     rule_data = "t9a"
     state_class = T9AState
+    scoring_reasons = ("spell damage", "objective")
 
     specs = {
         "MagicPhaseStarted": EventSpec({"active": text}),
