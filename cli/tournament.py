@@ -2,28 +2,23 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, Optional
 
 import typer
 
-from cli.errors import reported
-from cli.main import DataDir, Key, _project, app, data_dir, open_app
+from cli.options import App, AsJson, DataDir, Key, echo_json, open_app, plural, read, table
 
-tournament_app = typer.Typer(help="Tournaments: rounds of games of one system, standings and results.",
-                             no_args_is_help=True)
-app.add_typer(tournament_app, name="tournament")
+app = App(name="tournament", help="Tournaments: registration, pairings, results and standings.")
 
 STANDING_COLUMNS = (("rank", "#"), ("player", "player"), ("faction", "faction"), ("games", "games"),
                     ("wins", "W"), ("draws", "D"), ("losses", "L"), ("byes", "byes"), ("tournament_points", "TP"),
                     ("vp_for", "VP+"), ("vp_against", "VP-"), ("vp_diff", "VP±"), ("sos", "SoS"))
 RESULT_COLUMNS = (("round", "round"), ("table_no", "table"), ("player", "player"), ("faction", "faction"),
-                  ("score", "VP"), ("opponent_score", "VP"), ("opponent", "opponent"),
-                  ("opponent_faction", "faction"), ("result", "result"), ("game", "game"))
+                  ("score", "VP"), ("opponent_score", "opp. VP"), ("opponent", "opponent"),
+                  ("opponent_faction", "opp. faction"), ("result", "result"), ("game", "game"))
 
 
-@tournament_app.command("create")
-@reported
+@app.command("create")
 def create(name: Annotated[str, typer.Argument(help="Tournament name, e.g. 'Autumn Open 2026'.")],
            system: Annotated[str, typer.Option(help="tornscape, t9a or claustrophobia.")],
            rounds: Annotated[Optional[int], typer.Option(help="Rounds planned.")] = None,
@@ -39,8 +34,7 @@ def create(name: Annotated[str, typer.Argument(help="Tournament name, e.g. 'Autu
     typer.echo(f"created tournament {created['name']} ({created['system']})")
 
 
-@tournament_app.command("bye")
-@reported
+@app.command("bye")
 def bye(name: Annotated[str, typer.Argument(help="Tournament name.")],
         round_no: Annotated[int, typer.Option("--round", help="Round of the bye.")],
         player: Annotated[str, typer.Option(help="Name of the player who sits the round out.")],
@@ -51,75 +45,51 @@ def bye(name: Annotated[str, typer.Argument(help="Tournament name.")],
     typer.echo(f"{player} has a bye in round {round_no} of {name}")
 
 
-@tournament_app.command("list")
-@reported
-def list_(data: DataDir = None) -> None:
+@app.command("list")
+def list_(as_json: AsJson = False, data: DataDir = None) -> None:
     """Every tournament: created ones and those only named by game headers."""
     from projections.tournaments import list_tournaments
 
-    rows = _read(data, list_tournaments)
+    rows = read(data, list_tournaments)
+    if as_json:
+        echo_json(rows)
+        return
     if not rows:
         typer.echo("no tournaments yet: `rollcall tournament create NAME --system SYSTEM`")
     for t in rows:
         origin = "" if t["created"] else "  (named by games only)"
-        rounds = f"{t['rounds_played'] or 0} rounds" + (f" of {t['planned_rounds']}" if t["planned_rounds"] else "")
-        typer.echo(f"{t['tournament']}  {t['system']}  {t['games']} games, {rounds}{origin}")
+        rounds = plural(t["rounds_played"] or 0, "round") + (f" of {t['planned_rounds']}" if t["planned_rounds"] else "")
+        typer.echo(f"{t['tournament']}  {t['system']}  {plural(t['games'], 'game')}, {rounds}{origin}")
 
 
-@tournament_app.command("standings")
-@reported
+@app.command("standings")
 def standings(name: Annotated[str, typer.Argument(help="Tournament name.")],
-              as_json: Annotated[bool, typer.Option("--json", help="Print the standings as JSON.")] = False,
+              as_json: AsJson = False,
               data: DataDir = None) -> None:
     """Standings: tournament points (win 3, draw 1, loss 0, bye 3), then VP difference, VP for and
     strength of schedule (the sum of the tournament points of the opponents played)."""
     from projections.tournaments import standings as query
 
-    rows = _read(data, query, name)
+    rows = read(data, query, name)
     if as_json:
-        typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        echo_json(rows)
         return
-    _table(f"Standings of {name}", rows, STANDING_COLUMNS)
+    table(f"Standings of {name}", rows, STANDING_COLUMNS)
 
 
-@tournament_app.command("results")
-@reported
+@app.command("results")
 def results(name: Annotated[str, typer.Argument(help="Tournament name.")],
             round_no: Annotated[Optional[int], typer.Option("--round", help="Only this round.")] = None,
-            as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+            as_json: AsJson = False,
             data: DataDir = None) -> None:
     """Results per round: each game (victory points and result of the player in seat 1) and each bye."""
     from projections.tournaments import results as query
 
-    rows = _read(data, query, name, round_no)
+    rows = read(data, query, name, round_no)
     if as_json:
-        typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        echo_json(rows)
         return
     if not rows:
         typer.echo(f"no results of {name}" + (f" in round {round_no}" if round_no else ""))
         return
-    _table(f"Results of {name}" + (f", round {round_no}" if round_no else ""), rows, RESULT_COLUMNS)
-
-
-def _read(data, query, *args) -> list[dict[str, Any]]:
-    """Project what is new, then run ``query`` over the published read models."""
-    from projections.queries import connect_read
-
-    _project(data)
-    con = connect_read(data_dir(data))
-    try:
-        return query(con, *args)
-    finally:
-        con.close()
-
-
-def _table(title: str, rows: list[dict[str, Any]], columns: tuple[tuple[str, str], ...]) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    table = Table(title=title, title_justify="left", title_style="bold")
-    for _, label in columns:
-        table.add_column(label, overflow="fold")
-    for row in rows:
-        table.add_row(*("" if row.get(k) is None else str(row[k]) for k, _ in columns))
-    Console(width=max(120, Console().width)).print(table)
+    table(f"Results of {name}" + (f", round {round_no}" if round_no else ""), rows, RESULT_COLUMNS)
