@@ -94,11 +94,12 @@ def open_app(data: Path | None, key: str | None = None) -> Rollcall:
 
 def project(data: Path | None, rebuild: bool = False) -> int:
     """Bring the read models up to date (a progress bar on the terminal); the number of events projected."""
+    from rich.console import Console
     from rich.progress import Progress
 
     from projections.projector import Projector
 
-    with Progress(transient=True) as progress:
+    with Progress(transient=True, console=Console(stderr=True)) as progress:  # stdout stays for the output
         task = progress.add_task("projecting", total=None)
 
         def tick(done: int, total: int) -> None:
@@ -139,14 +140,6 @@ def table(title: str, rows: Iterable[dict[str, Any]], columns: tuple[tuple[str, 
     for row in rows:
         shown.add_row(*("" if row.get(k) is None else str(row[k]) for k, _ in columns))
     Console(width=max(120, Console().width)).print(shown)
-
-
-def write_csv(rows: Iterable[dict[str, Any]], columns: Iterable[str]) -> None:
-    import csv
-
-    writer = csv.DictWriter(sys.stdout, fieldnames=list(columns), extrasaction="ignore", lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
 
 
 def free_port(port: int, host: str = "localhost", tries: int = 50) -> int:

@@ -314,8 +314,10 @@ class TournamentMixin:
         self._check_pairable(tournament, round_no, games)
         entrants = tournament.entrants()
         if len(entrants) < 2:
-            raise TournamentError(f"{name} has {len(entrants)} player(s) to pair; register players first "
-                                  "(`rollcall tournament register`)")
+            checking = any(p["checked_in"] for p in tournament.players.values())
+            raise TournamentError(f"{name} has {len(entrants)} player(s) to pair: " + (
+                "once check-in has begun only checked-in players are paired (`rollcall tournament check-in`)"
+                if checking else "register players first (`rollcall tournament register`)"))
         earlier = [g for g in games if (g.round or 0) < round_no]
         seed = secrets.randbelow(2 ** 32) if seed is None else seed
         clubs = {p: entry.get("club") for p, entry in tournament.players.items()}
