@@ -42,7 +42,7 @@ def rule(game: Annotated[str, typer.Argument(help="Game id.")],
          judge: Annotated[str, typer.Option(help="The judge's name.")],
          about: About,
          decision: Annotated[str, typer.Option(help="stands or void.")],
-         text: Annotated[str, typer.Option(help="The ruling, in words.")],
+         text: Annotated[str, typer.Option(metavar="RULING", help="The ruling, in words.")],
          data: DataDir = None, key: Key = None) -> None:
     """Record a judge's ruling (needs a judge's key once the store has keys). A `void` is refused,
     naming the rule, when the events that remain would break one."""
