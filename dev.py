@@ -81,8 +81,7 @@ def install() -> int:
     """Install Rollcall into .venv with uv when it can be had, else (or when uv fails) with pip."""
     uv = find_uv()
     if uv is not None:
-        # compiled at install, as pip does: the first run then imports instead of compiling
-        rc = run([uv, "pip", "install", "--compile-bytecode", "--python", PYTHON, "-e", ".[test]"])
+        rc = run([uv, "pip", "install", "--python", PYTHON, "-e", ".[test]"])
         if rc == 0:
             return 0
         say(f"uv failed (exit {rc}); installing with pip")
