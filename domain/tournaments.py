@@ -363,11 +363,8 @@ class TournamentMixin:
                                   f"{', '.join(map(str, unfinished))} have no result yet")
 
     def _events(self, game_id: str) -> int:
-        """The number of events a game has after its header (0 when it has none, or does not exist)."""
-        from domain.application import game_uuid
-
-        last = self.recorder.select_events(game_uuid(game_id), desc=True, limit=1)  # type: ignore[attr-defined]
-        return last[0].originator_version - 1 if last else 0
+        """The number of events a game has after its header (its last seq)."""
+        return self.heads([game_id])[0]["seq"]  # type: ignore[attr-defined]
 
     def _same_game(self, game_id: str | None, header: dict) -> str | None:
         """``game_id`` when that game has the players and setup of ``header`` (a re-pairing keeps it)."""
