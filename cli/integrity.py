@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.options import App, DataDir, open_app
+from cli.options import App, DataDir, open_app, plural
 from domain.errors import GameNotFound, RollcallError
 
 app = App()
@@ -42,7 +42,7 @@ def verify(games: Annotated[Optional[list[str]], typer.Argument(help="Game ids (
             typer.echo(f"DAMAGED  {game_id}: {exc}")
             continue
         if result.ok:
-            typer.echo(f"OK       {game_id} ({result.events} events)")
+            typer.echo(f"OK       {game_id} ({plural(result.events, 'event')})")
         else:
             damaged += 1
             d = result.damage
