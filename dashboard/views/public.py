@@ -21,13 +21,14 @@ RESULTS = {"W": "won", "D": "draw", "L": "lost", "B": "bye", None: "playing"}
 
 def pairings_frame(rows: list[dict]) -> pd.DataFrame:
     shown = [{**r, "table_no": str(r["table_no"]) if r["table_no"] is not None else "bye",
+              "opponent": r["opponent"] or "", "opponent_faction": r["opponent_faction"] or "",
               "result": RESULTS[r["result"]]} for r in rows]
     return pd.DataFrame([{label: r[k] for k, label in PAIRING_COLUMNS.items()} for r in shown],
                         columns=list(PAIRING_COLUMNS.values()))
 
 
 def standings_frame(rows: list[dict]) -> pd.DataFrame:
-    shown = [{**r, "dropped": f"after round {r['dropped_after_round']}"
+    shown = [{**r, "club": r.get("club") or "", "dropped": f"after round {r['dropped_after_round']}"
               if r.get("dropped_after_round") is not None else ""} for r in rows]
     return pd.DataFrame([{label: r.get(k) for k, label in STANDING_COLUMNS.items()} for r in shown],
                         columns=list(STANDING_COLUMNS.values()))
