@@ -37,7 +37,7 @@ class _Argument(TyperArgument):
 
 
 def _plain(params: list) -> list:
-    """Help without type tags: an option that takes a value shows its name (``--players PLAYERS``), a flag
+    """Help without type tags: an option that takes a value shows its name (``--round ROUND``), a flag
     nothing (nor its default when that is off); an argument shows its name in capitals, without its type."""
     for param in params:
         if isinstance(param, TyperArgument):
@@ -45,7 +45,8 @@ def _plain(params: list) -> list:
             param.metavar = param.metavar or param.name.upper()
         elif param.metavar is None:
             flag = param.is_flag or param.count
-            param.metavar = "" if flag else param.name.upper()
+            long = next((o for o in param.opts if o.startswith("--")), param.name)
+            param.metavar = "" if flag else long.lstrip("-").replace("-", "_").upper()
             if flag and not param.default:
                 param.show_default = False
     return params

@@ -151,7 +151,8 @@ def players(name: Name, as_json: AsJson = False, data: DataDir = None) -> None:
 
 @app.command("pair")
 def pair(name: Name, round_no: Round,
-         setup: Annotated[Optional[Path], typer.Option(help="A JSON file holding the games' setup object.")] = None,
+         setup: Annotated[Optional[Path], typer.Option(metavar="FILE",
+                                                       help="A JSON file holding the games' setup object.")] = None,
          scenario: Annotated[Optional[str], typer.Option(
              help="A scenario shipped with Rollcall (default: the system's first; see domain/scenarios).")] = None,
          seed: Annotated[Optional[int], typer.Option(
