@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Optional
 
 import typer
 
-from cli.errors import reported
-from cli.main import DataDir, Key, app, open_app
+from cli.options import App, AsJson, DataDir, Key, echo_json, open_app
 from domain.errors import MalformedRecord
 
-dispute_app = typer.Typer(help="Disputes and rulings: `void` leaves events out of the as-ruled game.",
-                          no_args_is_help=True)
-app.add_typer(dispute_app, name="dispute")
+app = App()  # `seal`, and the `dispute` group
+dispute_app = App(name="dispute", help="Disputes and rulings: `void` leaves events out of the as-ruled game.")
+app.add_typer(dispute_app)
 
 About = Annotated[str, typer.Option(help="The disputed events' seqs, e.g. 12 or 12,13.")]
 
@@ -29,7 +27,6 @@ def seqs(about: str) -> list[int]:
 
 
 @dispute_app.command("open")
-@reported
 def open_(game: Annotated[str, typer.Argument(help="Game id.")],
           by: Annotated[str, typer.Option(help="The player calling the judge (player id, e.g. p1).")],
           about: About,
@@ -41,12 +38,11 @@ def open_(game: Annotated[str, typer.Argument(help="Game id.")],
 
 
 @dispute_app.command("rule")
-@reported
 def rule(game: Annotated[str, typer.Argument(help="Game id.")],
          judge: Annotated[str, typer.Option(help="The judge's name.")],
          about: About,
          decision: Annotated[str, typer.Option(help="stands or void.")],
-         text: Annotated[str, typer.Option(help="The ruling, in words.")],
+         text: Annotated[str, typer.Option(metavar="RULING", help="The ruling, in words.")],
          data: DataDir = None, key: Key = None) -> None:
     """Record a judge's ruling (needs a judge's key once the store has keys). A `void` is refused,
     naming the rule, when the events that remain would break one."""
@@ -55,15 +51,14 @@ def rule(game: Annotated[str, typer.Argument(help="Game id.")],
 
 
 @dispute_app.command("list")
-@reported
 def list_(game: Annotated[str, typer.Argument(help="Game id.")],
-          as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+          as_json: AsJson = False,
           data: DataDir = None) -> None:
     """The game's disputes and rulings, and the seqs the as-ruled game leaves out."""
     state = open_app(data).get_game(game).state
     out = {"disputes": state.disputes, "rulings": state.rulings, "voided": sorted(state.voided)}
     if as_json:
-        typer.echo(json.dumps(out, ensure_ascii=False, indent=2))
+        echo_json(out)
         return
     for d in state.disputes:
         typer.echo(f"seq {d['seq']}: {d['by']} disputes {', '.join(map(str, d['about']))}: {d['claim']}")
@@ -76,7 +71,6 @@ def list_(game: Annotated[str, typer.Argument(help="Game id.")],
 
 
 @app.command()
-@reported
 def seal(game: Annotated[str, typer.Argument(help="Game id.")],
          confirmed_by: Annotated[Optional[list[str]], typer.Option("--confirmed-by",
                                                                    help="A player confirming (give both).")] = None,

@@ -6,16 +6,12 @@ from typing import Annotated
 
 import typer
 
-from cli.errors import reported
-from cli.main import DataDir, Key, app, open_app
+from cli.options import App, AsJson, DataDir, Key, echo_json, open_app
 
-keys_app = typer.Typer(help="Access keys: reading is open; once an organiser has a key, writing needs one.",
-                       no_args_is_help=True)
-app.add_typer(keys_app, name="keys")
+app = App(name="keys", help="Access keys: reading is open; once an organiser has a key, writing needs one.")
 
 
-@keys_app.command("add")
-@reported
+@app.command("add")
 def add(role: Annotated[str, typer.Argument(help="scorekeeper, judge or organiser.")],
         name: Annotated[str, typer.Argument(help="Who holds the key (recorded as the author of what they write).")],
         data: DataDir = None, key: Key = None) -> None:
@@ -26,19 +22,20 @@ def add(role: Annotated[str, typer.Argument(help="scorekeeper, judge or organise
     typer.echo(new)
 
 
-@keys_app.command("list")
-@reported
-def list_(data: DataDir = None) -> None:
+@app.command("list")
+def list_(as_json: AsJson = False, data: DataDir = None) -> None:
     """The key holders and their roles (never the keys)."""
     holders = open_app(data).key_holders()
+    if as_json:
+        echo_json([{"name": holder.name, "role": holder.role} for holder in holders])
+        return
     if not holders:
         typer.echo("no keys: this is a single-user store (anyone who can open it may write)")
     for holder in holders:
         typer.echo(f"{holder.role:<12} {holder.name}")
 
 
-@keys_app.command("revoke")
-@reported
+@app.command("revoke")
 def revoke(name: Annotated[str, typer.Argument(help="Whose key to revoke.")],
            data: DataDir = None, key: Key = None) -> None:
     """Revoke a key (needs an organiser's key)."""

@@ -8,8 +8,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.errors import reported
-from cli.main import DataDir, Key, _project, app, dashboard, data_dir, open_app
+from cli.options import App, DataDir, Key, data_dir, open_app, plural, project
+from cli.serve import Browser, Port, serve
 from domain.application import Rollcall
 from domain.errors import RollcallError
 from domain.tournaments import canonical_system
@@ -17,9 +17,10 @@ from domain.tournaments import canonical_system
 # (system, tournament, players, rounds): a tournament of each system, built in well under a minute.
 DEMO = (("tornscape", "Demo Open", 12, 4), ("t9a", "Demo Magic Cup", 8, 3), ("claustrophobia", "Demo Descent", 7, 3))
 
+app = App()
+
 
 @app.command()
-@reported
 def simulate(tournament: Annotated[str, typer.Option(help="Tournament name (created if missing).")],
              system: Annotated[str, typer.Option(help="tornscape, t9a or claustrophobia.")] = "tornscape",
              players: Annotated[int, typer.Option(help="Number of players (an odd number gives a bye a round).")] = 8,
@@ -36,7 +37,7 @@ def simulate(tournament: Annotated[str, typer.Option(help="Tournament name (crea
     if models is not None and canonical_system(system) != "tornscape":
         raise RollcallError("--models is for Tornscape games")
     games, events = _simulate(open_app(data, key), system, tournament, players, rounds, seed, workers, **options)
-    typer.echo(f"recorded {games} simulated {system} games ({events} events) of {tournament}")
+    typer.echo(f"recorded {plural(games, f'simulated {system} game')} ({plural(events, 'event')}) of {tournament}")
 
 
 def _simulate(store: Rollcall, system: str, tournament: str, players: int, rounds: int, seed: int,
@@ -78,15 +79,16 @@ def _simulate(store: Rollcall, system: str, tournament: str, players: int, round
 
 
 @app.command()
-@reported
-def demo(port: Annotated[int, typer.Option(help="Dashboard port on localhost.")] = 8501,
-         serve: Annotated[bool, typer.Option(help="Open the dashboard after building the demo.")] = True,
-         data: DataDir = None, key: Key = None) -> None:
+def demo(port: Port = 8501,
+         serving: Annotated[bool, typer.Option("--serve/--no-serve",
+                                               help="Serve the dashboard after building the demo.")] = True,
+         browser: Browser = True, data: DataDir = None, key: Key = None) -> None:
     """Build a simulated tournament of each system, project them and open the dashboard."""
     store = open_app(data, key)
     for seed, (system, tournament, players, rounds) in enumerate(DEMO, start=1):
         _simulate(store, system, tournament, players, rounds, seed)
-    count = _project(data)
-    typer.echo(f"demo ready in {data_dir(data)}: {sum(1 for _ in store.headers())} games, {count} events projected")
-    if serve:
-        dashboard(port=port, data=data)
+    count = project(data)
+    games = sum(1 for _ in store.headers())
+    typer.echo(f"demo ready in {data_dir(data)}: {plural(games, 'game')}, {plural(count, 'event')} projected")
+    if serving:
+        serve(port, data, browser)

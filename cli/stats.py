@@ -7,8 +7,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from cli.errors import reported
-from cli.main import DataDir, _project, app, data_dir
+from cli.options import App, AsJson, DataDir, data_dir, plural, project
 from domain.errors import RollcallError
 
 # per query: its title and the columns shown (JSON output carries every column)
@@ -42,18 +41,19 @@ SHOWN: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 MAX_ROWS = 12
 
+app = App()
+
 
 @app.command()
-@reported
 def stats(tournament: Annotated[Optional[str], typer.Option(help="Tournament (default: every game).")] = None,
           game: Annotated[Optional[list[str]], typer.Option(help="A game (repeat for a set of games).")] = None,
-          as_json: Annotated[bool, typer.Option("--json", help="Print every figure as JSON.")] = False,
+          as_json: AsJson = False,
           data: DataDir = None) -> None:
     """Luck, dice and card fairness, odds of the games' rolls and results of a tournament or a set of games."""
     from projections.queries import connect_read
     from projections.stats import ANALYTICS_QUERIES, Scope, focus_game, scope_games
 
-    _project(data)
+    project(data)
     con = connect_read(data_dir(data))
     try:
         scope = Scope(tournament=tournament, games=tuple(game or ()))
@@ -78,7 +78,7 @@ def _print(figures: dict[str, list[dict[str, Any]]], games: int, tournament: str
     from rich.table import Table
 
     console = Console()
-    console.print(f"[bold]{tournament or 'All games'}[/bold]: {games} games")
+    console.print(f"[bold]{tournament or 'All games'}[/bold]: {plural(games, 'game')}")
     for name, (title, columns) in SHOWN.items():
         rows = figures.get(name) or []
         if name == "luck_by_game":

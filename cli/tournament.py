@@ -1,29 +1,37 @@
-"""Tournaments: create, list, standings, results, byes."""
+"""Tournaments: create them, register players, pair rounds, enter results, publish standings and pairings."""
 
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Optional
+from pathlib import Path
+from typing import Annotated, Optional
 
 import typer
 
-from cli.errors import reported
-from cli.main import DataDir, Key, _project, app, data_dir, open_app
+from cli.options import App, AsJson, DataDir, Key, echo_json, open_app, plural, read, table
+from domain.errors import MalformedRecord
 
-tournament_app = typer.Typer(help="Tournaments: rounds of games of one system, standings and results.",
-                             no_args_is_help=True)
-app.add_typer(tournament_app, name="tournament")
+app = App(name="tournament", help="Tournaments: registration, pairings, results and standings.")
+
+Name = Annotated[str, typer.Argument(help="Tournament name.")]
+Player = Annotated[str, typer.Option(help="The player's name.")]
+Round = Annotated[int, typer.Option("--round", help="Round number.")]
+Csv = Annotated[bool, typer.Option("--csv", help="Print CSV (a header line, then a line per row).")]
 
 STANDING_COLUMNS = (("rank", "#"), ("player", "player"), ("faction", "faction"), ("games", "games"),
                     ("wins", "W"), ("draws", "D"), ("losses", "L"), ("byes", "byes"), ("tournament_points", "TP"),
                     ("vp_for", "VP+"), ("vp_against", "VP-"), ("vp_diff", "VP±"), ("sos", "SoS"))
+PAIRING_COLUMNS = (("table_no", "table"), ("player", "player (p1)"), ("faction", "faction"),
+                   ("opponent", "opponent (p2)"), ("opponent_faction", "opp. faction"), ("score", "VP"),
+                   ("opponent_score", "opp. VP"), ("result", "result"), ("game", "game"))
+PLAYER_COLUMNS = (("registration", "#"), ("player", "player"), ("faction", "faction"), ("club", "club"),
+                  ("checked_in", "checked in"), ("dropped_after_round", "dropped after round"))
 RESULT_COLUMNS = (("round", "round"), ("table_no", "table"), ("player", "player"), ("faction", "faction"),
-                  ("score", "VP"), ("opponent_score", "VP"), ("opponent", "opponent"),
-                  ("opponent_faction", "faction"), ("result", "result"), ("game", "game"))
+                  ("score", "VP"), ("opponent_score", "opp. VP"), ("opponent", "opponent"),
+                  ("opponent_faction", "opp. faction"), ("result", "result"), ("game", "game"))
 
 
-@tournament_app.command("create")
-@reported
+@app.command("create")
 def create(name: Annotated[str, typer.Argument(help="Tournament name, e.g. 'Autumn Open 2026'.")],
            system: Annotated[str, typer.Option(help="tornscape, t9a or claustrophobia.")],
            rounds: Annotated[Optional[int], typer.Option(help="Rounds planned.")] = None,
@@ -39,8 +47,7 @@ def create(name: Annotated[str, typer.Argument(help="Tournament name, e.g. 'Autu
     typer.echo(f"created tournament {created['name']} ({created['system']})")
 
 
-@tournament_app.command("bye")
-@reported
+@app.command("bye")
 def bye(name: Annotated[str, typer.Argument(help="Tournament name.")],
         round_no: Annotated[int, typer.Option("--round", help="Round of the bye.")],
         player: Annotated[str, typer.Option(help="Name of the player who sits the round out.")],
@@ -51,75 +58,169 @@ def bye(name: Annotated[str, typer.Argument(help="Tournament name.")],
     typer.echo(f"{player} has a bye in round {round_no} of {name}")
 
 
-@tournament_app.command("list")
-@reported
-def list_(data: DataDir = None) -> None:
+@app.command("list")
+def list_(as_json: AsJson = False, data: DataDir = None) -> None:
     """Every tournament: created ones and those only named by game headers."""
     from projections.tournaments import list_tournaments
 
-    rows = _read(data, list_tournaments)
+    rows = read(data, list_tournaments)
+    if as_json:
+        echo_json(rows)
+        return
     if not rows:
         typer.echo("no tournaments yet: `rollcall tournament create NAME --system SYSTEM`")
     for t in rows:
         origin = "" if t["created"] else "  (named by games only)"
-        rounds = f"{t['rounds_played'] or 0} rounds" + (f" of {t['planned_rounds']}" if t["planned_rounds"] else "")
-        typer.echo(f"{t['tournament']}  {t['system']}  {t['games']} games, {rounds}{origin}")
+        rounds = plural(t["rounds_played"] or 0, "round") + (f" of {t['planned_rounds']}" if t["planned_rounds"] else "")
+        typer.echo(f"{t['tournament']}  {t['system']}  {plural(t['games'], 'game')}, {rounds}{origin}")
 
 
-@tournament_app.command("standings")
-@reported
-def standings(name: Annotated[str, typer.Argument(help="Tournament name.")],
-              as_json: Annotated[bool, typer.Option("--json", help="Print the standings as JSON.")] = False,
-              data: DataDir = None) -> None:
+@app.command("standings")
+def standings(name: Name, as_json: AsJson = False, as_csv: Csv = False, data: DataDir = None) -> None:
     """Standings: tournament points (win 3, draw 1, loss 0, bye 3), then VP difference, VP for and
     strength of schedule (the sum of the tournament points of the opponents played)."""
-    from projections.tournaments import standings as query
+    from projections.tournaments import STANDINGS_CSV, csv_text, standings as query
 
-    rows = _read(data, query, name)
+    rows = read(data, query, name)
     if as_json:
-        typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        echo_json(rows)
         return
-    _table(f"Standings of {name}", rows, STANDING_COLUMNS)
+    if as_csv:
+        typer.echo(csv_text(rows, STANDINGS_CSV), nl=False)
+        return
+    table(f"Standings of {name}", rows, STANDING_COLUMNS)
 
 
-@tournament_app.command("results")
-@reported
+@app.command("results")
 def results(name: Annotated[str, typer.Argument(help="Tournament name.")],
             round_no: Annotated[Optional[int], typer.Option("--round", help="Only this round.")] = None,
-            as_json: Annotated[bool, typer.Option("--json", help="Print the results as JSON.")] = False,
+            as_json: AsJson = False,
             data: DataDir = None) -> None:
     """Results per round: each game (victory points and result of the player in seat 1) and each bye."""
     from projections.tournaments import results as query
 
-    rows = _read(data, query, name, round_no)
+    rows = read(data, query, name, round_no)
     if as_json:
-        typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+        echo_json(rows)
         return
     if not rows:
         typer.echo(f"no results of {name}" + (f" in round {round_no}" if round_no else ""))
         return
-    _table(f"Results of {name}" + (f", round {round_no}" if round_no else ""), rows, RESULT_COLUMNS)
+    table(f"Results of {name}" + (f", round {round_no}" if round_no else ""), rows, RESULT_COLUMNS)
 
 
-def _read(data, query, *args) -> list[dict[str, Any]]:
-    """Project what is new, then run ``query`` over the published read models."""
-    from projections.queries import connect_read
 
-    _project(data)
-    con = connect_read(data_dir(data))
+@app.command("register")
+def register(name: Name, player: Player,
+             faction: Annotated[Optional[str], typer.Option(help="The player's faction.")] = None,
+             club: Annotated[Optional[str], typer.Option(help="The player's club or team (kept apart in round 1).")] = None,
+             data: DataDir = None, key: Key = None) -> None:
+    """Register a player in a created tournament (an organiser's key once the store has keys)."""
+    entry = open_app(data, key).register_player(name, player, faction, club)
+    typer.echo(f"registered {entry['player']} in {name}")
+
+
+@app.command("check-in")
+def check_in(name: Name, player: Player, data: DataDir = None, key: Key = None) -> None:
+    """A registered player is present. Once check-in has begun, only checked-in players are paired."""
+    entry = open_app(data, key).check_in(name, player)
+    typer.echo(f"{entry['player']} checked in")
+
+
+@app.command("drop")
+def drop(name: Name, player: Player, data: DataDir = None, key: Key = None) -> None:
+    """A player leaves the tournament: never paired again; the games played stand."""
+    entry = open_app(data, key).drop_player(name, player)
+    typer.echo(f"{entry['player']} dropped out of {name} after round {entry['after_round']}")
+
+
+@app.command("players")
+def players(name: Name, as_json: AsJson = False, data: DataDir = None) -> None:
+    """The registered players: faction, club, check-in and drop."""
+    from projections.tournaments import players as query
+
+    rows = read(data, query, name)
+    if as_json:
+        echo_json(rows)
+        return
+    if not rows:
+        typer.echo(f"no players registered in {name}: `rollcall tournament register`")
+        return
+    table(f"Players of {name}: {plural(len(rows), 'player')}", rows, PLAYER_COLUMNS)
+
+
+@app.command("pair")
+def pair(name: Name, round_no: Round,
+         setup: Annotated[Optional[Path], typer.Option(metavar="FILE",
+                                                       help="A JSON file holding the games' setup object.")] = None,
+         scenario: Annotated[Optional[str], typer.Option(
+             help="A scenario shipped with Rollcall (default: the system's first; see domain/scenarios).")] = None,
+         seed: Annotated[Optional[int], typer.Option(
+             help="Seed of the draw among players tied in the standings (default: random).")] = None,
+         data: DataDir = None, key: Key = None) -> None:
+    """Pair a round from the standings (Swiss: no rematch when avoidable, a bye to the lowest-ranked player
+    without one, no two players of a club in round 1 when avoidable), assign tables and create the games,
+    ready to be recorded. A round can be paired again until one of its games has an event."""
+    paired = open_app(data, key).pair_round(name, round_no, setup=_setup(setup), scenario=scenario, seed=seed)
+    again = f" (pairing {paired['pairing']})" if paired["pairing"] > 1 else ""
+    typer.echo(f"round {round_no} of {name}{again}: {plural(len(paired['tables']), 'table')}"
+               + (f", scenario {paired['scenario']}" if paired["scenario"] else ""))
+    for t in paired["tables"]:
+        (a, b) = t["players"]
+        typer.echo(f"  table {t['table']}: {a['name']} ({a['faction'] or '-'}) vs {b['name']} ({b['faction'] or '-'})"
+                   f"  game {t['game']}")
+    if paired["bye"]:
+        typer.echo(f"  bye: {paired['bye']}")
+
+
+def _setup(path: Path | None) -> dict | None:
+    if path is None:
+        return None
     try:
-        return query(con, *args)
-    finally:
-        con.close()
+        setup = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise MalformedRecord(f"{path}:{exc.lineno}: not valid JSON: {exc.msg}", field="setup") from None
+    if not isinstance(setup, dict):
+        raise MalformedRecord(f"{path}: the setup must be a JSON object", field="setup")
+    return setup
 
 
-def _table(title: str, rows: list[dict[str, Any]], columns: tuple[tuple[str, str], ...]) -> None:
-    from rich.console import Console
-    from rich.table import Table
+@app.command("result")
+def result(name: Name, round_no: Round,
+           table_no: Annotated[int, typer.Option("--table", help="Table number.")],
+           score: Annotated[list[str], typer.Option(help="A player's victory points, as SEAT=VP or NAME=VP "
+                                                         "(give both: --score p1=3 --score p2=1).")],
+           data: DataDir = None, key: Key = None) -> None:
+    """Enter a game's result alone (the game then holds its setup and GameEnded); it counts in the
+    standings like any other game. The winner is the player with more victory points."""
+    scores: dict[str, int] = {}
+    for item in score:
+        who, _, points = item.rpartition("=")
+        if not who.strip() or not points.strip().lstrip("-").isdigit():
+            raise MalformedRecord(f"--score takes SEAT=VP or NAME=VP, e.g. p1=3, not {item!r}", field="score")
+        scores[who.strip()] = int(points)
+    ended = open_app(data, key).enter_result(name, round_no, table_no, scores)
+    winner = ended["winner"] or "nobody (a draw)"
+    typer.echo(f"seq {ended['seq']}: round {round_no} table {table_no} ended "
+               f"{', '.join(f'{k} {v}' for k, v in ended['score'].items())}; winner {winner}")
 
-    table = Table(title=title, title_justify="left", title_style="bold")
-    for _, label in columns:
-        table.add_column(label, overflow="fold")
-    for row in rows:
-        table.add_row(*("" if row.get(k) is None else str(row[k]) for k, _ in columns))
-    Console(width=max(120, Console().width)).print(table)
+
+@app.command("pairings")
+def pairings(name: Name,
+             round_no: Annotated[Optional[int], typer.Option("--round", help="Round (default: the last paired).")] = None,
+             as_json: AsJson = False, as_csv: Csv = False, data: DataDir = None) -> None:
+    """A round's tables (players, factions, results so far) and its bye."""
+    from projections.tournaments import PAIRINGS_CSV, csv_text, pairings as query
+
+    rows = read(data, query, name, round_no)
+    if as_json:
+        echo_json(rows)
+    elif as_csv:
+        typer.echo(csv_text(rows, PAIRINGS_CSV), nl=False)
+    elif not rows:
+        typer.echo(f"no pairings of {name}" + (f" in round {round_no}" if round_no else "")
+                   + ": `rollcall tournament pair`")
+    else:
+        shown = [{**r, "table_no": r["table_no"] or "bye", "result": r["result"] if r["game"] else None}
+                 for r in rows]
+        table(f"Pairings of {name}, round {rows[0]['round']}", shown, PAIRING_COLUMNS)

@@ -19,6 +19,7 @@ PAGES = {
     ],
     "Tournaments": [
         st.Page(PAGES_DIR / "standings.py", title="Standings", icon=":material/leaderboard:"),
+        st.Page(PAGES_DIR / "public.py", title="Pairings", icon=":material/groups:"),
         st.Page(PAGES_DIR / "analytics.py", title="Analytics", icon=":material/monitoring:"),
     ],
 }

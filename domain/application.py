@@ -131,12 +131,20 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         except AggregateNotFoundError:
             return None
 
-    def seat_taken(self, seat: UUID) -> str | None:
-        """The game that took a seat (domain.seats), or None."""
+    def seat(self, seat: UUID) -> Seat | None:
+        """A player's seat in a round (domain.seats), or None if no game took it."""
         try:
-            return self.repository.get(seat).game
+            return self.repository.get(seat)
         except AggregateNotFoundError:
             return None
+
+    def seat_taken(self, seat: UUID, header: dict | None = None) -> str | None:
+        """The game holding a seat, or None: never taken, or held by a game its tournament withdrew (for
+        a new game of ``header``'s tournament and round)."""
+        found = self.seat(seat)
+        if found is None or (header is not None and self.withdrawn(found.game, header)):
+            return None
+        return found.game
 
     # --- the one write path -----------------------------------------------------------------
     def write(self, game_id: str | None = None, events: Iterable[dict | Line] = (), *, header: dict | Line | None = None,
@@ -203,7 +211,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
             if c.created and self.exists(c.game_id):
                 return GameAlreadyRecorded(c.game_id)
             for seat in c.companions:
-                if isinstance(seat, Seat) and self.seat_taken(seat.id):
+                if isinstance(seat, Seat) and self.seat_taken(seat.id) not in (None, c.game_id):
                     return RecordError(c.game_id, 1, None, RuleViolation(
                         SEAT_RULE, f"a player of {c.game_id} took a seat in another game of this round meanwhile "
                                    f"({self.seat_taken(seat.id)})"))
@@ -229,14 +237,22 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         seats = seats_of(data)
         taken = [RuleViolation(SEAT_RULE, f"{name} already plays {other} in round {data['round']} of "
                                           f"{data['tournament']}; a player plays one game a round")
-                 for name, seat in seats if (other := self.seat_taken(seat))]
+                 for name, seat in seats if (other := self.seat_taken(seat, data))]
         if taken and strict:
             raise taken[0]
         game = Game.start(header, game_uuid(game_id), strict=strict, author=self.writer(), violations=taken)
-        companions: list[Aggregate] = [] if taken else [Seat.take(seat, game_id) for _, seat in seats]
+        companions: list[Aggregate] = [] if taken else [self._seated(seat, game_id) for _, seat in seats]
         if seed is not None:
             companions.append(DiceSeed.draw(seed_uuid(game_id), seed))
         return Checked(game, [game.header], len(game.header.get("violations", ())), True, companions)
+
+    def _seated(self, seat: UUID, game_id: str) -> Seat:
+        """The seat taken by ``game_id``: a new one, or one a withdrawn game held."""
+        found = self.seat(seat)
+        if found is None:
+            return Seat.take(seat, game_id)
+        found.retake(game_id)
+        return found
 
     @staticmethod
     def _chained(chain: str, given: dict, ours: str, *, is_header: bool = False) -> str:

@@ -4,7 +4,8 @@ A game whose header names a tournament and a round takes a seat for each of its 
 an aggregate whose id is derived from the tournament, the round and the player. The store keeps one
 aggregate per id, so two games seating one player in one round cannot both be stored, even when two
 scorekeepers create them at the same moment: the second is refused (rule F09). Imported leniently, the
-second game is kept with the violation marked on its header, and takes no seat.
+second game is kept with the violation marked on its header, and takes no seat. A game the tournament
+withdrew (its round paired again before it began) frees its seats: the next game retakes them.
 """
 
 from __future__ import annotations
@@ -42,9 +43,20 @@ class Seat(Aggregate):
         TOPIC = "rollcall-seat:Taken"
         game: str
 
+    class Retaken(Aggregate.Event):
+        TOPIC = "rollcall-seat:Retaken"
+        game: str
+
+        def apply(self, seat: Seat) -> None:
+            seat.game = self.game
+
     def __init__(self, game: str) -> None:
         self.game = game
 
     @classmethod
     def take(cls, id: UUID, game: str) -> Seat:
         return cls._create(cls.Created, id=id, game=game)
+
+    def retake(self, game: str) -> None:
+        """The seat passes to ``game`` (the game holding it was withdrawn)."""
+        self.trigger_event(self.Retaken, game=game)

@@ -5,6 +5,13 @@ created tournament must be of that system. A header may also name a tournament t
 created: it then exists implicitly (in the read models, not in the store). Byes, which are no game,
 are recorded on the tournament (``award_bye``).
 
+A created tournament can be run whole in Rollcall: players register (name, faction, club), check in and
+drop out (a dropped player is never paired again; their games stand); each round is paired from the
+standings (``pair_round``: :func:`next_pairings`), which creates the round's games, header only, ready to
+be recorded or to take a result alone (``enter_result``: a ``GameEnded`` right after the header). A round
+can be paired again until one of its games has an event. Every tournament event needs an organiser's key
+where the store has keys.
+
 Standings rank players (by name, within a tournament) by tournament points (win 3, draw 1, loss 0,
 bye 3 unless the tournament says otherwise), then victory-point difference, then victory points
 scored, then strength of schedule (the sum of the tournament points of the opponents played).
@@ -13,6 +20,9 @@ Rounds are paired Swiss-style (:func:`swiss_pairings`).
 
 from __future__ import annotations
 
+import json
+import random
+import secrets
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from uuid import NAMESPACE_URL, UUID, uuid5
@@ -74,9 +84,41 @@ class Tournament(Aggregate):
         def apply(self, aggregate: Tournament) -> None:
             aggregate.byes.append(self.data)
 
+    class PlayerRegistered(Aggregate.Event):
+        TOPIC = "rollcall-tournament:PlayerRegistered"
+        data: dict
+
+        def apply(self, aggregate: Tournament) -> None:
+            aggregate.players[self.data["player"]] = {**self.data, "checked_in": False, "dropped_after": None}
+
+    class PlayerCheckedIn(Aggregate.Event):
+        TOPIC = "rollcall-tournament:PlayerCheckedIn"
+        data: dict
+
+        def apply(self, aggregate: Tournament) -> None:
+            aggregate.players[self.data["player"]]["checked_in"] = True
+
+    class PlayerDropped(Aggregate.Event):
+        TOPIC = "rollcall-tournament:PlayerDropped"
+        data: dict
+
+        def apply(self, aggregate: Tournament) -> None:
+            aggregate.players[self.data["player"]]["dropped_after"] = self.data["after_round"]
+
+    class RoundPaired(Aggregate.Event):
+        TOPIC = "rollcall-tournament:RoundPaired"
+        data: dict
+
+        def apply(self, aggregate: Tournament) -> None:
+            aggregate.rounds[self.data["round"]] = self.data
+            aggregate.withdrawn.update(self.data.get("withdrawn", ()))
+
     def __init__(self, data: dict) -> None:
         self.data = data
         self.byes: list[dict] = []
+        self.players: dict[str, dict] = {}   # name -> registration (faction, club, checked_in, dropped_after)
+        self.rounds: dict[int, dict] = {}    # round -> its latest pairing (RoundPaired's data)
+        self.withdrawn: set[str] = set()     # games of a pairing that a later pairing of the round replaced
 
     @classmethod
     def create(cls, name: str, system: str, *, rounds: int | None = None, notes: str | None = None,
@@ -123,6 +165,83 @@ class Tournament(Aggregate):
         self.trigger_event(self.ByeAwarded, data=data)
         return data
 
+    @property
+    def last_round(self) -> int:
+        """The last round paired (0 before the first)."""
+        return max(self.rounds, default=0)
+
+    def register(self, player: str, faction: str | None = None, club: str | None = None) -> dict:
+        """A player enters the tournament (names are the players' keys: two may not differ only in case)."""
+        if not isinstance(player, str) or not player.strip():
+            raise TournamentError("a player needs a name")
+        player = player.strip()
+        taken = next((p for p in self.players if p.casefold() == player.casefold()), None)
+        if taken is not None:
+            raise TournamentError(f"{taken} is already registered in {self.name}")
+        data = {"tournament": self.name, "player": player}
+        data.update({k: v.strip() for k, v in (("faction", faction), ("club", club)) if v and v.strip()})
+        self.trigger_event(self.PlayerRegistered, data=data)
+        return data
+
+    def registered(self, player: str) -> dict:
+        found = self.players.get(player) or next((p for n, p in self.players.items()
+                                                  if n.casefold() == str(player).strip().casefold()), None)
+        if found is None:
+            raise TournamentError(f"{player} is not registered in {self.name} (`rollcall tournament register`)")
+        return found
+
+    def check_in(self, player: str) -> dict:
+        """A registered player is present; once anyone has checked in, only checked-in players are paired."""
+        entry = self.registered(player)
+        if entry["dropped_after"] is not None:
+            raise TournamentError(f"{entry['player']} dropped out of {self.name}")
+        if entry["checked_in"]:
+            raise TournamentError(f"{entry['player']} has already checked in")
+        data = {"tournament": self.name, "player": entry["player"]}
+        self.trigger_event(self.PlayerCheckedIn, data=data)
+        return data
+
+    def drop(self, player: str) -> dict:
+        """A player leaves after the last round paired: never paired again; their games stand."""
+        entry = self.registered(player)
+        if entry["dropped_after"] is not None:
+            raise TournamentError(f"{entry['player']} already dropped out after round {entry['dropped_after']}")
+        data = {"tournament": self.name, "player": entry["player"], "after_round": self.last_round}
+        self.trigger_event(self.PlayerDropped, data=data)
+        return data
+
+    def entrants(self) -> list[str]:
+        """The players to pair, in registration order: not dropped, and checked in once check-in has begun."""
+        active = [p for p in self.players.values() if p["dropped_after"] is None]
+        if any(p["checked_in"] for p in active):
+            active = [p for p in active if p["checked_in"]]
+        return [p["player"] for p in active]
+
+    def pair(self, data: dict) -> dict:
+        """Record the pairing of a round: the next round, or the last one again (``pair_round`` checks that
+        none of its games has begun)."""
+        round_no = data["round"]
+        if round_no not in (self.last_round, self.last_round + 1) or round_no < 1:
+            raise TournamentError(f"round {round_no} cannot be paired: the next round of {self.name} is "
+                                  f"{self.last_round + 1}")
+        previous = self.rounds.get(round_no)
+        data = {"tournament": self.name, **data, "pairing": previous["pairing"] + 1 if previous else 1}
+        if previous:
+            kept = {t["game"] for t in data["tables"]}
+            data["withdrawn"] = [t["game"] for t in previous["tables"] if t["game"] not in kept]
+        self.trigger_event(self.RoundPaired, data=data)
+        return data
+
+    def table_game(self, round_no: int, table: int) -> str | None:
+        """The game at ``table`` in the latest pairing of ``round_no`` (None: not paired here)."""
+        tables = self.rounds.get(round_no, {}).get("tables", ())
+        return next((t["game"] for t in tables if t["table"] == table), None)
+
+    def byes_before(self, round_no: int) -> list[str]:
+        """The players who had a bye (awarded, or by a pairing) in a round before ``round_no``."""
+        awarded = [b["player"] for b in self.byes if b["round"] < round_no]
+        return awarded + [p["bye"] for r, p in sorted(self.rounds.items()) if r < round_no and p.get("bye")]
+
 
 class TournamentMixin:
     """The application service's tournament commands (mixed into :class:`domain.application.Rollcall`)."""
@@ -163,10 +282,141 @@ class TournamentMixin:
 
     def award_bye(self, name: str, round_no: int, player: str, faction: str | None = None) -> dict:
         """Record that ``player`` has a bye in round ``round_no`` of a created tournament."""
+        return self._organise(name, lambda t: t.award_bye(round_no, player, faction))
+
+    def register_player(self, name: str, player: str, faction: str | None = None, club: str | None = None) -> dict:
+        """Register a player (name, faction, club or team) in a created tournament."""
+        return self._organise(name, lambda t: t.register(player, faction, club))
+
+    def check_in(self, name: str, player: str) -> dict:
+        return self._organise(name, lambda t: t.check_in(player))
+
+    def drop_player(self, name: str, player: str) -> dict:
+        return self._organise(name, lambda t: t.drop(player))
+
+    def _organise(self, name: str, command) -> dict:
         tournament = self.tournament(name)
-        data = tournament.award_bye(round_no, player, faction)
+        data = command(tournament)
         self.save(tournament)  # type: ignore[attr-defined]
         return data
+
+    def pair_round(self, name: str, round_no: int, *, setup: dict | None = None, scenario: str | None = None,
+                   seed: int | None = None) -> dict:
+        """Pair round ``round_no`` (the next one, or the last one again until one of its games has an event)
+        from the standings, and create its games (header only) through ``import_record``.
+
+        The games' setup is ``setup``, else the shipped scenario ``scenario``, else the system's first
+        scenario (domain.scenarios). ``seed`` draws the order of players tied in the standings (random
+        when None); it is kept in the ``RoundPaired`` event. Returns the event's data."""
+        tournament = self.tournament(name)
+        self.author("organise", "pairing a round")  # type: ignore[attr-defined]
+        games = self.tournament_games(tournament)
+        self._check_pairable(tournament, round_no, games)
+        entrants = tournament.entrants()
+        if len(entrants) < 2:
+            checking = any(p["checked_in"] for p in tournament.players.values())
+            raise TournamentError(f"{name} has {len(entrants)} player(s) to pair: " + (
+                "once check-in has begun only checked-in players are paired (`rollcall tournament check-in`)"
+                if checking else "register players first (`rollcall tournament register`)"))
+        earlier = [g for g in games if (g.round or 0) < round_no]
+        seed = secrets.randbelow(2 ** 32) if seed is None else seed
+        clubs = {p: entry.get("club") for p, entry in tournament.players.items()}
+        pairs, bye = next_pairings(entrants, [g.result for g in earlier if g.result], tournament.byes_before(round_no),
+                                   round_no, seed, clubs=clubs, points=tournament.points,
+                                   played=[frozenset(g.names) for g in earlier])
+        setup, scenario = round_setup(tournament.system, setup, scenario)
+        previous = tournament.rounds.get(round_no)
+        pairing = previous["pairing"] + 1 if previous else 1
+        tables, new = [], []
+        for number, (a, b) in enumerate(pairs, start=1):
+            faction = {p: tournament.players[p].get("faction") for p in (a, b)}
+            pair = seats(tournament.system, (a, faction[a]), (b, faction[b]))
+            header = game_header(tournament, round_no, number, pair, setup)
+            kept = self._same_game(tournament.table_game(round_no, number), header) if previous else None
+            if kept is None:
+                header = game_header(tournament, round_no, number, pair, setup, pairing)
+                unseated = {k: v for k, v in header.items() if k != "round"}  # seats are checked when it is stored,
+                self.check_record([json.dumps(unseated)], f"round {round_no} table {number}")  # after the pairing
+                new.append(header)
+            tables.append({"table": number, "game": kept or header["game"],
+                           "players": [{"name": n, "faction": f} for n, f in pair]})
+        data = tournament.pair({"round": round_no, "tables": tables, "bye": bye, "seed": seed, "scenario": scenario})
+        self.save(tournament)  # type: ignore[attr-defined]
+        for header in new:
+            self.import_record([json.dumps(header)], f"round {round_no} table {header['table']}")  # type: ignore
+        return data
+
+    def _check_pairable(self, tournament: Tournament, round_no: int, games: list[TournamentGame]) -> None:
+        """Refuse to pair a round that is neither the next nor the last (or whose games have begun), or the
+        next while the last has games without a result."""
+        last = tournament.last_round
+        if round_no == last and last:
+            for table in tournament.rounds[last]["tables"]:
+                if self._events(table["game"]):
+                    raise TournamentError(f"round {last} of {tournament.name} cannot be paired again: game "
+                                          f"{table['game']} (table {table['table']}) has recorded events")
+        elif round_no != last + 1:
+            raise TournamentError(f"round {round_no} cannot be paired: the next round of {tournament.name} is "
+                                  f"{last + 1}")
+        unfinished = sorted(g.table or 0 for g in games if g.round == round_no - 1 and g.result is None)
+        if round_no > 1 and unfinished:
+            raise TournamentError(f"round {round_no - 1} of {tournament.name} is not finished: table(s) "
+                                  f"{', '.join(map(str, unfinished))} have no result yet")
+
+    def _events(self, game_id: str) -> int:
+        """The number of events a game has after its header (its last seq)."""
+        return self.heads([game_id])[0]["seq"]  # type: ignore[attr-defined]
+
+    def _same_game(self, game_id: str | None, header: dict) -> str | None:
+        """``game_id`` when that game has the players and setup of ``header`` (a re-pairing keeps it)."""
+        if game_id is None:
+            return None
+        stored = self.stored_lines(game_id)[0]  # type: ignore[attr-defined]
+        same = all(stored.get(k) == header[k] for k in ("players", "setup"))
+        return game_id if same else None
+
+    def tournament_games(self, tournament: Tournament) -> list[TournamentGame]:
+        """The games of a tournament (every game whose header names it, less those a re-pairing withdrew),
+        each with its result once it has ended."""
+        games = []
+        for header in self.headers():  # type: ignore[attr-defined]
+            named = header.get("tournament")
+            if isinstance(named, str) and slug(named) == tournament.data["slug"] \
+                    and header["game"] not in tournament.withdrawn:
+                lines = self.stored_lines(header["game"])  # type: ignore[attr-defined]
+                ended = next((e for e in reversed(lines[1:]) if e.get("type") == "GameEnded"), None)
+                games.append(TournamentGame(header, ended))
+        return games
+
+    def enter_result(self, name: str, round_no: int, table: int, score: dict[str, int],
+                     reason: str = "result entered") -> dict:
+        """End the game at ``table`` of round ``round_no`` with ``score`` (by seat id or player name); the
+        winner is the player with more victory points (equal: a draw). Needs a key of any role."""
+        tournament = self.tournament(name)
+        game_id = tournament.table_game(round_no, table) or self._named_game(tournament, round_no, table)
+        header = self.stored_lines(game_id)[0]  # type: ignore[attr-defined]
+        seat_of = {p["id"]: p["id"] for p in header["players"]}
+        seat_of.update({str(p.get("name", "")).casefold(): p["id"] for p in header["players"]})
+        scored: dict[str, int] = {}
+        for who, points in score.items():
+            seat = seat_of.get(who) or seat_of.get(who.casefold())
+            if seat is None:
+                names = " and ".join(f"{p.get('name', p['id'])} ({p['id']})" for p in header["players"])
+                raise TournamentError(f"{who} does not play at table {table} of round {round_no} ({names} do)")
+            scored[seat] = points
+        if len(scored) != 2:
+            raise TournamentError("a result gives both players' victory points, e.g. --score p1=3 --score p2=1")
+        (a, score_a), (b, score_b) = sorted(scored.items())
+        winner = None if score_a == score_b else a if score_a > score_b else b
+        return self.record(game_id, {"type": "GameEnded", "score": dict(sorted(scored.items())),  # type: ignore
+                                     "winner": winner, "reason": reason})
+
+    def _named_game(self, tournament: Tournament, round_no: int, table: int) -> str:
+        found = [g.header["game"] for g in self.tournament_games(tournament)
+                 if g.round == round_no and g.table == table]
+        if not found:
+            raise TournamentError(f"no game at table {table} of round {round_no} of {tournament.name}")
+        return found[0]
 
     def check_tournament(self, header: dict) -> None:
         """Refuse a game header naming a created tournament of another system."""
@@ -186,11 +436,64 @@ class TournamentMixin:
             raise MalformedRecord(f"field `tournament`: '{created}' is a {system} tournament, not {game_system}",
                                   field="tournament")
 
+    def withdrawn(self, game: str, header: dict) -> bool:
+        """Whether ``game`` is one the tournament of ``header`` withdrew (its round paired again before it
+        began): its players' seats in the round are free again (domain.seats)."""
+        name = header.get("tournament")
+        found = self._find_tournament(name) if isinstance(name, str) and slug(name) else None
+        return found is not None and game in found.withdrawn
+
     def _find_tournament(self, name: str) -> Tournament | None:
         try:
             return self.repository.get(tournament_uuid(name))  # type: ignore[attr-defined]
         except AggregateNotFoundError:
             return None
+
+
+@dataclass(frozen=True)
+class TournamentGame:
+    """A game of a tournament: its header, and its ``GameEnded`` once it has ended."""
+
+    header: dict
+    ended: dict | None
+
+    @property
+    def round(self) -> int | None:
+        return self.header.get("round")
+
+    @property
+    def table(self) -> int | None:
+        return self.header.get("table")
+
+    @property
+    def names(self) -> tuple[str, str]:
+        a, b = (p.get("name") or p["id"] for p in self.header["players"])
+        return a, b
+
+    @property
+    def result(self) -> GameResult | None:
+        if self.ended is None:
+            return None
+        (id_a, id_b), (a, b) = (p["id"] for p in self.header["players"]), self.names
+        score = self.ended.get("score") or {}
+        winner = {id_a: a, id_b: b}.get(self.ended.get("winner"))
+        return GameResult(a, b, int(score.get(id_a) or 0), int(score.get(id_b) or 0), winner)
+
+
+def round_setup(system: str, setup: dict | None, scenario: str | None) -> tuple[dict, str | None]:
+    """The setup of a round's games and the scenario's name: ``setup`` as given, else the shipped scenario
+    ``scenario``, else the system's first (domain.scenarios); an empty setup if it ships none."""
+    from domain.scenarios import scenarios
+
+    if setup is not None:
+        if not isinstance(setup, dict):
+            raise MalformedRecord("a setup is a JSON object", field="setup")
+        return setup, None
+    shipped = scenarios(system)
+    if scenario is not None and scenario not in shipped:
+        raise TournamentError(f"no scenario '{scenario}' for {system} (scenarios: {', '.join(shipped) or 'none'})")
+    name = scenario or next(iter(shipped), None)
+    return (shipped[name], name) if name else ({}, None)
 
 
 # --- standings ------------------------------------------------------------------------------
@@ -269,17 +572,19 @@ def standings(games: Iterable[GameResult], byes: Iterable[str] = (), players: It
 # --- Swiss pairing --------------------------------------------------------------------------
 
 def swiss_pairings(ranked: Sequence[str], played: Collection[frozenset[str]] = (),
-                   had_bye: Collection[str] = (), *, budget: int = 20_000) -> tuple[list[tuple[str, str]], str | None]:
+                   had_bye: Collection[str] = (), *, avoid: Collection[frozenset[str]] = (),
+                   budget: int = 20_000) -> tuple[list[tuple[str, str]], str | None]:
     """Pairs for the next round of players in ``ranked`` order (best first), and the bye (None when even).
 
     The bye goes to the lowest-ranked player without one yet; each player meets the best-ranked
     player left that they have not played. When no pairing avoids every rematch (searched within
     ``budget`` steps), the fewest players possible meet again: each takes the best-ranked new
-    opponent left, or else the best-ranked one."""
+    opponent left, or else the best-ranked one. Pairs in ``avoid`` (players of one club in round 1)
+    are kept apart like rematches."""
     players = list(ranked)
     if len(set(players)) != len(players):
         raise TournamentError("a player is listed twice for pairing")
-    played = {frozenset(p) for p in played}
+    played = {frozenset(p) for p in played} | {frozenset(p) for p in avoid}
     candidates: list[str | None] = [None]
     if len(players) % 2:
         fresh = [p for p in reversed(players) if p not in had_bye]
@@ -328,5 +633,52 @@ def _pair(rest: list[str], played: set[frozenset[str]], steps: list[int]) -> lis
     return pairs
 
 
-__all__ = ["Tournament", "TournamentMixin", "TournamentError", "TournamentNotFound", "TournamentAlreadyCreated",
-           "GameResult", "Standing", "standings", "swiss_pairings", "tournament_uuid", "DEFAULT_POINTS"]
+def same_club(players: Iterable[str], clubs: dict[str, str | None]) -> set[frozenset[str]]:
+    """Every pair of ``players`` of one club (clubs compared without case)."""
+    by_club: dict[str, list[str]] = {}
+    for player in players:
+        if clubs.get(player):
+            by_club.setdefault(clubs[player].casefold(), []).append(player)
+    return {frozenset((a, b)) for members in by_club.values() for i, a in enumerate(members) for b in members[i + 1:]}
+
+
+def next_pairings(entrants: Sequence[str], results: Sequence[GameResult], had_bye: Collection[str], round_no: int,
+                  seed: int, *, clubs: dict[str, str | None] | None = None, points: dict | None = None,
+                  played: Collection[frozenset[str]] = ()) -> tuple[list[tuple[str, str]], str | None]:
+    """The pairs (better-ranked first) and the bye of round ``round_no`` among ``entrants``.
+
+    Players are ranked by the standings of ``results`` (and byes), ties in a draw from ``seed`` (round 1:
+    the whole order); then :func:`swiss_pairings`: no rematch of ``played`` or any result when avoidable,
+    the bye to the lowest-ranked player without one, and in round 1 no two players of one club when
+    avoidable."""
+    order = list(entrants)
+    random.Random(seed).shuffle(order)
+    table = {s.player: s for s in standings(results, had_bye, order, points)}
+    ranked = sorted(order, key=lambda p: tuple(-k for k in table[p].key))
+    met = {frozenset(p) for p in played} | {frozenset((g.a, g.b)) for g in results}
+    avoid = same_club(order, clubs or {}) if round_no == 1 else set()
+    return swiss_pairings(ranked, met, had_bye, avoid=avoid)
+
+
+def seats(system: str, a: tuple[str, str | None], b: tuple[str, str | None]) -> tuple[tuple, tuple]:
+    """The seats (p1, p2) of two (name, faction): p1 is the better-ranked ``a``, except in Claustrophobia,
+    where the player of the humans sits as p1 (the setups give p1 the humans' warriors)."""
+    if system == "claustrophobia" and b[1] == "humans" and a[1] != "humans":
+        return b, a
+    return a, b
+
+
+def game_header(tournament: Tournament, round_no: int, table: int, pair: tuple[tuple, tuple], setup: dict,
+                pairing: int = 1) -> dict:
+    """The format-1 header of a paired game: tournament, round, table, the players (p1, p2) and the setup.
+    Its id is ``<tournament>-r<round>-t<table>``, with ``-p<n>`` when the round's n-th pairing made it."""
+    players = [{"id": seat, "name": name, **({"faction": faction} if faction else {})}
+               for seat, (name, faction) in zip(("p1", "p2"), pair)]
+    game = f"{tournament.data['slug']}-r{round_no}-t{table}" + (f"-p{pairing}" if pairing > 1 else "")
+    return {"rollcall": 1, "system": tournament.system, "game": game, "tournament": tournament.name,
+            "round": round_no, "table": table, "players": players, "setup": setup}
+
+
+__all__ = ["Tournament", "TournamentMixin", "TournamentGame", "round_setup", "TournamentError", "TournamentNotFound", "TournamentAlreadyCreated",
+           "GameResult", "Standing", "standings", "swiss_pairings", "next_pairings", "same_club", "seats",
+           "game_header", "tournament_uuid", "DEFAULT_POINTS"]

@@ -41,7 +41,8 @@ ROW_GROUP_ROWS = 16_384
 # Created in this order (a view must follow those it reads).
 GAME_VIEWS = ("dim_d6_sums", "dim_dice", "fct_roll_odds", "fct_casts", "fct_dispels", "fct_flux_draws",
               "fct_card_draws", "fct_initiative")
-TOURNAMENT_VIEWS = ("fct_tournament_events", "dim_tournaments", "fct_results", "fct_standings")  # the first: a table
+TOURNAMENT_VIEWS = ("fct_tournament_events", "dim_tournament_players", "fct_pairings", "dim_withdrawn_games",
+                    "dim_tournaments", "fct_results", "fct_standings")  # the first: a table
 DISPUTE_VIEWS = ("fct_disputes", "fct_rulings")
 STAT_VIEWS: tuple[str, ...] = ("stat_tables",)  # tables and macros; filled by projections.stats.refresh
 VIEWS = GAME_VIEWS + TOURNAMENT_VIEWS + DISPUTE_VIEWS + STAT_VIEWS

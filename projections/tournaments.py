@@ -47,3 +47,37 @@ def results(con: duckdb.DuckDBPyConnection, name: str, round_no: int | None = No
 def progress(con: duckdb.DuckDBPyConnection, name: str) -> list[dict[str, Any]]:
     """Each player's tournament points after each round they played: round, player, tournament_points."""
     return rows(con, sql_text("tournament_progress"), {"tournament": name})
+
+
+def pairings(con: duckdb.DuckDBPyConnection, name: str, round_no: int | None = None) -> list[dict[str, Any]]:
+    """The current pairing of round ``round_no`` (None: the last round paired), tables first, then the bye: round,
+    table_no, game, player, faction, opponent, opponent_faction (p1 then p2 as seated), score, opponent_score,
+    result (W/D/L of p1, B for the bye, None while the game is on), scenario."""
+    find_tournament(con, name)
+    return rows(con, sql_text("tournament_pairings"), {"tournament": name, "round": round_no})
+
+
+def players(con: duckdb.DuckDBPyConnection, name: str) -> list[dict[str, Any]]:
+    """The registered players in the order they registered: registration, player, faction, club, checked_in,
+    dropped_after_round (None: still in)."""
+    find_tournament(con, name)
+    return rows(con, sql_text("tournament_players"), {"tournament": name})
+
+
+# The columns of the published CSV files (the command line's --csv and the dashboard's downloads).
+STANDINGS_CSV = ("rank", "player", "faction", "club", "games", "wins", "draws", "losses", "byes", "tournament_points",
+                 "vp_for", "vp_against", "vp_diff", "sos", "dropped_after_round")
+PAIRINGS_CSV = ("round", "table_no", "player", "faction", "opponent", "opponent_faction", "score", "opponent_score",
+                "result", "game")
+
+
+def csv_text(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> str:
+    """``rows`` as CSV with a header line (empty cells for None)."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(columns), extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from domain.record import slug
-from domain.tournaments import GameResult, TournamentError, canonical_system, standings, swiss_pairings
+from domain.tournaments import GameResult, TournamentError, canonical_system, seats, standings, swiss_pairings
 from simulation.games import FACTIONS, SIMULATORS, _moment, iso, record_lines
 
 
@@ -78,10 +78,10 @@ def play_table(system: str, tournament: str, round_no: int, table: int, seed: in
                               players=players, start=begins, **options).play()
     lines = record_lines(game)
     ended = game.pending_events[-1].data
-    seats = {p["id"]: p["name"] for p in game.header["players"]}
+    named = {p["id"]: p["name"] for p in game.header["players"]}
     return SimulatedGame(tournament, round_no, table, game_id, players,
                          (ended["score"]["p1"], ended["score"]["p2"]),
-                         seats[ended["winner"]] if ended["winner"] is not None else None, lines)
+                         named[ended["winner"]] if ended["winner"] is not None else None, lines)
 
 
 def _play_task(task: tuple) -> SimulatedGame:
@@ -125,7 +125,7 @@ def simulate_tournament(system: str, name: str, players: int, rounds: int, seed:
                 if on_bye is not None:
                     on_bye(round_no, bye, faction[bye])
             when = iso(round_start(begins, round_no))
-            tasks = [(system, name, round_no, number, seed, _seats(system, (a, faction[a]), (b, faction[b])), when,
+            tasks = [(system, name, round_no, number, seed, seats(system, (a, faction[a]), (b, faction[b])), when,
                       game_options) for number, (a, b) in enumerate(pairs, start=1)]
             done = pool.map(_play_task, tasks) if pool is not None else map(_play_task, tasks)
             for game in done:
@@ -135,13 +135,6 @@ def simulate_tournament(system: str, name: str, players: int, rounds: int, seed:
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
-
-
-def _seats(system: str, a: tuple[str, str], b: tuple[str, str]) -> tuple[tuple[str, str], tuple[str, str]]:
-    """p1 is the better-ranked player; in Claustrophobia the humans' player sits as p1."""
-    if system == "claustrophobia" and b[1] == "humans" and a[1] != "humans":
-        return b, a
-    return a, b
 
 
 def _pool(workers: int) -> ProcessPoolExecutor:

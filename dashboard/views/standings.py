@@ -1,16 +1,16 @@
 """Standings: a tournament's standings, the points race and the results of each round, every game
-linked to its replay. Deep link: /standings?tournament=NAME."""
+linked to its replay; an organiser pairs the next round here. Deep link: /standings?tournament=NAME."""
 
 from __future__ import annotations
+
+from urllib.parse import quote
 
 import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from dashboard import data
 from dashboard.games_table import replay_link
-
-TOURNAMENT = "tournament"
+from dashboard.tournament_ui import pair_round, query, show_message, tournament_picker, tournaments_or_stop
 STANDING_COLUMNS = {"rank": "#", "player": "player", "faction": "faction", "games": "games", "wins": "W",
                     "draws": "D", "losses": "L", "byes": "byes", "tournament_points": "TP", "vp_for": "VP for",
                     "vp_against": "VP against", "vp_diff": "VP ±", "sos": "SoS"}
@@ -18,28 +18,6 @@ RESULT_COLUMNS = {"table_no": "table", "player": "player", "faction": "faction",
                   "opponent_score": "VP opp.", "opponent": "opponent", "opponent_faction": "opp. faction",
                   "result": "result", "replay": "replay"}
 CHART_PLAYERS = 12  # the points race shows the leaders only
-
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def _query(ver: tuple[str, int], name: str, *args) -> list[dict]:
-    from projections import tournaments
-
-    return list(data._reader(*ver).run(getattr(tournaments, name), *args))
-
-
-def query(name: str, *args) -> list[dict]:
-    return _query(data.version(), name, *args)
-
-
-def tournament_picker(names: list[str]) -> str:
-    """Selectbox bound to the URL parameter ``tournament`` (no default option, so it stays in the URL)."""
-    if st.session_state.get(TOURNAMENT) not in names and st.query_params.get(TOURNAMENT) not in names:
-        st.session_state[TOURNAMENT] = names[0]
-    name = st.selectbox("Tournament", names, index=None, key=TOURNAMENT, bind="query-params")
-    if name is None:
-        st.info("Pick a tournament.")
-        st.stop()
-    return name
 
 
 def standings_frame(rows: list[dict]) -> pd.DataFrame:
@@ -65,15 +43,8 @@ def points_race(rows: list[dict], leaders: list[str]):
 
 
 st.title("Standings")
-try:
-    tournaments = query("list_tournaments")
-except data.NoReadModels as exc:
-    st.info(str(exc))
-    st.stop()
-if not tournaments:
-    st.info("No tournaments yet: `rollcall tournament create NAME --system SYSTEM`, or import games whose "
-            "header names one, then `rollcall project`.")
-    st.stop()
+show_message()
+tournaments = tournaments_or_stop()
 
 name = tournament_picker([t["tournament"] for t in tournaments])
 info = next(t for t in tournaments if t["tournament"] == name)
@@ -109,3 +80,19 @@ for tab, number in zip(st.tabs([f"Round {r}" for r in rounds]) if rounds else []
                      column_config={"replay": st.column_config.LinkColumn("replay", display_text="▶ replay"),
                                     "table": st.column_config.NumberColumn("table")},
                      key=f"results_round_{number}")
+
+if info["created"]:
+    st.subheader("Next round")
+    paired = [r["round"] for r in query("pairings", name, None)]
+    next_round = (paired[0] if paired else 0) + 1
+    with st.form("pair_round"):
+        st.caption("Pairs from the standings (Swiss: no rematch when avoidable, one bye to the lowest-ranked player "
+                   "without one, clubs kept apart in round 1) and creates the round's games. A round can be paired "
+                   "again until one of its games has an event.")
+        left, right = st.columns([1, 2])
+        round_no = left.number_input("Round", min_value=1, value=next_round, step=1, key="pair_round_no")
+        key = right.text_input("Organiser's key", type="password", key="pair_key",
+                               help="Needed once the store has keys")
+        if st.form_submit_button("Pair round", icon=":material/shuffle:"):
+            pair_round(name, int(round_no), key)
+    st.markdown(f"Players' page: [pairings and standings](public?tournament={quote(name)})")

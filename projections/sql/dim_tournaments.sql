@@ -1,5 +1,5 @@
 -- Every tournament: those created (`rollcall tournament create`) and those only named by game
--- headers. `slug` is the tournament's key (domain.record.slug of its name: lower case, every run of
+-- headers (less the games a re-pairing withdrew). `slug` is the tournament's key (domain.record.slug of its name: lower case, every run of
 -- other characters than a-z and 0-9 one hyphen); points per result default to 3 / 1 / 0, a bye 3.
 CREATE OR REPLACE VIEW dim_tournaments AS
 WITH created AS (
@@ -12,7 +12,7 @@ WITH created AS (
            arg_min(tournament, notification_id) AS tournament, arg_min(system, notification_id) AS system,
            min(notification_id) AS notification_id, count(*) AS games, count(*) FILTER (ended) AS ended_games,
            max(round) AS rounds_played
-    FROM dim_games WHERE tournament IS NOT NULL GROUP BY 1
+    FROM dim_games WHERE tournament IS NOT NULL AND game NOT IN (SELECT game FROM dim_withdrawn_games) GROUP BY 1
 )
 SELECT coalesce(c.slug, n.slug) AS slug, coalesce(c.tournament, n.tournament) AS tournament,
        coalesce(c.system, n.system) AS system, c.slug IS NOT NULL AS created, c.planned_rounds, c.notes,

@@ -1,12 +1,14 @@
 -- One row per player per game of a tournament (and one per bye: result 'B', no game): the player
 -- (id and seat in the game, name, faction), the opponent, both victory points (GameEnded's score), the result
--- W / D / L from GameEnded's winner (NULL while the game is on) and the tournament points it earns.
+-- W / D / L from GameEnded's winner (NULL while the game is on) and the tournament points it earns. Games a
+-- re-pairing withdrew are left out; byes are those awarded and those of each round's current pairing.
 CREATE OR REPLACE VIEW fct_results AS
 WITH games AS (
     SELECT t.slug, t.tournament, g.game, g.round, g.table_no, g.ended, g.winner, g.score,
            t.win_points, t.draw_points, t.loss_points
     FROM dim_games g
     JOIN dim_tournaments t ON t.slug = trim(regexp_replace(lower(g.tournament), '[^a-z0-9]+', '-', 'g'), '-')
+    WHERE g.game NOT IN (SELECT game FROM dim_withdrawn_games)
 ), sides AS (
     SELECT g.*, p.player, p.seat, coalesce(p.name, p.player) AS name, p.faction
     FROM games g JOIN dim_players p USING (game)
@@ -26,8 +28,15 @@ SELECT slug, tournament, round, table_no, game, player, seat, name, faction, opp
            AS tournament_points
 FROM played
 UNION ALL
-SELECT t.slug, t.tournament, (e.data ->> 'round')::BIGINT, NULL, NULL, NULL, NULL, e.data ->> 'player',
-       e.data ->> 'faction', NULL, NULL, NULL, NULL, 'B', t.bye_points
-FROM fct_tournament_events e
-JOIN dim_tournaments t ON t.slug = trim(regexp_replace(lower(e.data ->> 'tournament'), '[^a-z0-9]+', '-', 'g'), '-')
-WHERE e.topic = 'rollcall-tournament:ByeAwarded';
+SELECT t.slug, t.tournament, b.round, NULL, NULL, NULL, NULL, b.player, b.faction, NULL, NULL, NULL, NULL, 'B',
+       t.bye_points
+FROM (
+    SELECT trim(regexp_replace(lower(data ->> 'tournament'), '[^a-z0-9]+', '-', 'g'), '-') AS slug,
+           (data ->> 'round')::BIGINT AS round, data ->> 'player' AS player, data ->> 'faction' AS faction
+    FROM fct_tournament_events WHERE topic = 'rollcall-tournament:ByeAwarded'
+    UNION
+    SELECT p.slug, p.round, p.player, r.faction
+    FROM fct_pairings p LEFT JOIN dim_tournament_players r USING (slug, player)
+    WHERE p.current AND p.game IS NULL
+) b
+JOIN dim_tournaments t USING (slug);

@@ -93,7 +93,7 @@ def test_a_tournament_named_only_by_game_headers_is_listed(run, tmp_path: Path) 
     path.write_text(json.dumps(header) + "\n")
     assert run("import", str(path)).exit_code == 0
     listed = run("tournament", "list")
-    assert "Garage Cup  tornscape  1 games" in listed.output and "named by games only" in listed.output
+    assert "Garage Cup  tornscape  1 game, 1 round" in listed.output and "named by games only" in listed.output
 
 
 def test_simulated_tournament_standings_match_an_independent_computation(run, tmp_data: Path) -> None:

@@ -1,0 +1,148 @@
+"""Games: import and record them, roll and draw digitally, export, list and replay them."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from cli.options import App, AsJson, DataDir, Key, data_dir, echo_json, open_app, project
+from domain.errors import RecordError, RollcallError
+
+app = App()
+
+
+def record_files(paths: list[Path]) -> list[Path]:
+    files: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            files.extend(sorted(path.rglob("*.rollcall.jsonl")))
+        else:
+            files.append(path)
+    return files
+
+
+@app.command("import")
+def import_(files: Annotated[list[Path], typer.Argument(help="Record files or folders of *.rollcall.jsonl.")],
+            lenient: Annotated[bool, typer.Option(help="Store games that break rules, marking the events.")] = False,
+            data: DataDir = None, key: Key = None) -> None:
+    """Import game records; each game is checked and stored whole, or not at all."""
+    from store.bulk import import_files
+
+    store = open_app(data, key)
+    store.author()  # a missing or wrong key stops the import before any file is read
+    failed = 0
+    paths = record_files(files)
+    with typer.progressbar(import_files(store, paths, lenient=lenient), length=len(paths), label="importing",
+                           file=sys.stderr, hidden=len(paths) < 5) as results:
+        for result in results:
+            if isinstance(result, RollcallError):
+                failed += 1
+                typer.echo(f"error: {result}", err=True)
+                continue
+            marks = f", {result.violations} violations marked" if result.violations else ""
+            typer.echo(f"imported {result.game}: {result.events} events{marks}")
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command()
+def record(game: Annotated[str, typer.Argument(help="Game id.")],
+           event: Annotated[str, typer.Argument(help="One event as JSON, e.g. '{\"type\": \"TurnStarted\", \"turn\": 1}'.")],
+           lenient: Annotated[bool, typer.Option(help="Store the event even if it breaks a rule.")] = False,
+           data: DataDir = None, key: Key = None) -> None:
+    """Append one event to a recorded game, with the same checks as import."""
+    try:
+        obj = json.loads(event)
+    except json.JSONDecodeError as exc:
+        raise RecordError("<event>", 0, None, RollcallError(f"not valid JSON: {exc.msg}")) from None
+    if not isinstance(obj, dict):
+        raise RollcallError("the event must be a JSON object")
+    try:
+        stored = open_app(data, key).record(game, obj, strict=not lenient)
+    except RollcallError as exc:
+        if isinstance(exc, RecordError) or type(exc).__name__ in ("GameNotFound", "AccessDenied"):
+            raise
+        raise RecordError(game, 0, obj.get("type") if isinstance(obj.get("type"), str) else None, exc) from None
+    typer.echo(json.dumps(stored, ensure_ascii=False))
+
+
+@app.command()
+def roll(game: Annotated[str, typer.Argument(help="Game id (a digital game).")],
+         player: Annotated[str, typer.Option(help="Player who rolls.")],
+         purpose: Annotated[str, typer.Option(help="dodge, stabilisation, explore, vortex_move, casting, dispel, "
+                                                   "miscast, initiative, attack or other.")],
+         die: Annotated[str, typer.Option(help="Die name of the rules in force, e.g. attack, agility, d6.")],
+         count: Annotated[int, typer.Option(help="Number of dice.")] = 1,
+         data: DataDir = None, key: Key = None) -> None:
+    """Roll digital dice: Rollcall computes the faces from the game's committed seed and records them."""
+    event = open_app(data, key).roll(game, player, purpose, die, count)
+    typer.echo(f"seq {event['seq']}: {player} rolls {count} {die}: {' '.join(map(str, event['faces']))}")
+
+
+@app.command()
+def draw(game: Annotated[str, typer.Argument(help="Game id (a digital game).")],
+         vortex: Annotated[Optional[str], typer.Option(help="Vortex, when one event entered several.")] = None,
+         data: DataDir = None, key: Key = None) -> None:
+    """Draw the next due card digitally: an ether phenomenon card, or a Flux card in The 9th Age."""
+    event = open_app(data, key).draw_card(game, vortex)
+    if event["type"] == "FluxCardDrawn":
+        typer.echo(f"seq {event['seq']}: Flux card {event['card']}: {event['magic_dice']} magic dice each, "
+                   f"{event['veil_tokens']} veil tokens")
+        return
+    typer.echo(f"seq {event['seq']}: {event['card']} ({event['effect']} effect) for vortex {event['vortex']}, "
+               f"{event['relation']} on {event['trigger']}{', deck shuffled' if event['shuffled'] else ''}")
+
+
+@app.command()
+def export(game: Annotated[str, typer.Argument(help="Game id.")],
+           output: Annotated[Optional[Path], typer.Option("-o", "--output", help="File to write (default: stdout).")] = None,
+           data: DataDir = None) -> None:
+    """Write a game's record with seq, derived fields and integrity hashes."""
+    text = "".join(line + "\n" for line in open_app(data).export_lines(game))
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+        typer.echo(f"wrote {output}", err=True)
+
+
+@app.command()
+def games(as_json: AsJson = False, data: DataDir = None) -> None:
+    """List the recorded games (--json: their headers)."""
+    headers = list(open_app(data).headers())
+    if as_json:
+        echo_json(headers)
+        return
+    if not headers:
+        typer.echo("no games yet: `rollcall import FILES`")
+    for header in headers:
+        players = " vs ".join(f"{p.get('name', p['id'])} ({p.get('faction') or '-'})" for p in header["players"])
+        where = (f"  {header['tournament']} r{header.get('round')} t{header.get('table')}"
+                 if header.get("tournament") else "")
+        typer.echo(f"{header['game']}  {header['system']}  {players}{where}")
+
+
+@app.command()
+def replay(game: Annotated[str, typer.Argument(help="Game id.")],
+           seq: Annotated[Optional[int], typer.Option(help="Show the state after this event (default: the last).")] = None,
+           as_json: Annotated[bool, typer.Option("--json", help="Print the state as JSON.")] = False,
+           as_ruled: Annotated[bool, typer.Option("--as-ruled", help="Leave out the events a ruling voided "
+                                                                     "(default: the game as played).")] = False,
+           data: DataDir = None) -> None:
+    """The state after event N, as played or as ruled: a text board, or JSON."""
+    from cli.textboard import text_board
+    from projections.queries import connect_read, state_at
+
+    project(data)
+    con = connect_read(data_dir(data))
+    try:
+        state = state_at(con, game, seq, as_ruled=as_ruled)
+    finally:
+        con.close()
+    typer.echo(json.dumps(state, ensure_ascii=False, indent=2) if as_json else text_board(state))
+
+

@@ -1,0 +1,66 @@
+"""Integrity: recompute the games' hash chains, and the heads to keep as anchors outside the store."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from cli.options import App, DataDir, open_app, plural
+from domain.errors import GameNotFound, RollcallError
+
+app = App()
+
+
+@app.command()
+def verify(games: Annotated[Optional[list[str]], typer.Argument(help="Game ids (default: every game).")] = None,
+           against: Annotated[Optional[list[Path]], typer.Option(
+               "--against", help="An anchor kept outside the store: an exported record or a file of `rollcall "
+                                 "heads` (repeatable). Finds lost last events and rewritten games.")] = None,
+           data: DataDir = None) -> None:
+    """Recompute each game's hash chain from the store; exit status 1 if anything is damaged."""
+    from domain.record import read_anchors
+
+    store = open_app(data)
+    anchors: dict[str, dict[int, str]] = {}
+    for path in against or ():
+        with path.open(encoding="utf-8") as handle:
+            for game_id, hashes in read_anchors(handle, str(path)).items():
+                anchors.setdefault(game_id, {}).update(hashes)
+    ids = games or (list(anchors) if anchors else [h["game"] for h in store.headers()])
+    damaged = 0
+    for game_id in ids:
+        if anchors and game_id not in anchors:
+            raise RollcallError(f"no anchor names game {game_id}")
+        try:
+            result = store.verify(game_id, anchors.get(game_id))
+        except GameNotFound as exc:  # a game the anchor holds is not in the store at all
+            damaged += 1
+            typer.echo(f"DAMAGED  {game_id}: {exc}")
+            continue
+        if result.ok:
+            typer.echo(f"OK       {game_id} ({plural(result.events, 'event')})")
+        else:
+            damaged += 1
+            d = result.damage
+            typer.echo(f"DAMAGED  {game_id}: seq {d.seq} {d.kind}: {d.detail}")
+    if damaged:
+        raise typer.Exit(1)
+
+
+@app.command()
+def heads(games: Annotated[Optional[list[str]], typer.Argument(help="Game ids (default: every game).")] = None,
+          output: Annotated[Optional[Path], typer.Option("-o", "--output", help="Write here, not stdout.")] = None,
+          data: DataDir = None) -> None:
+    """Each game's last seq and hash, one JSON line per game: keep or publish them, then `verify --against`."""
+    text = "".join(json.dumps(head) + "\n" for head in open_app(data).heads(games))
+    if output is None:
+        sys.stdout.write(text)
+    else:
+        output.write_text(text, encoding="utf-8")
+        typer.echo(f"wrote {output}", err=True)
+
+

@@ -1,0 +1,156 @@
+"""What every command shares: the options (``--data``, ``--key``, ``--json``), opening the store, projecting
+with a progress bar, reading the published read models, and the help's look (no type tags, plain
+argument names).
+
+Each noun's module builds its commands on an :class:`App`; ``cli.main`` adds them all. Commands are
+wrapped by :func:`cli.errors.reported`, so a domain error becomes a message and exit status 1.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from typer.core import TyperArgument, TyperCommand, TyperGroup
+
+from cli.errors import reported
+from domain import settings
+from domain.application import Rollcall
+
+DataDir = Annotated[Optional[Path], typer.Option("--data", envvar=settings.DATA_ENV, metavar="DIR",
+                                                 help="Data folder (event store and read models).",
+                                                 show_default="./data")]
+Key = Annotated[Optional[str], typer.Option("--key", envvar=settings.KEY_ENV, show_envvar=True, metavar="KEY",
+                                            help="Access key for writing, once the store has keys.",
+                                            show_default=False)]
+AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+
+
+class _Argument(TyperArgument):
+    def display_type_rich(self, ctx) -> None:
+        return None
+
+
+def _plain(params: list) -> list:
+    """Help without type tags: an option that takes a value shows its name (``--round ROUND``), a flag
+    nothing (nor its default when that is off); an argument shows its name in capitals, without its type."""
+    for param in params:
+        if isinstance(param, TyperArgument):
+            param.__class__ = _Argument  # Typer builds every argument as a TyperArgument
+            param.metavar = param.metavar or param.name.upper()
+        elif param.metavar is None:
+            flag = param.is_flag or param.count
+            long = next((o for o in param.opts if o.startswith("--")), param.name)
+            param.metavar = "" if flag else long.lstrip("-").replace("-", "_").upper()
+            if flag and not param.default:
+                param.show_default = False
+    return params
+
+
+class Command(TyperCommand):
+    def get_params(self, ctx):
+        return _plain(super().get_params(ctx))
+
+    def collect_usage_pieces(self, ctx) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if isinstance(param, TyperArgument):
+                name = param.metavar + ("..." if param.nargs != 1 else "")
+                pieces.append(name if param.required else f"[{name}]")
+        return pieces
+
+
+class Group(TyperGroup):
+    def get_params(self, ctx):
+        return _plain(super().get_params(ctx))
+
+
+class App(typer.Typer):
+    """A Typer app whose commands have the plain help and report domain errors (:func:`reported`)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("cls", Group)
+        kwargs.setdefault("no_args_is_help", True)
+        kwargs.setdefault("add_completion", False)
+        kwargs.setdefault("rich_markup_mode", "markdown")  # a docstring's lines make one paragraph
+        super().__init__(**kwargs)
+
+    def command(self, name: str | None = None, **kwargs: Any) -> Callable:
+        register = super().command(name, cls=kwargs.pop("cls", Command), **kwargs)
+        return lambda function: register(reported(function))
+
+
+def data_dir(data: Path | None) -> Path:
+    return settings.data_dir(data)
+
+
+def open_app(data: Path | None, key: str | None = None) -> Rollcall:
+    return Rollcall.open(data_dir(data), key=key)
+
+
+def project(data: Path | None, rebuild: bool = False) -> int:
+    """Bring the read models up to date (a progress bar on the terminal); the number of events projected."""
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from projections.projector import Projector
+
+    with Progress(transient=True, console=Console(stderr=True)) as progress:  # stdout stays for the output
+        task = progress.add_task("projecting", total=None)
+
+        def tick(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        return Projector(data_dir(data), app=open_app(data)).run(rebuild=rebuild, progress=tick)
+
+
+def read(data: Path | None, query: Callable, *args: Any) -> Any:
+    """Project what is new, then run ``query(con, *args)`` over the published read-only copy."""
+    from projections.queries import connect_read
+
+    project(data)
+    con = connect_read(data_dir(data))
+    try:
+        return query(con, *args)
+    finally:
+        con.close()
+
+
+def echo_json(value: Any) -> None:
+    typer.echo(json.dumps(value, ensure_ascii=False, indent=2, default=str))
+
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``1 game``, ``2 games``, ``0 games``."""
+    return f"{count} {word if count == 1 else words or word + 's'}"
+
+
+def table(title: str, rows: Iterable[dict[str, Any]], columns: tuple[tuple[str, str], ...]) -> None:
+    """Rows as a terminal table; ``columns`` are (key, heading) pairs, every heading different."""
+    from rich.console import Console
+    from rich.table import Table
+
+    shown = Table(title=title, title_justify="left", title_style="bold")
+    for _, label in columns:
+        shown.add_column(label, overflow="fold")
+    for row in rows:
+        shown.add_row(*("" if row.get(k) is None else str(row[k]) for k, _ in columns))
+    Console(width=max(120, Console().width)).print(shown)
+
+
+def free_port(port: int, host: str = "localhost", tries: int = 50) -> int:
+    """``port`` when nothing listens on it, else the next free one."""
+    for candidate in range(port, port + tries):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind((host, candidate))
+            except OSError:
+                continue
+            return candidate
+    raise OSError(f"no free port from {port} to {port + tries - 1}")

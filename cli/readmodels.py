@@ -1,0 +1,41 @@
+"""Read models: project the event store into DuckDB, and dump the read models for analysts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from cli.options import App, DataDir, plural, project as project_events, read
+from domain.errors import RollcallError
+
+app = App()
+
+
+@app.command()
+def project(rebuild: Annotated[bool, typer.Option(help="Drop the read models and rebuild them from scratch.")] = False,
+            data: DataDir = None) -> None:
+    """Bring the DuckDB read models up to date from the event store."""
+    count = project_events(data, rebuild)
+    typer.echo(f"projected {plural(count, 'event')}")
+
+
+@app.command()
+def dump(parquet: Annotated[Optional[Path], typer.Option("--parquet", metavar="DIR",
+                                                         help="Write Parquet files into this folder.")] = None,
+         csv: Annotated[Optional[Path], typer.Option("--csv", metavar="DIR",
+                                                     help="Write CSV files into this folder.")] = None,
+         data: DataDir = None) -> None:
+    """Write the read models (events, rolls with odds, dice, moves, casts, dispels, card draws, initiative,
+    games, players, results, standings, pairings …) as files for pandas, polars, R or DuckDB, with a
+    README.md of their columns."""
+    from projections.dump import FORMATS, dump as write
+
+    targets = [(folder, fmt) for folder, fmt in ((parquet, "parquet"), (csv, "csv")) if folder is not None]
+    if not targets:
+        raise RollcallError("name a folder: --parquet DIR or --csv DIR")
+    for folder, fmt in targets:
+        rows = read(data, write, folder, fmt)
+        typer.echo(f"wrote {plural(len(rows), f'{FORMATS[fmt]} file')} ({plural(sum(rows.values()), 'row')}) "
+                   f"and README.md to {folder}")

@@ -1,0 +1,77 @@
+"""The dashboard, served on localhost."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cli.options import App, DataDir, data_dir, free_port
+from domain import settings
+
+app = App()
+
+Port = Annotated[int, typer.Option(help="Port on localhost (the next free one when it is taken).")]
+Browser = Annotated[bool, typer.Option("--open/--no-open", help="Open a browser on the dashboard (only where a "
+                                                                "display exists, never under CI).")]
+UP_SECONDS = 30  # how long to wait for the server before opening the browser
+
+
+@app.command()
+def dashboard(port: Port = 8501, browser: Browser = True, data: DataDir = None) -> None:
+    """Open the dashboard on localhost."""
+    serve(port, data, browser)
+
+
+def serve(port: int, data, browser: bool = False) -> None:
+    """Run the dashboard on ``port`` (or the next free one) until interrupted; its exit status."""
+    import dashboard as dashboard_package
+
+    entry = Path(dashboard_package.__file__).parent / "app.py"
+    env = {**os.environ, settings.DATA_ENV: str(data_dir(data).resolve())}
+    chosen = free_port(port)
+    if chosen != port:
+        typer.echo(f"port {port} is busy; using {chosen}")
+    url = f"http://localhost:{chosen}"
+    typer.echo(f"dashboard on {url}")
+    server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(entry), "--server.port", str(chosen),
+                               "--server.address", "localhost", "--server.headless", "true",
+                               "--browser.gatherUsageStats", "false"], env=env)
+    try:
+        if browser and can_open_browser() and _up(url, server):
+            import webbrowser
+
+            webbrowser.open(url)
+        status = server.wait()
+    except KeyboardInterrupt:
+        server.terminate()
+        status = server.wait()
+    raise typer.Exit(status)
+
+
+def can_open_browser() -> bool:
+    """A graphical browser can be opened: not under CI, and on Linux a display exists (without one Python's
+    webbrowser would start a text browser in this terminal)."""
+    if os.environ.get("CI"):
+        return False
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def _up(url: str, server: subprocess.Popen) -> bool:
+    """Whether the server answers its health check within UP_SECONDS."""
+    deadline = time.monotonic() + UP_SECONDS
+    while time.monotonic() < deadline and server.poll() is None:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1):
+                return True
+        except OSError:
+            time.sleep(0.2)
+    return False

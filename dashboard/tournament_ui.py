@@ -1,0 +1,80 @@
+"""What the tournament pages share: cached tournament queries, the tournament picker bound to the URL, and
+pairing a round from the dashboard."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import data
+
+TOURNAMENT = "tournament"
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _query(ver: tuple[str, int], name: str, *args) -> list[dict]:
+    from projections import tournaments
+
+    return list(data._reader(*ver).run(getattr(tournaments, name), *args))
+
+
+def query(name: str, *args) -> list[dict]:
+    """``projections.tournaments.<name>(con, *args)`` over the published read models, cached per version."""
+    return _query(data.version(), name, *args)
+
+
+def tournaments_or_stop() -> list[dict]:
+    """Every tournament; stops the page with a hint when there are none (or no read models yet)."""
+    try:
+        found = query("list_tournaments")
+    except data.NoReadModels as exc:
+        st.info(str(exc))
+        st.stop()
+    if not found:
+        st.info("No tournaments yet: `rollcall tournament create NAME --system SYSTEM`, or import games whose "
+                "header names one, then `rollcall project`.")
+        st.stop()
+    return found
+
+
+def tournament_picker(names: list[str]) -> str:
+    """Selectbox bound to the URL parameter ``tournament`` (no default option, so it stays in the URL)."""
+    if st.session_state.get(TOURNAMENT) not in names and st.query_params.get(TOURNAMENT) not in names:
+        st.session_state[TOURNAMENT] = names[0]
+    name = st.selectbox("Tournament", names, index=None, key=TOURNAMENT, bind="query-params")
+    if name is None:
+        st.info("Pick a tournament.")
+        st.stop()
+    return name
+
+
+def pair_round(name: str, round_no: int, key: str | None) -> None:
+    """Pair ``round_no`` through the application service with the key given, bring the read models up to
+    date and run the page again, which shows the outcome (``show_message``)."""
+    from domain.application import Rollcall
+    from domain.errors import RollcallError
+    from projections.projector import Projector
+
+    store = Rollcall.open(data.data_dir(), key=key or None)
+    try:
+        paired = store.pair_round(name, round_no)
+    except RollcallError as exc:
+        st.session_state["tournament_message"] = ("error", str(exc))
+    else:
+        Projector(data.data_dir(), app=store).run()
+        tables = len(paired["tables"])
+        st.session_state["tournament_message"] = (
+            "success", f"round {round_no} paired: {tables} table{'s' if tables != 1 else ''}"
+                       + (f", bye {paired['bye']}" if paired["bye"] else ""))
+    finally:
+        store.close()
+    st.rerun()
+
+
+def show_message() -> None:
+    from html import escape
+
+    kind, text = st.session_state.pop("tournament_message", (None, None))
+    if kind == "error":
+        st.error(escape(text), icon=":material/block:")
+    elif kind == "success":
+        st.success(text, icon=":material/task_alt:")

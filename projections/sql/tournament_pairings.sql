@@ -1,0 +1,12 @@
+-- The current pairing of round $round (NULL: the last round paired) of one tournament ($tournament: its name,
+-- in any case): each table's game and players (p1 first) with the result so far, then the bye.
+WITH current AS (
+    SELECT * FROM fct_pairings
+    WHERE slug = trim(regexp_replace(lower($tournament), '[^a-z0-9]+', '-', 'g'), '-') AND current
+)
+SELECT p.round, p.table_no, p.game, p.player, p.faction, p.opponent, p.opponent_faction, r.score, r.opponent_score,
+       CASE WHEN p.game IS NULL THEN 'B' ELSE r.result END AS result, p.scenario
+FROM current p
+LEFT JOIN fct_results r ON r.game = p.game AND r.seat = 1
+WHERE p.round = coalesce($round, (SELECT max(round) FROM current))
+ORDER BY p.table_no NULLS LAST;

@@ -1,0 +1,124 @@
+"""Running a tournament from the command line (CliRunner): registration, check-in and drops, pairing, results
+entered alone, standings and pairings as JSON and CSV, and who may do what once the store has keys."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app
+
+NAME = "Club Night"
+PLAYERS = (("Anna Lind", "engeln", "Red"), ("Boris Brandt", "castilla", "Red"), ("Chiara Costa", "engeln", "Blue"),
+           ("Dmitri Dietz", "castilla", "Blue"), ("Elif Eriksen", "engeln", None))
+
+
+@pytest.fixture
+def run(tmp_data: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv("ROLLCALL_KEY", raising=False)
+    runner = CliRunner()
+
+    def invoke(*args: str, key: str | None = None, ok: bool = True):
+        result = runner.invoke(app, [*args, "--data", str(tmp_data), *(["--key", key] if key else [])])
+        if ok:
+            assert result.exit_code == 0, result.output
+        return result
+
+    return invoke
+
+
+@pytest.fixture
+def registered(run) -> str:
+    run("tournament", "create", NAME, "--system", "tornscape")
+    for player, faction, club in PLAYERS:
+        run("tournament", "register", NAME, "--player", player, "--faction", faction, *(["--club", club] if club else []))
+    return NAME
+
+
+def as_json(result) -> list[dict]:
+    return json.loads(result.stdout)
+
+
+def test_players_are_listed_with_faction_club_check_in_and_drop(run, registered) -> None:
+    run("tournament", "check-in", NAME, "--player", "Anna Lind")
+    assert "Boris Brandt dropped out of Club Night after round 0" in run("tournament", "drop", NAME, "--player",
+                                                                          "boris brandt").output
+    players = as_json(run("tournament", "players", NAME, "--json"))
+    assert [(p["player"], p["faction"], p["club"], p["checked_in"], p["dropped_after_round"]) for p in players] == [
+        ("Anna Lind", "engeln", "Red", True, None), ("Boris Brandt", "castilla", "Red", False, 0),
+        ("Chiara Costa", "engeln", "Blue", False, None), ("Dmitri Dietz", "castilla", "Blue", False, None),
+        ("Elif Eriksen", "engeln", None, False, None)]
+    assert "5 players" in run("tournament", "players", NAME).output
+
+
+def test_a_paired_round_prints_its_tables_and_creates_its_games(run, registered) -> None:
+    printed = run("tournament", "pair", NAME, "--round", "1", "--seed", "1").output
+    assert "round 1 of Club Night: 2 tables, scenario ash-crossing" in printed and "bye:" in printed
+    headers = [h for h in as_json(run("games", "--json")) if h.get("tournament") == NAME]
+    assert sorted((h["round"], h["table"]) for h in headers) == [(1, 1), (1, 2)]
+    pairing = as_json(run("tournament", "pairings", NAME, "--json"))
+    assert [r["table_no"] for r in pairing] == [1, 2, None] and pairing[-1]["result"] == "B"
+    clubs = {p: c for p, _, c in PLAYERS}
+    assert all(clubs[r["player"]] is None or clubs[r["player"]] != clubs[r["opponent"]] for r in pairing[:2])
+
+
+def test_results_entered_alone_count_in_the_standings(run, registered) -> None:
+    run("tournament", "pair", NAME, "--round", "1", "--seed", "2")
+    tables = as_json(run("tournament", "pairings", NAME, "--round", "1", "--json"))
+    run("tournament", "result", NAME, "--round", "1", "--table", "1", "--score", "p1=3", "--score", "p2=1")
+    second = tables[1]
+    run("tournament", "result", NAME, "--round", "1", "--table", "2", "--score", f"{second['player']}=2",
+        "--score", f"{second['opponent']}=2")
+    standing = {s["player"]: s for s in as_json(run("tournament", "standings", NAME, "--json"))}
+    assert (standing[tables[0]["player"]]["wins"], standing[tables[0]["player"]]["tournament_points"]) == (1, 3)
+    assert (standing[tables[0]["opponent"]]["losses"], standing[tables[0]["opponent"]]["vp_against"]) == (1, 3)
+    assert standing[second["player"]]["draws"] == standing[second["opponent"]]["draws"] == 1
+    assert standing[tables[2]["player"]]["byes"] == 1
+    assert "2 games, 1 round" in run("tournament", "list").output
+
+
+def test_a_round_is_refused_a_new_pairing_after_its_first_event(run, registered) -> None:
+    run("tournament", "pair", NAME, "--round", "1", "--seed", "3")
+    again = run("tournament", "pair", NAME, "--round", "1", "--seed", "4").output
+    assert "(pairing 2)" in again
+    run("tournament", "result", NAME, "--round", "1", "--table", "1", "--score", "p1=1", "--score", "p2=0")
+    refused = run("tournament", "pair", NAME, "--round", "1", ok=False)
+    assert refused.exit_code == 1 and "cannot be paired again" in refused.output and "Traceback" not in refused.output
+    assert "2 games, 1 round" in run("tournament", "list").output, "the withdrawn games count nowhere"
+
+
+def test_standings_and_pairings_are_published_as_csv(run, registered) -> None:
+    run("tournament", "pair", NAME, "--round", "1", "--seed", "5")
+    run("tournament", "result", NAME, "--round", "1", "--table", "1", "--score", "p1=2", "--score", "p2=0")
+    pairing = list(csv.DictReader(io.StringIO(run("tournament", "pairings", NAME, "--round", "1", "--csv").stdout)))
+    assert [(r["table_no"], r["result"]) for r in pairing] == [("1", "W"), ("2", ""), ("", "B")]
+    standing = list(csv.DictReader(io.StringIO(run("tournament", "standings", NAME, "--csv").stdout)))
+    assert standing[0]["rank"] == "1" and standing[0]["tournament_points"] == "3"
+    assert {r["player"] for r in standing} >= {pairing[0]["player"], pairing[0]["opponent"], pairing[2]["player"]}
+
+
+def test_a_setup_file_goes_into_every_game_of_the_round(run, registered, tmp_path: Path) -> None:
+    setup = {"board": {"width": 12, "height": 10}, "models": []}
+    (tmp_path / "setup.json").write_text(json.dumps(setup))
+    run("tournament", "pair", NAME, "--round", "1", "--setup", str(tmp_path / "setup.json"))
+    assert {json.dumps(h["setup"]) for h in as_json(run("games", "--json"))} == {json.dumps(setup)}
+    (tmp_path / "bad.json").write_text("[1, 2")
+    refused = run("tournament", "pair", NAME, "--round", "1", "--setup", str(tmp_path / "bad.json"), ok=False)
+    assert refused.exit_code == 1 and "bad.json:1: not valid JSON" in refused.output
+
+
+def test_pairing_needs_an_organisers_key_and_a_result_any_key(run, registered) -> None:
+    organiser = run("keys", "add", "organiser", "Olga").output.strip().splitlines()[-1]
+    scorekeeper = run("keys", "add", "scorekeeper", "Sam", key=organiser).output.strip().splitlines()[-1]
+    refused = run("tournament", "pair", NAME, "--round", "1", key=scorekeeper, ok=False)
+    assert refused.exit_code == 1 and "needs a organiser key" in refused.output
+    refused = run("tournament", "register", NAME, "--player", "Farid", key=scorekeeper, ok=False)
+    assert refused.exit_code == 1 and "organiser" in refused.output
+    run("tournament", "pair", NAME, "--round", "1", key=organiser)
+    run("tournament", "result", NAME, "--round", "1", "--table", "1", "--score", "p1=1", "--score", "p2=0",
+        key=scorekeeper)
