@@ -198,7 +198,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
 
     def commit(self, *checked: Checked) -> None:
         """Store checked games in one transaction, once the presented key may write them (AccessDenied
-        otherwise); GameAlreadyRecorded, F09 or GameMovedOn if another writer was first."""
+        otherwise); GameAlreadyRecorded, F11 or GameMovedOn if another writer was first."""
         objs = [obj for c in checked for obj in (c.game, *c.companions)]
         try:
             self.save(*objs)

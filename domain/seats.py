@@ -3,7 +3,7 @@
 A game whose header names a tournament and a round takes a seat for each of its two players (by name),
 an aggregate whose id is derived from the tournament, the round and the player. The store keeps one
 aggregate per id, so two games seating one player in one round cannot both be stored, even when two
-scorekeepers create them at the same moment: the second is refused (rule F09). Imported leniently, the
+scorekeepers create them at the same moment: the second is refused (rule F11). Imported leniently, the
 second game is kept with the violation marked on its header, and takes no seat. A game the tournament
 withdrew (its round paired again before it began) frees its seats: the next game retakes them.
 """
@@ -17,7 +17,7 @@ from eventsourcing.domain import Aggregate
 from domain.record import slug
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://rollcall.invalid/seats")
-SEAT_RULE = "F09"
+SEAT_RULE = "F11"
 
 
 def seat_uuid(tournament: str, round_no: int, player: str) -> UUID:
