@@ -246,6 +246,9 @@ class TornscapeSimulator(Simulator):
             model = state.models.get(cell.model)
             if model is not None:
                 self.choose_domain(model)
+            if pack.stabilisation_due(state, cell):  # R10: before the cards of an unaligned vortex
+                seq = self.roll(state.opponent(model.player), "stabilisation", "attack", self.faces("attack", 1))
+                self.record({"type": "VortexStabilised", "vortex": cell.vortex, "model": model.id, "roll": seq})
             effect = pack.cell_polarities(state, cell)[len(cell.drawn)]
             card = self.rng.choice(state.deck_left())
             self.record({"type": "PhenomenonDrawn", "card": card, "effect": effect, "vortex": cell.vortex})
