@@ -11,7 +11,8 @@ from domain.record import bounded, check_keys, did_you_mean, field, position, sh
 from domain.systems.fields import EventSpec, a_list, any_value, integer, integer_in, one_of, text
 from domain.systems.pack import GameSystem
 from domain.systems.state import Checks, GameState
-from domain.systems.tornscape import hexes as hx
+from domain.systems.actions import Action
+from domain.systems.tornscape import hexes as hx, legal
 from domain.systems.tornscape.state import SIZES, Marker, Model, Pending, TornscapeState
 from domain.systems.tornscape.vortices import DOMAINS, RESOLVING, VortexRules
 
@@ -76,6 +77,11 @@ class Tornscape(VortexRules, GameSystem):
                                  derived={"side": "R34", "to": "R34", "blocked": "R35"}),
         "EtherConverted": EventSpec({"player": text, "amount": integer_in(-limits.COUNT, limits.COUNT), "domain": text}),
     }
+
+    # --- what may happen next ---------------------------------------------------------------
+    def legal_actions(self, state: TornscapeState) -> list[Action]:
+        """The common actions, then Tornscape's own (domain.systems.tornscape.legal)."""
+        return [*super().legal_actions(state), *legal.legal_actions(self, state)]
 
     # --- setup -----------------------------------------------------------------------------
     def new_state(self, header: dict) -> GameState:
