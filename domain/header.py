@@ -1,40 +1,45 @@
-"""The header of a game record: its common fields checked, its game id derived, its system named by the
-pack's main alias."""
+"""The header of a game record: its common fields checked (each of its type, every number finite and within
+domain.limits), its game id derived, its system named by the pack's main alias."""
 
 from __future__ import annotations
 
 import re
 
+from domain import limits
 from domain.errors import MalformedRecord
-from domain.record import EXTENSION_PREFIX, FORMAT_VERSION, derive_game_id, field, show
+from domain.record import (EXTENSION_PREFIX, FORMAT_VERSION, bounded, check_numbers, derive_game_id, did_you_mean,
+                           field, out_of_bounds, show, unknown_value)
 from domain.systems import system_for
 
 HEADER_FIELDS = frozenset({"rollcall", "system", "game", "tournament", "round", "table", "started", "players",
                            "dice_mode", "commit", "rules", "setup", "hash", "violations"})
+PLAYER_FIELDS = frozenset({"id", "name", "faction"})
+DICE_MODES = ("physical", "digital")
 
 
 def normalise_header(header: dict) -> dict:
     """A header checked for the common fields, with its ``game`` id filled in."""
     version = header.get("rollcall")
-    if version != FORMAT_VERSION:
-        raise MalformedRecord(f"field `rollcall` must be {FORMAT_VERSION} (the format version), not {show(version)}",
-                              field="rollcall")
+    if type(version) is not int or version != FORMAT_VERSION:
+        raise MalformedRecord(f"field `rollcall` must be {FORMAT_VERSION} (the format version, an integer), "
+                              f"not {show(version)}", field="rollcall")
     for name in header:
         if name not in HEADER_FIELDS and not name.startswith(EXTENSION_PREFIX):
-            raise MalformedRecord(f"unknown header field `{name}`", field=name)
+            raise MalformedRecord(f"unknown header field `{name}`{did_you_mean(name, sorted(HEADER_FIELDS))}",
+                                  field=name)
     system = system_for(field(header, "system", str)).alias  # a header may name any alias of the pack
-    players = field(header, "players", list)
-    if len(players) != 2 or not all(isinstance(p, dict) for p in players):
-        raise MalformedRecord("field `players` must list exactly two players", field="players")
-    ids = [field(p, "id", str) for p in players]
-    if len(set(ids)) != 2:
-        raise MalformedRecord("field `players`: the two players need different ids", field="players")
+    for name in ("game", "tournament", "started", "commit"):
+        field(header, name, str, optional=True)
+    for name in ("round", "table"):
+        bounded(header, name, 1, limits.INTEGER, optional=True)
+    _check_players(header)
+    check_numbers(header, "")
     mode = header.get("dice_mode", "physical")
-    if mode not in ("physical", "digital"):
-        raise MalformedRecord("field `dice_mode` must be physical or digital", field="dice_mode")
+    if mode not in DICE_MODES:
+        raise unknown_value("dice_mode", mode, DICE_MODES)
     if mode == "digital" and "commit" in header and not re.fullmatch(r"[0-9a-f]{64}", str(header["commit"])):
         raise MalformedRecord("a digital game's header needs `commit`, 64 lowercase hex digits", field="commit")
-    field(header, "rules", dict, optional=True)
+    _check_rules(field(header, "rules", dict, optional=True, default={}))
     field(header, "setup", dict, optional=True)
     data = {k: v for k, v in header.items() if k not in ("hash", "violations")}
     if mode == "digital" and "commit" not in header:
@@ -44,3 +49,54 @@ def normalise_header(header: dict) -> dict:
     data["system"] = system
     data.setdefault("setup", {})
     return data
+
+
+def _check_players(header: dict) -> None:
+    players = field(header, "players", list)
+    if len(players) != 2 or not all(isinstance(p, dict) for p in players):
+        raise MalformedRecord("field `players` must list exactly two players", field="players")
+    for i, player in enumerate(players):
+        for name in player:
+            if name not in PLAYER_FIELDS and not name.startswith(EXTENSION_PREFIX):
+                raise MalformedRecord(f"unknown field `players[{i}].{name}`{did_you_mean(name, sorted(PLAYER_FIELDS))}",
+                                      field=f"players[{i}].{name}")
+        field(player, "id", str)
+        for name in ("name", "faction"):
+            if player.get(name) is not None and type(player[name]) is not str:
+                raise MalformedRecord(f"field `players[{i}].{name}` must be a string, not {show(player[name])}",
+                                      field=f"players[{i}].{name}")
+    if len({p["id"] for p in players}) != 2:
+        raise MalformedRecord("field `players`: the two players need different ids", field="players")
+
+
+def _check_rules(rules: dict) -> None:
+    """Rule data overrides: every number within ±RULE_NUMBER; each die of `rules.dice` face counts from 1 to 100,
+    at most FACES faces in all (a digital roll draws one byte per die)."""
+    _rule_numbers(rules, "rules")
+    dice = rules.get("dice")
+    if dice is None:
+        return
+    if not isinstance(dice, dict):
+        raise MalformedRecord("field `rules.dice` must be an object: die -> {face: count}", field="rules.dice")
+    for die, faces in dice.items():
+        where = f"rules.dice.{die}"
+        if die.startswith("_"):
+            continue
+        if not isinstance(faces, dict) or not faces:
+            raise MalformedRecord(f"field `{where}` must be an object of face counts", field=where)
+        for face in faces:
+            bounded(faces, face, 1, 100, where=where)
+        if sum(faces.values()) > limits.FACES:
+            raise MalformedRecord(f"field `{where}`: a die has at most {limits.FACES} faces, counting repeats",
+                                  field=where)
+
+
+def _rule_numbers(value, name: str) -> None:
+    if type(value) is dict:
+        for key, item in value.items():
+            _rule_numbers(item, f"{name}.{key}")
+    elif type(value) is list:
+        for i, item in enumerate(value):
+            _rule_numbers(item, f"{name}[{i}]")
+    elif type(value) in (int, float) and not -limits.RULE_NUMBER <= value <= limits.RULE_NUMBER:
+        raise out_of_bounds(name, value, -limits.RULE_NUMBER, limits.RULE_NUMBER)

@@ -5,8 +5,10 @@ A record is JSON Lines: line 1 the header, then one event per line (docs/format.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import json
+import math
 import re
 import threading
 from collections.abc import Iterable, Iterator
@@ -14,6 +16,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
+from domain import limits
 from domain.errors import MalformedRecord
 
 FORMAT_VERSION = 1
@@ -71,26 +74,53 @@ class Line(NamedTuple):
     plain: bool
 
 
+class _NotANumber(ValueError):
+    """A number JSON does not have: NaN, Infinity, or a literal too large for a float (1e999)."""
+
+    def __init__(self, token: str) -> None:
+        super().__init__(token)
+        self.token = token
+
+
 def _float(text: str) -> float:
     _READING.odd = True
     value = float(text)
-    if value in (_INF, -_INF):
-        raise ValueError(f"the number {text[:20]}{'…' if len(text) > 20 else ''} is too large")
+    if not math.isfinite(value):
+        raise _NotANumber(text)
     return value
 
 
 def _constant(name: str) -> float:
-    raise ValueError(f"{name} is not a JSON number")
+    raise _NotANumber(name)
 
 
-_INF = float("inf")
+def _finite_only(decode):
+    """``decode(text)``, a JSONDecodeError at the first NaN, Infinity or infinite number: Python's json
+    reads them, the record format (JSON) has none."""
+    def strict(text: str, *args):
+        try:
+            return decode(text, *args)
+        except _NotANumber as exc:
+            position = max(text.find(exc.token), 0)
+            raise json.JSONDecodeError(f"{exc.token} is not a finite JSON number", text, position) from None
+    return strict
+
+
 _DECODER = json.JSONDecoder(parse_float=_float, parse_constant=_constant)
-_SCAN = _DECODER.scan_once
+_SCAN = _finite_only(_DECODER.scan_once)
+_DECODE = _finite_only(_DECODER.decode)
+
+
+def loads(text: str) -> Any:
+    """``json.loads(text)``, refusing NaN and Infinity (a JSONDecodeError)."""
+    if text.startswith("\ufeff"):
+        return json.loads(text)  # json.loads's own error for a byte-order mark
+    return _DECODE(text)
 
 
 def loads_plain(text: str) -> tuple[Any, bool]:
-    """``json.loads(text)`` (the same value, or a JSONDecodeError or ValueError), and whether it held
-    no float. NaN, Infinity and floats beyond the double range are refused (ValueError)."""
+    """``json.loads(text)`` (the same value, or the same error), and whether it held no float; NaN,
+    Infinity and numbers too large for a float are refused (a JSONDecodeError)."""
     if text.startswith("\ufeff"):
         return json.loads(text), False  # json.loads's own error for a byte-order mark
     _READING.odd = False
@@ -100,7 +130,7 @@ def loads_plain(text: str) -> tuple[Any, bool]:
         end = -1
     if end != len(text):
         _READING.odd = False
-        value = _DECODER.decode(text)  # the error json.loads gives (or the value, after whitespace)
+        value = _DECODE(text)  # the error json.loads gives (or the value, after whitespace)
     return value, not _READING.odd
 
 
@@ -121,8 +151,8 @@ def parse_line(number: int, text: str | bytes) -> Line | None:
         raise LocatedError(number, MalformedRecord(f"not valid JSON: {exc.msg} at column {exc.colno}")) from None
     except RecursionError:
         raise LocatedError(number, MalformedRecord(f"nested deeper than a record can be ({MAX_DEPTH} levels)")) from None
-    except ValueError as exc:  # NaN, Infinity, a float beyond range, an integer of thousands of digits
-        raise LocatedError(number, MalformedRecord(f"not a record line: {_number_problem(exc)}")) from None
+    except ValueError:  # an integer of thousands of digits (Python's limit on converting them)
+        raise LocatedError(number, MalformedRecord("not a record line: a number with thousands of digits")) from None
     if type(obj) is not dict:
         raise LocatedError(number, MalformedRecord("a line must be a JSON object"))
     if "\\ud" in stripped or "\\uD" in stripped:  # an escaped surrogate: paired, or text that cannot be stored
@@ -134,13 +164,6 @@ def parse_line(number: int, text: str | bytes) -> Line | None:
     if stripped.count("[") + stripped.count("{") > MAX_DEPTH and _depth(obj) > MAX_DEPTH:
         raise LocatedError(number, MalformedRecord(f"nested deeper than a record can be ({MAX_DEPTH} levels)"))
     return Line(number, obj, plain)
-
-
-def _number_problem(exc: ValueError) -> str:
-    text = str(exc)
-    if "digits" in text:
-        return "a number with thousands of digits"
-    return text
 
 
 def _depth(value: Any, level: int = 1) -> int:
@@ -209,8 +232,55 @@ def derive_game_id(header: dict) -> str:
 _TYPE_NAMES = {str: "a string", int: "an integer", list: "a list", dict: "an object", bool: "true or false"}
 
 
+def did_you_mean(value: Any, known: Iterable[str]) -> str:
+    """`` (did you mean `x`?)`` when ``value`` is a near miss of one of ``known``, else ``""``."""
+    if not isinstance(value, str):
+        return ""
+    known = [k for k in known if isinstance(k, str)]
+    close = difflib.get_close_matches(value, known, n=1, cutoff=0.75) or [
+        k for k in known if _folded(k) == _folded(value)][:1]
+    return f" (did you mean `{close[0]}`?)" if close else ""
+
+
+def _folded(text: str) -> str:
+    return text.lower().replace("-", "_").replace(" ", "_")
+
+
+def near_miss(value: Any, known: Iterable[str]) -> str | None:
+    """The one of ``known`` that ``value`` is a near miss of (a typo: ``vortex_movment``), if any."""
+    if not isinstance(value, str):
+        return None
+    known = [k for k in known if isinstance(k, str)]
+    if value in known:
+        return None
+    close = difflib.get_close_matches(value, known, n=1, cutoff=0.8)
+    if close:
+        return close[0]
+    return next((k for k in known if _folded(k) == _folded(value)), None)
+
+
+def check_keys(obj: dict, known: Iterable[str], where: str) -> None:
+    """Refuse a key of ``obj`` that is a near miss of a known one (``agilty`` for ``agility``): a typo that
+    would otherwise pass silently. Other keys are carried as they are."""
+    known = tuple(known)
+    for key in obj:
+        if key not in known and not key.startswith(EXTENSION_PREFIX):
+            meant = near_miss(key, known)
+            if meant is not None:
+                raise MalformedRecord(f"unknown field `{where}.{key}` (did you mean `{meant}`?)",
+                                      field=f"{where}.{key}")
+
+
+def unknown_value(name: str, value: Any, allowed: Iterable[str]) -> MalformedRecord:
+    """A MalformedRecord for a value of a closed vocabulary that is not in it: the list, and the near miss."""
+    allowed = tuple(allowed)
+    return MalformedRecord(f"field `{name}` must be one of {', '.join(allowed)}, not {json.dumps(value)}"
+                           f"{did_you_mean(value, allowed)}", field=name)
+
+
 def field(obj: dict, name: str, kind: type, *, optional: bool = False, default: Any = None) -> Any:
-    """The value of ``name``, checked to be of ``kind``; a MalformedRecord naming it otherwise."""
+    """The value of ``name``, checked to be of ``kind`` (an integer: within ±2^53); a MalformedRecord naming
+    it otherwise."""
     if name not in obj or obj[name] is None:
         if optional:
             return default
@@ -218,14 +288,61 @@ def field(obj: dict, name: str, kind: type, *, optional: bool = False, default: 
     value = obj[name]
     if kind is int and isinstance(value, bool) or not isinstance(value, kind):
         raise MalformedRecord(f"field `{name}` must be {_TYPE_NAMES[kind]}, not {json.dumps(value)}", field=name)
+    if kind is int and not -limits.INTEGER <= value <= limits.INTEGER:
+        raise out_of_bounds(name, value, -limits.INTEGER, limits.INTEGER)
     return value
+
+
+def out_of_bounds(name: str, value: Any, low: int, high: int) -> MalformedRecord:
+    def bound(n: int) -> str:
+        return "2^53" if n == limits.INTEGER else "-2^53" if n == -limits.INTEGER else str(n)
+    return MalformedRecord(f"field `{name}` must be an integer from {bound(low)} to {bound(high)}, "
+                           f"not {json.dumps(value)}", field=name)
+
+
+def bounded(obj: dict, name: str, low: int, high: int, *, optional: bool = False, default: Any = None,
+            where: str = "") -> Any:
+    """The integer ``name`` of ``obj``, checked to lie in [low, high] (docs/format.md, Numbers); the field is
+    named ``where.name`` in a refusal when ``where`` is given."""
+    label = f"{where}.{name}" if where else name
+    value = obj.get(name)
+    if value is None:
+        if optional:
+            return default
+        raise MalformedRecord(f"missing field `{label}`", field=label)
+    if type(value) is not int:
+        raise MalformedRecord(f"field `{label}` must be an integer, not {json.dumps(value)}", field=label)
+    if not low <= value <= high:
+        raise out_of_bounds(label, value, low, high)
+    return value
+
+
+def check_numbers(value: Any, name: str) -> None:
+    """Every number inside ``value`` finite, every integer within ±2^53 (a MalformedRecord naming where)."""
+    kind = type(value)
+    if kind is dict:
+        for key, item in value.items():
+            if type(item) not in _TEXTUAL:
+                check_numbers(item, f"{name}.{key}" if name else key)
+    elif kind is list:
+        for i, item in enumerate(value):
+            if type(item) not in _TEXTUAL:
+                check_numbers(item, f"{name}[{i}]")
+    elif kind is float:
+        if not math.isfinite(value):
+            raise MalformedRecord(f"field `{name}` must be a finite number, not {value}", field=name)
+    elif kind is int and not -limits.INTEGER <= value <= limits.INTEGER:
+        raise out_of_bounds(name, value, -limits.INTEGER, limits.INTEGER)
+
+
+_TEXTUAL = frozenset({str, bool, type(None)})
 
 
 def choice(obj: dict, name: str, allowed: Iterable[str], *, optional: bool = False) -> str | None:
     value = field(obj, name, str, optional=optional)
     allowed = tuple(allowed)
     if value is not None and value not in allowed:
-        raise MalformedRecord(f"field `{name}` must be one of {', '.join(allowed)}, not {json.dumps(value)}", field=name)
+        raise unknown_value(name, value, allowed)
     return value
 
 

@@ -14,13 +14,13 @@ Whole tournaments are simulation/tournaments.py.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 
 from domain.errors import RuleViolation
 from domain.game import Game
 from domain.record import export_line
-from domain.systems.actions import Action
+from domain.systems.actions import Action, Choice
 from domain.systems.tornscape import hexes as hx
 from domain.systems.tornscape.state import Model, TornscapeState
 
@@ -192,8 +192,10 @@ class Simulator:
 
 
 class TornscapeSimulator(Simulator):
-    """Plays Tornscape: models head for vortices (the explorers) or the nearest enemy, explore what
-    they reach; a player scores for each vortex explored and each vortex held at the end of a turn."""
+    """Plays Tornscape by choosing among the actions the rules pack offers (``legal_actions``): models head
+    for vortices (the explorers) or the nearest enemy and explore what they reach; the table's dice and cards
+    fall at random. A player scores for each vortex explored and each vortex held at the end of a turn.
+    Turns, the activation phase, points and the end are the simulator's own schedule."""
 
     make_header = staticmethod(tornscape_header)
 
@@ -201,129 +203,116 @@ class TornscapeSimulator(Simulator):
     def state(self) -> TornscapeState:
         return self.game.state  # type: ignore[return-value]
 
-    def faces(self, die: str, count: int) -> list:
-        faces = self.state.dice.faces_of(die)
-        weights = list(self.state.dice.data[die].values())
-        return self.rng.choices(faces, weights=weights, k=count)
-
     def play(self) -> Game:
-        rng, state = self.rng, self.state
         for turn in range(1, self.turns + 1):
             self.start_turn(turn)
             self.start_phase("activation")
-            order = sorted(state.models.values(), key=lambda m: (rng.random(), m.id))
-            order.sort(key=lambda m: 0 if m.player == ("p1" if turn % 2 else "p2") else 1)
-            for model in self._alternate(order):
-                if model.id in state.models:
-                    self.activate(model)
-            self.move_vortices()
+            self.next_player = "p1" if turn % 2 else "p2"
+            self.wanted: set[str] = set()
+            self.owed: list[str] = []  # players owed a point for a vortex explored, once its cards are drawn
+            while (action := self.choose(self.game.system.legal_actions(self.state))) is not None:
+                self.play_action(action)
+                self.settle_points()
             self.score_vortices_held()
         return self.end("turn limit")
 
+    # --- choosing among the offered actions ---------------------------------------------------------
+    def choose(self, actions: list[Action]) -> Action | None:
+        """The action to play, or None when the turn has nothing left to play (only crystals offered)."""
+        rng = self.rng
+        crystals = [a for a in actions if a.group == "crystals"]
+        actions = [a for a in actions if a.group != "crystals" and not self.scheduled(a)]
+        if not actions:
+            return None
+        by_type: dict[str, list[Action]] = {}
+        for action in actions:
+            by_type.setdefault(action.event["type"], []).append(action)
+        reroll = self.worth_a_reroll(crystals)
+        if reroll is not None:
+            return reroll
+        if "ActivationStarted" in by_type or "PhaseStarted" in by_type:
+            return self.next_activation(by_type)
+        if "ActivationEnded" in by_type:
+            if crystals and rng.random() < 0.03:
+                return next(a for a in crystals if a.event["type"] == "EtherConverted")
+            return self.in_activation(by_type)
+        if "ModelEjected" in by_type:
+            rolls = [a for a in by_type.get("DiceRolled", ()) if a.event["purpose"] == "dodge"]
+            if rolls and rng.random() < 0.8:
+                return rolls[0]
+            return by_type["ModelEjected"][0]
+        if "VortexMoved" in by_type:  # a vortex, turned now and then
+            moves = by_type["VortexMoved"]
+            vortex = rng.choice(sorted({a.event["vortex"] for a in moves}))
+            turned = rng.random() < 0.3
+            return next(a for a in moves if a.event["vortex"] == vortex and bool(a.open) == turned)
+        if "VortexExplored" in by_type or "VortexStabilised" in by_type:
+            return rng.choice(by_type.get("VortexExplored") or by_type["VortexStabilised"])
+        return actions[0] if len(actions) == 1 else rng.choice(actions)
+
     @staticmethod
-    def _alternate(order: list[Model]) -> Iterator[Model]:
-        first = [m for m in order if m.player == order[0].player]
-        second = [m for m in order if m.player != order[0].player]
-        for i in range(max(len(first), len(second))):
-            yield from (side[i] for side in (first, second) if i < len(side))
+    def scheduled(action: Action) -> bool:
+        """The common actions this simulator plays on its own schedule: turns, the activation phase, points,
+        the end."""
+        kind = action.event["type"]
+        return kind in ("TurnStarted", "PointsScored", "GameEnded", "GameSealed") or (
+            kind == "PhaseStarted" and action.event["phase"] == "activation")
 
-    def activate(self, model: Model) -> None:
-        self.record({"type": "ActivationStarted", "model": model.id})
-        self.resolve_draws()
-        for action in ("step", "run"):
-            if self.rng.random() < 0.8:
-                self.move(model, action)
-            self.maybe_explore(model)
-        if self.state.crystals[model.player] and self.rng.random() < 0.1:
-            self.record({"type": "EtherConverted", "player": model.player, "amount": 1,
-                         "domain": self.rng.choice(("creation", "destruction", "life", "death"))})
-        self.record({"type": "ActivationEnded", "model": model.id})
-        self.resolve_draws()
+    def worth_a_reroll(self, crystals: list[Action]) -> Action | None:
+        """Half the time, a crystal re-rolls the first blank of an explore roll."""
+        for action in crystals:
+            if action.event["type"] == "DieRerolled":
+                roll = self.state.rolls[action.event["roll"]]
+                if roll.purpose == "explore" and roll.faces[action.event["index"]] == "blank":
+                    return action if self.rng.random() < 0.5 else None
+        return None
 
-    def score_vortices_held(self) -> None:
-        """A vortex is held by the only player with a model on or next to it."""
-        state = self.state
-        held = {pid: 0 for pid in state.players}
-        for vortex in state.vortices.values():
-            if vortex.removed:
-                continue
-            near = {m.player for m in state.models.values() if hx.footprint_distance(m.fp, vortex.hexes) <= 1}
-            if len(near) == 1:
-                held[near.pop()] += 1
-        for pid, count in held.items():
-            if count:
-                self.score(pid, count, "vortex held")
+    def next_activation(self, by_type: dict[str, list[Action]]) -> Action:
+        """Players alternate activations, each model once (R31); Phase V when every model has activated."""
+        starts = by_type.get("ActivationStarted")
+        if not starts:
+            return by_type["PhaseStarted"][0]
+        mine = [a for a in starts if a.actor == self.next_player] or starts
+        action = self.rng.choice(mine)
+        self.next_player = self.state.opponent(action.actor)
+        self.wanted = {kind for kind in ("step", "run", "explore") if self.rng.random() < 0.8}
+        return action
 
-    # --- vortices -----------------------------------------------------------------------------
-    def choose_domain(self, model: Model) -> None:
-        state = self.state
-        if len(model.domains) > 1 and model.id not in state.chosen and (
-                state.activation == model.id or any(c.model == model.id for c in state.draws)):
-            self.record({"type": "DomainChosen", "model": model.id, "domain": self.rng.choice(model.domains)})
+    def in_activation(self, by_type: dict[str, list[Action]]) -> Action:
+        """Explore when a vortex is in reach, else step and run towards the target, else end."""
+        rng = self.rng
+        explore = [a for a in [*by_type.get("DomainChosen", ()), *by_type.get("DiceRolled", ())]]
+        if "explore" in self.wanted and explore:
+            domain = [a for a in explore if a.event["type"] == "DomainChosen"]
+            stabilise = [a for a in explore if a.event.get("purpose") == "stabilisation"]
+            rolls = [a for a in explore if a.event.get("purpose") == "explore"]
+            if domain:
+                return domain[0]
+            if stabilise and (not rolls or rng.random() < 0.5):
+                return stabilise[0]
+            if rolls:
+                self.wanted.discard("explore")
+                return rolls[0]
+        if "MarkerTaken" in by_type and rng.random() < 0.5:
+            return by_type["MarkerTaken"][0]
+        moves = by_type.get("ModelMoved", ())
+        for kind in ("step", "run"):
+            options = [a for a in moves if a.event["action"] == kind]
+            if kind in self.wanted and options:
+                self.wanted.discard(kind)
+                return self.towards(options)
+        return by_type["ActivationEnded"][0]
 
-    def resolve_draws(self) -> None:
-        state, pack = self.state, self.game.system
-        while state.draws:
-            cell = state.draws[0]
-            model = state.models.get(cell.model)
-            if model is not None:
-                self.choose_domain(model)
-            effect = pack.cell_polarities(state, cell)[len(cell.drawn)]
-            card = self.rng.choice(state.deck_left())
-            self.record({"type": "PhenomenonDrawn", "card": card, "effect": effect, "vortex": cell.vortex})
-
-    def maybe_explore(self, model: Model) -> None:
-        state, rng = self.state, self.rng
-        if "explore" in state.actions_used or not model.explore or rng.random() < 0.2:
-            return
-        near = [v for v in state.vortices.values()
-                if not v.removed and hx.footprint_distance(model.fp, v.hexes) <= 1]
-        if not near:
-            return
-        vortex = rng.choice(near)
-        self.choose_domain(model)
-        if vortex.allegiance is None and not state.stabilised_in_activation:
-            opponent = state.opponent(model.player)
-            seq = self.roll(opponent, "stabilisation", "attack", self.faces("attack", 1))
-            self.record({"type": "VortexStabilised", "vortex": vortex.id, "model": model.id, "roll": seq})
-        seq = self.roll(model.player, "explore", "attack", self.faces("attack", model.explore))
-        faces = state.rolls[seq].faces
-        if "blank" in faces and state.crystals[model.player] and rng.random() < 0.5:
-            self.record({"type": "DieRerolled", "roll": seq, "index": faces.index("blank"),
-                         "face": self.faces("attack", 1)[0], "player": model.player})
-        explored = self.record({"type": "VortexExplored", "vortex": vortex.id, "model": model.id, "roll": seq})
-        self.resolve_draws()
-        if explored.get("success"):
-            self.score(model.player, 1, "vortex explored")
-
-    def move_vortices(self) -> None:
-        state = self.state
-        present = [v for v in state.vortices.values() if not v.removed]
-        if not present:
-            return
-        self.start_phase("vortex_movement")
-        first = state.finished[0] if state.finished else "p1"
-        for i, vortex in enumerate(present):
-            player = first if i % 2 == 0 else state.opponent(first)
-            seq = self.roll(player, "vortex_move", "attack", self.faces("attack", 2))
-            event = {"type": "VortexMoved", "vortex": vortex.id, "roll": seq}
-            if self.rng.random() < 0.3:
-                event["facing"] = self.rng.randrange(6)
-            self.record(event)
-
-    # --- movement -----------------------------------------------------------------------------
-    def move(self, model: Model, action: str) -> None:
+    def towards(self, moves: list[Action]) -> Action:
+        """Mostly the move ending nearest the target, sometimes one of the next nearest, now and then any."""
+        rng = self.rng
+        model = self.state.models[moves[0].event["model"]]
         target = self._target(model)
-        for _attempt in range(6):
-            path = self._path(model, action, target)
-            if not path:
-                return
-            moved = self.try_record({"type": "ModelMoved", "model": model.id, "action": action, "path": path})
-            if moved is not None:
-                self.resolve_ejections(moved)
-                self.resolve_draws()
-                return
-        # nothing legal found: the model holds
+        ranked = sorted(moves, key=lambda a: (hx.distance(tuple(a.hexes[0]), target), a.label))
+        roll = rng.random()
+        if roll < 0.6:
+            return ranked[0]
+        return rng.choice(ranked[:3]) if roll < 0.9 else rng.choice(ranked)
 
     def _target(self, model: Model):
         """Explorers head for the nearest vortex, the others (and explorers now and then) for the
@@ -339,53 +328,43 @@ class TornscapeSimulator(Simulator):
             return min(enemies, key=lambda e: (hx.distance(e.at[0], here), e.id)).at[0]
         return hx.from_offset(rng.randrange(state.width), rng.randrange(state.height))
 
-    def _path(self, model: Model, action: str, target) -> list:
-        state, rng = self.state, self.rng
-        length = rng.randint(1, model.step if action == "step" else model.run)
-        position = list(model.at)
-        path = []
-        infantry = model.size == "infantry"
-        width, height = state.width, state.height
-        for _ in range(length):
-            if infantry:  # never through solid terrain or an enemy (R44)
-                options = [[h] for h in hx.neighbours(position[0]) if hx.on_board(h, width, height)
-                           and h not in state.solid and not self._enemy_at(model, h)]
-            else:
-                options = [[(c[0] + d[0], c[1] + d[1]) for c in position] for d in hx.HEXON_DIRECTIONS]
-                options = [o for o in options
-                           if all(hx.on_board(h, width, height) for h in hx.footprint(model.size, o))]
-            if not options:
-                break
-            if rng.random() < 0.7:
-                options.sort(key=lambda o: hx.distance(o[0], target))
-                position = options[0] if rng.random() < 0.7 else rng.choice(options[:3])
-            else:
-                position = rng.choice(options)
-            path.append(list(position[0]) if model.size != "huge" else [list(c) for c in position])
-        if infantry:  # nor end on another model (R45): stop short
-            while path and any(m != model.id for m in state.occupants.get(tuple(path[-1]), ())):
-                path.pop()
-        return path
+    # --- playing it ---------------------------------------------------------------------------------
+    def play_action(self, action: Action) -> dict:
+        values = {name: self.value(name, choice) for name, choice in action.open.items()}
+        recorded = self.record(action.fill(**values))
+        if recorded["type"] == "VortexExplored" and recorded["success"]:
+            self.owed.append(self.state.models[recorded["model"]].player)
+        return recorded
 
-    def _enemy_at(self, model: Model, h) -> bool:
-        models = self.state.models
-        return any(models[m].player != model.player for m in self.state.occupants.get(h, ()))
+    def value(self, name: str, choice: Choice):
+        """A value of an open field as the table gives it: dice fall by their faces' weights."""
+        if choice.kind == "faces":
+            die = next(d for d, faces in self.state.dice.data.items() if set(faces) == set(choice.values))
+            weights = list(self.state.dice.data[die].values())
+            return self.rng.choices(list(choice.values), weights=weights, k=choice.count)
+        if choice.kind == "count":
+            return choice.low
+        return self.rng.choice(choice.values)
 
-    def resolve_ejections(self, moved: dict) -> None:
-        state, pack = self.state, self.game.system
-        mover = state.models[moved["model"]]
-        for mid in moved.get("must_eject", ()):
-            model = state.models[mid]
-            event = {"type": "ModelEjected", "model": mid, "by": mover.id}
-            if model.player != mover.player and model.agility and self.rng.random() < 0.8:
-                event["dodge"] = self.roll(model.player, "dodge", "agility", self.faces("agility", model.agility))
-            targets = pack.ejection_targets(state, model, mover)
-            event["to"] = list(self.rng.choice(targets)[0])
-            self.record(event)
-        for marker_id in moved.get("markers_to_eject", ()):
-            marker = state.markers[marker_id]
-            spots = pack._marker_spots(state, marker, mover, mover.fp)
-            self.record({"type": "MarkerEjected", "marker": marker_id, "to": list(self.rng.choice(spots))})
+    def settle_points(self) -> None:
+        """Points for vortices explored, once nothing is left to resolve (cards, ejections)."""
+        state = self.state
+        while self.owed and not state.draws and not state.pending:
+            self.score(self.owed.pop(0), 1, "vortex explored")
+
+    def score_vortices_held(self) -> None:
+        """A vortex is held by the only player with a model on or next to it."""
+        state = self.state
+        held = {pid: 0 for pid in state.players}
+        for vortex in state.vortices.values():
+            if vortex.removed:
+                continue
+            near = {m.player for m in state.models.values() if hx.footprint_distance(m.fp, vortex.hexes) <= 1}
+            if len(near) == 1:
+                held[near.pop()] += 1
+        for pid, count in held.items():
+            if count:
+                self.score(pid, count, "vortex held")
 
 
 def simulate_tornscape(seed: int, game_id: str, **options) -> Game:

@@ -7,6 +7,7 @@ its import line below.
 from __future__ import annotations
 
 from domain.errors import MalformedRecord
+from domain.record import did_you_mean
 from domain.systems.claustrophobia.pack import Claustrophobia
 from domain.systems.pack import GameSystem
 from domain.systems.t9a.pack import T9A
@@ -21,7 +22,8 @@ def system_for(alias: str) -> GameSystem:
     cls = GameSystem.registry.get(alias) if isinstance(alias, str) else None
     if cls is None:
         known = ", ".join(sorted(GameSystem.registry))
-        raise MalformedRecord(f"field `system`: unknown system {alias!r} (known: {known})", field="system")
+        raise MalformedRecord(f"field `system`: unknown system {alias!r} (known: {known})"
+                              f"{did_you_mean(alias, sorted(GameSystem.registry))}", field="system")
     if cls not in _instances:
         _instances[cls] = cls()
     return _instances[cls]

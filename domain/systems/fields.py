@@ -12,15 +12,16 @@ from dataclasses import dataclass, field as dc_field
 from functools import cached_property
 from typing import Any
 
+from domain import limits
 from domain.errors import MalformedRecord
-from domain.record import COMMON_OPTIONAL, EXTENSION_PREFIX, choice, field, int_list, string_list
+from domain.record import (COMMON_OPTIONAL, EXTENSION_PREFIX, bounded, check_numbers, choice, did_you_mean, field,
+                           int_list, string_list)
 
 PURPOSES = ("dodge", "stabilisation", "explore", "vortex_move", "casting", "dispel", "miscast",
             "initiative", "attack", "other")
 COMMON_TEXT = ("at", "by", "note")  # optional on every event, text unless the type's spec says otherwise
 JUDGE_EVENTS = frozenset({"DisputeOpened", "RulingMade", "Noted"})
 
-Parser = Callable[[dict, str], Any]
 Parser = Callable[[dict, str], Any]
 
 
@@ -30,8 +31,15 @@ def text(obj: dict, name: str) -> str:
     return field(obj, name, str)
 
 
-def integer(obj: dict, name: str) -> int:
-    return field(obj, name, int)
+def integer_in(low: int, high: int) -> Parser:
+    """An integer from ``low`` to ``high`` (the bounds of domain.limits)."""
+    parse = lambda obj, name: bounded(obj, name, low, high)  # noqa: E731
+    parse.bounds = (low, high)  # what EventSpec.check_fields accepts without calling it
+    return parse
+
+
+integer = integer_in(-limits.INTEGER, limits.INTEGER)
+dice_count = integer_in(0, limits.DICE)
 
 
 def texts(obj: dict, name: str) -> list[str]:
@@ -94,33 +102,43 @@ class EventSpec:
 
     @cached_property
     def parsers(self) -> tuple[tuple, tuple]:
-        """(name, parser, the type a valid value has, the strings a valid value is one of) of the required
-        and the optional fields: a value of that type (or one of those strings) is valid without the parser."""
+        """(name, parser, the type a valid value has, the strings a valid value is one of, the bounds of a valid
+        integer) of the required and the optional fields: a value of that type (or one of those strings, or an
+        integer within those bounds) is valid without the parser."""
         def fast(fields: dict) -> tuple:
-            return tuple((name, parse, _PLAIN_TYPES.get(parse), getattr(parse, "one_of", None))
-                         for name, parse in fields.items())
+            return tuple((name, parse, _PLAIN_TYPES.get(parse), getattr(parse, "one_of", None),
+                          getattr(parse, "bounds", None)) for name, parse in fields.items())
         return fast(self.required), fast(self.optional)
 
     def check_fields(self, event: dict) -> None:
         required, optional = self.parsers
         get = event.get
-        for name, parse, kind, one_of in required:
+        for name, parse, kind, one_of, bounds in required:
             value = get(name)
-            if type(value) is not kind and (one_of is None or type(value) is not str or value not in one_of):
+            if bounds is not None:
+                if type(value) is not int or not bounds[0] <= value <= bounds[1]:
+                    parse(event, name)
+            elif type(value) is not kind and (one_of is None or type(value) is not str or value not in one_of):
                 parse(event, name)
-        for name, parse, kind, one_of in optional:
+        for name, parse, kind, one_of, bounds in optional:
             value = get(name)
-            if value is not None and type(value) is not kind and (
-                    one_of is None or type(value) is not str or value not in one_of):
+            if value is None:
+                continue
+            if bounds is not None:
+                if type(value) is not int or not bounds[0] <= value <= bounds[1]:
+                    parse(event, name)
+            elif type(value) is not kind and (one_of is None or type(value) is not str or value not in one_of):
                 parse(event, name)
         allowed = self.allowed
         if allowed.issuperset(event):
             return
         for name in event:
-            if name not in allowed and not name.startswith(EXTENSION_PREFIX):
-                raise MalformedRecord(f"unknown field `{name}` (extensions must start with `{EXTENSION_PREFIX}`)",
-                                      field=name)
+            if name.startswith(EXTENSION_PREFIX):
+                check_numbers(event[name], name)
+            elif name not in allowed:
+                raise MalformedRecord(f"unknown field `{name}`{did_you_mean(name, sorted(self.allowed))} "
+                                      f"(extensions must start with `{EXTENSION_PREFIX}`)", field=name)
 
 
-_PLAIN_TYPES: dict[Parser, type] = {text: str, integer: int, a_list: list, an_object: dict}
+_PLAIN_TYPES: dict[Parser, type] = {text: str, a_list: list, an_object: dict}
 

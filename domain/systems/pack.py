@@ -11,15 +11,18 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from domain import randomness, rulings
+from domain import limits, randomness, rulings
 from domain.errors import MalformedRecord, RollcallError, RuleViolation
+from domain.record import bounded, did_you_mean, near_miss
 from domain.systems.actions import Action, count, one_of as one_value
 from domain.systems.dice import Dice, load_rule_data, merge
 from domain.systems.fields import (JUDGE_EVENTS, PURPOSES, EventSpec, a_list, an_object, any_value, integer,
-                                   integers, one_of, text, text_or_null, texts)
+                                   integer_in, integers, one_of, text, text_or_null, texts)
 from domain.systems.state import Checks, GameState, Roll
 
 # --- the rules pack ------------------------------------------------------------------------
+
+AFTER_THE_END = JUDGE_EVENTS | {"GameSealed", "GameEnded"}  # GameEnded again is F04 (one GameEnded)
 
 class GameSystem:
     """A rules pack. Subclasses add their events; the registry finds them by alias."""
@@ -29,8 +32,10 @@ class GameSystem:
     rule_data: ClassVar[str] = ""
     registry: ClassVar[dict[str, type[GameSystem]]] = {}
     state_class: ClassVar[type[GameState]] = GameState
+    # the named phases of a turn, in order: they carry rules (FORMAT.md allows any other name, but a near
+    # miss of one of these is a typo and refused) and the common legal actions offer them
+    phases: ClassVar[tuple[str, ...]] = ()
     # what the common legal actions ask of a system (legal_actions below)
-    phases: ClassVar[tuple[str, ...]] = ()  # the named phases of a turn, in order (PhaseStarted)
     scoring_reasons: ClassVar[tuple[str, ...]] = ("objective",)  # the reasons PointsScored offers
     end_reasons: ClassVar[tuple[str, ...]] = ("turn limit", "scenario end", "concession", "time called")
     most_points: ClassVar[int] = 20  # the most points one PointsScored offers
@@ -43,7 +48,7 @@ class GameSystem:
                                 {"source": one_of("physical", "digital")}),
         "DieRerolled": EventSpec({"roll": integer, "index": integer, "face": any_value, "player": text}),
         "CardDrawn": EventSpec({"deck": text, "card": text, "player": text}),
-        "PointsScored": EventSpec({"player": text, "points": integer, "reason": text}),
+        "PointsScored": EventSpec({"player": text, "points": integer_in(-limits.COUNT, limits.COUNT), "reason": text}),
         "GameEnded": EventSpec({"score": an_object, "winner": text_or_null, "reason": text}, {"seed": text}),
         "GameSealed": EventSpec({"confirmed_by": texts}),
         "DisputeOpened": EventSpec({"by": text, "about": integers, "claim": text}),
@@ -96,11 +101,25 @@ class GameSystem:
         if self.interrupted(state):
             return []
         actions = []
-        if self.may_start_turn(state):
-            actions.append(Action({"type": "TurnStarted", "turn": state.turn + 1}, f"Turn {state.turn + 1}", "turn"))
+        turn = {"type": "TurnStarted", "turn": state.turn + 1}
+        if self.may_start_turn(state) and self.allows(state, turn):
+            actions.append(Action(turn, f"Turn {state.turn + 1}", "turn"))
         actions += [Action({"type": "PhaseStarted", "phase": phase}, f"{phase.replace('_', ' ').capitalize()} phase",
-                           "turn") for phase in self.phases_due(state)]
-        return actions + [self.points_action(state), self.end_action(state)]
+                           "turn") for phase in self.phases_due(state)
+                    if self.allows(state, {"type": "PhaseStarted", "phase": phase})]
+        actions.append(self.points_action(state))
+        if self.allows(state, {"type": "GameEnded", "score": {p: 0 for p in state.players}, "winner": None,
+                               "reason": "probe"}):
+            actions.append(self.end_action(state))
+        return actions
+
+    def allows(self, state: GameState, event: dict) -> bool:
+        """Whether the rules would take ``event`` as the next event now (a strict decide; nothing changes)."""
+        try:
+            self.decide(state, {**event, "seq": state.seq + 1}, Checks(strict=True))
+        except (RuleViolation, MalformedRecord):
+            return False
+        return True
 
     def playing(self, state: GameState) -> bool:
         """Whether the game is under way (not ended, not sealed): a system offers its own actions only then."""
@@ -161,7 +180,12 @@ class GameSystem:
 
     def decide(self, state: GameState, event: dict, chk: Checks) -> dict:
         event_type = event["type"]
-        if state.sealed and event_type not in JUDGE_EVENTS:
+        if state.ended:
+            if state.sealed and event_type not in JUDGE_EVENTS:
+                chk.fail("F04", f"the game is sealed; only judge events may follow, not {event_type}")
+            elif event_type not in AFTER_THE_END:
+                chk.fail("F10", f"the game has ended; only judge events and GameSealed may follow, not {event_type}")
+        elif state.sealed and event_type not in JUDGE_EVENTS:
             chk.fail("F04", f"the game is sealed; only judge events may follow, not {event_type}")
         handler = self._decide[event_type]
         return handler(state, event, chk) or {} if handler else {}
@@ -170,6 +194,12 @@ class GameSystem:
         """The rule broken when a record gives derived field ``name`` as ``given`` but the rules give
         ``value`` (called before the event is applied); systems refine the spec's default."""
         return self.specs[event["type"]].derived[name]
+
+    def accepts_derived(self, state: GameState, event: dict, name: str, given: Any, value: Any) -> bool:
+        """Whether a derived field given as ``given``, not ``value``, is as good (the rules allow either; the
+        record keeps the one given). None is by default; systems name their own (an order the rules leave
+        open)."""
+        return False
 
     def apply(self, state: GameState, event: dict) -> None:
         state.lines.append(event)
@@ -194,6 +224,14 @@ class GameSystem:
         state.turn = event["turn"]
         state.phase = None
 
+    def decide_PhaseStarted(self, state: GameState, event: dict, chk: Checks) -> dict:
+        """Any phase name is allowed (FORMAT.md), but not a near miss of one of the system's own."""
+        meant = near_miss(event["phase"], self.phases)
+        if meant is not None:
+            raise MalformedRecord(f"field `phase`: {event['phase']!r} is no phase of {self.alias} "
+                                  f"(did you mean `{meant}`?)", field="phase")
+        return {}
+
     def apply_PhaseStarted(self, state: GameState, event: dict) -> None:
         state.phase = event["phase"]
 
@@ -201,10 +239,10 @@ class GameSystem:
         self.player(state, event)
         die = event["die"]
         if die not in state.dice.data:
-            raise MalformedRecord(f"field `die`: unknown die '{die}' (dice in force: {', '.join(state.dice.data)})",
-                                  field="die")
-        if not event["faces"]:
-            raise MalformedRecord("field `faces` must list at least one face", field="faces")
+            raise MalformedRecord(f"field `die`: unknown die '{die}' (dice in force: {', '.join(state.dice.data)})"
+                                  f"{did_you_mean(die, state.dice.data)}", field="die")
+        if not 1 <= len(event["faces"]) <= limits.DICE:
+            raise MalformedRecord(f"field `faces` must list from 1 to {limits.DICE} faces, one per die", field="faces")
         if event.get("source") == "digital" and state.header.get("dice_mode") != "digital":
             chk.fail("F07", "a digital roll needs a digital game (header `dice_mode: digital` with a commit)")
         for face in event["faces"]:
@@ -275,11 +313,21 @@ class GameSystem:
     def decide_GameEnded(self, state: GameState, event: dict, chk: Checks) -> None:
         if state.ended:
             chk.fail("F04", "the game has already ended")
-        if set(event["score"]) != set(state.players):
+        score = event["score"]
+        if set(score) != set(state.players):
             raise MalformedRecord(f"field `score` must give a score for each of {', '.join(state.players)}",
                                   field="score")
+        for pid in state.players:
+            bounded(score, pid, -limits.SCORE, limits.SCORE, where="score")
         if event["winner"] is not None:
             self.player(state, event, "winner")
+        best = max(score.values())
+        leaders = [pid for pid in state.players if score[pid] == best]
+        winner = leaders[0] if len(leaders) == 1 else None
+        if event["winner"] != winner:
+            scores = ", ".join(f"{pid} {score[pid]}" for pid in state.players)
+            should = f"the winner is {winner}" if winner else "equal scores are a draw, with no winner (null)"
+            chk.fail("F09", f"the score is {scores}: {should}, not {event['winner'] or 'null'}")
         if state.header.get("dice_mode") == "digital":
             seed = event.get("seed")
             if seed is None:

@@ -69,12 +69,13 @@ def test_record_one_event_then_export_and_verify(app: Rollcall) -> None:
 
 def test_a_recorded_event_breaking_a_rule_is_refused_and_not_stored(app: Rollcall) -> None:
     app.import_record(golden_lines(EX1), str(EX1))
+    app.record("seed004-ex1", {"type": "TurnStarted", "turn": 2})
     app.record("seed004-ex1", {"type": "ActivationStarted", "model": "faceless"})
     app.record("seed004-ex1", {"type": "ModelMoved", "model": "faceless", "action": "step", "path": [[3, 5]]})
     with pytest.raises(RuleViolation) as info:
         app.record("seed004-ex1", {"type": "ModelMoved", "model": "faceless", "action": "step", "path": [[5, 6]]})
     assert info.value.rule == "R41"
-    assert app.get_game("seed004-ex1").state.seq == 9  # the activation and the first step only
+    assert app.get_game("seed004-ex1").state.seq == 10  # the turn, the activation and the first step only
     assert app.verify("seed004-ex1").ok
 
 

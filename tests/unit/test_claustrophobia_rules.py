@@ -184,6 +184,32 @@ def test_every_warrior_takes_a_die_before_the_initiative_ends_R99(app: Rollcall)
     broken(app, rec, line=line, event="PhaseStarted", rule="R99", names=("blade", "has none"))
 
 
+def test_every_warrior_takes_a_die_before_the_next_round_R99(app: Rollcall) -> None:
+    rec = Rec(header())
+    rec.round(1, [5, 2, 6])
+    rec.assign("redeemer", 0)
+    line = rec.add("TurnStarted", turn=2)
+    broken(app, rec, line=line, event="TurnStarted", rule="R99", names=("blade", "round 2"))
+
+
+def test_every_warrior_takes_a_die_before_the_game_ends_R99(app: Rollcall) -> None:
+    rec = Rec(header())
+    rec.round(1, [5, 2, 6])
+    rec.assign("redeemer", 0)
+    line = rec.add("GameEnded", score={"p1": 0, "p2": 0}, winner=None, reason="time")
+    broken(app, rec, line=line, event="GameEnded", rule="R99", names=("blade", "the game ends"))
+
+
+def test_the_round_goes_on_once_every_warrior_has_a_die_R99(app: Rollcall) -> None:
+    rec = seed_round()
+    rec.round(2, [3, 4, 1])
+    rec.assign("blade", 1)
+    rec.assign("redeemer", 0)
+    rec.add("GameEnded", score={"p1": 1, "p2": 0}, winner="p1", reason="scenario end")
+    state, _ = accepted(app, rec)
+    assert state["turn"] == 2 and state["warriors"]["blade"]["line"] == 4
+
+
 def test_the_die_comes_from_this_initiatives_roll_R99(app: Rollcall) -> None:
     rec = Rec(header())
     rec.round(1, [5, 2, 6])

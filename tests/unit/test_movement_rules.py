@@ -16,12 +16,11 @@ Rules of R41–R76 a record cannot break, and why:
   the restriction it implies, a huge model passing an allied large/huge model; that is tested as R51.
 * R57 — "every large model has Shove" is a permission; its checkable half (ejected infantry goes to a
   NEAREST free hex) is tested.
-* R62 — who chooses among equidistant nearest free hexes (the shoving player after a failed dodge,
-  the controller after a successful one) is not recorded: a record holds the destination ``to``, and
-  ``by`` is who entered the line, not who decided. Any nearest free hex is accepted.
-* R72 — the second half (after a successful dodge the infantry's controller picks among the nearest
-  free hexes) is a choice, not recorded, as for R62; the first half (a dodging large model stays) and
-  "only an opponent's model dodges" are tested.
+* R62 — who chooses among equidistant nearest free hexes (the shoving player after a failed dodge or
+  none, the controller after a successful one) is checked where the record says it: the optional
+  ``chosen_by`` of ``ModelEjected``. Without it any nearest free hex is accepted.
+* R72 — likewise for a displacement (``chosen_by`` of ``ModelDisplaced``); the first half (a dodging
+  large model stays) and "only an opponent's model dodges" are tested.
 * R76 — soft in RULES.md, but checkable when the header's setup has ``deployment_zones``; a record
   breaks it on line 1 (the header), tested below with the huge-model exception.
 * R50/R56/R67 at the very end of a record: a record may stop in the middle of a game (live games are
@@ -436,6 +435,67 @@ def test_must_eject_lists_allies_first_R64(app: Rollcall) -> None:
     broken(app, lines, line=5, event="ModelMoved", rule="R64", names=("must_eject", '["b","e"]'))
 
 
+TWO_AND_TWO = (inf("b", "p1", (5, 7)), inf("c", "p1", (4, 6)), inf("e", "p2", (6, 6)), inf("f", "p2", (5, 5)))
+
+
+def test_any_order_within_the_allies_and_within_the_enemies_is_legal_R64(app: Rollcall) -> None:
+    lines = game_of(shove_of(*TWO_AND_TWO), *activation(
+        "L", move("L", "step", (5, 6), must_eject=["c", "b", "f", "e"]),
+        ev("ModelEjected", model="c", by="L", to=[4, 5]), ev("ModelEjected", model="b", by="L", to=[3, 7]),
+        ev("ModelEjected", model="f", by="L", to=[5, 4]), ev("ModelEjected", model="e", by="L", to=[7, 5])))
+    state = accepted(app, lines)
+    assert [state["models"][m]["at"] for m in "cbfe"] == [[[4, 5]], [[3, 7]], [[5, 4]], [[7, 5]]]
+    assert json.loads(list(app.export_lines(GAME))[4])["must_eject"] == ["c", "b", "f", "e"]
+
+
+def test_an_enemy_listed_between_the_allies_breaks_R64(app: Rollcall) -> None:
+    lines = game_of(shove_of(*TWO_AND_TWO), *activation("L", move("L", "step", (5, 6), must_eject=["c", "f", "b", "e"])))
+    broken(app, lines, line=5, event="ModelMoved", rule="R64", names=("must_eject", '["b","c","e","f"]'))
+
+
+def test_an_enemy_ejected_while_an_ally_waits_breaks_R64(app: Rollcall) -> None:
+    lines = game_of(shove_of(*TWO_AND_TWO), *activation(
+        "L", move("L", "step", (5, 6), must_eject=["c", "b", "f", "e"]),
+        ev("ModelEjected", model="c", by="L", to=[4, 5]), ev("ModelEjected", model="f", by="L", to=[5, 4])))
+    broken(app, lines, line=7, event="ModelEjected", rule="R64", names=("allied b", "enemy f"))
+
+
+# --- who picks the hex: R62 ---------------------------------------------------------------------------------
+
+def ejected_enemy(*dodge_faces: str, chosen_by: str) -> list[str]:
+    """L steps onto enemy e; e dodges with ``dodge_faces`` (seq 5) or does not; the ejection names who chose."""
+    dodge = [dodge_roll("p2", *dodge_faces)] if dodge_faces else []
+    ejected = ev("ModelEjected", model="e", by="L", to=[7, 5], chosen_by=chosen_by,
+                 **({"dodge": 5} if dodge_faces else {}))
+    return game_of(shove_of(inf("e", "p2", (6, 6))), *activation("L", move("L", "step", (5, 6)), *dodge, ejected))
+
+
+@pytest.mark.parametrize(("faces", "chooser"), [(("success",), "p2"), (("blank",), "p1"), ((), "p1")])
+def test_the_hex_is_picked_by_the_dodger_after_a_dodge_else_by_the_shover_R62(app: Rollcall, faces: tuple,
+                                                                              chooser: str) -> None:
+    accepted(app, ejected_enemy(*faces, chosen_by=chooser))
+    assert json.loads(list(app.export_lines(GAME))[-1])["chosen_by"] == chooser
+
+
+def test_after_a_successful_dodge_the_shover_does_not_pick_R62(app: Rollcall) -> None:
+    broken(app, ejected_enemy("crit", chosen_by="p1"), line=7, event="ModelEjected", rule="R62",
+           names=("e dodged", "p2", "not p1"))
+
+
+def test_after_a_failed_dodge_the_ejected_models_player_does_not_pick_R62(app: Rollcall) -> None:
+    broken(app, ejected_enemy("blank", chosen_by="p2"), line=7, event="ModelEjected", rule="R62",
+           names=("p1", "not p2"))
+
+
+def test_without_a_dodge_the_shover_picks_R62(app: Rollcall) -> None:
+    broken(app, ejected_enemy(chosen_by="p2"), line=6, event="ModelEjected", rule="R62", names=("p1", "not p2"))
+
+
+def test_chosen_by_names_a_player_of_the_game(app: Rollcall) -> None:
+    with pytest.raises(RecordError, match=r"6 \(ModelEjected\): field `chosen_by`: unknown player 'p3'"):
+        app.import_record(ejected_enemy(chosen_by="p3"), FILE)
+
+
 # --- moves by effects, placing: R65, R66 --------------------------------------------------------------------
 
 def test_a_move_by_an_effect_cannot_end_on_a_model_R65(app: Rollcall) -> None:
@@ -559,6 +619,20 @@ def test_a_large_model_that_dodges_a_displacement_is_not_moved_R72(app: Rollcall
                     dodge_roll("p2", "success"), ev("ModelDisplaced", model="E", by="a", to=[[5, 6]], dodge=3))
     assert derived_line(app, lines, 4)["dodged"] is True
     assert app.get_game(GAME).state.to_json()["models"]["E"]["at"] == [[5, 6]]
+
+
+def displaced_after_a_dodge(chosen_by: str) -> list[str]:
+    return game_of(header(inf("a", "p1", (2, 2)), inf("e", "p2", (5, 6))), dodge_roll("p2", "success"),
+                   ev("ModelDisplaced", model="e", by="a", to=[6, 6], dodge=3, chosen_by=chosen_by))
+
+
+def test_after_dodging_a_displacement_the_infantrys_controller_picks_R72(app: Rollcall) -> None:
+    assert accepted(app, displaced_after_a_dodge("p2"))["models"]["e"]["at"] == [[6, 6]]
+
+
+def test_after_dodging_a_displacement_the_displacer_does_not_pick_R72(app: Rollcall) -> None:
+    broken(app, displaced_after_a_dodge("p1"), line=5, event="ModelDisplaced", rule="R72",
+           names=("e dodged", "p2", "not p1"))
 
 
 def test_only_an_opponents_model_may_dodge_a_displacement_R72(app: Rollcall) -> None:

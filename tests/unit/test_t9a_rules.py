@@ -10,9 +10,9 @@ Each ``test_*_R<nn>`` / ``test_*_X<nn>`` builds a small record that breaks one r
 
 Rules of R77–R97 and X01–X07 a record cannot break, and why:
 
-* R81 — who draws the Flux card (the Reactive player, from the Active player's deck) is not recorded:
-  ``FluxCardDrawn`` names the card only, the deck is always the active player's, and ``by`` says who
-  typed the line, not who drew. What a record can break — a card of that deck drawn twice — is R83.
+* R81 — that the Flux card is drawn from the Active player's deck is built in (``FluxCardDrawn`` names a
+  card of that deck; a card of it drawn twice is R83). Who draws it is checked where the record says it:
+  the optional ``player`` of ``FluxCardDrawn`` must be the Reactive player (tested).
 * R84 — that the card is random can only be checked for digital draws, which must be the committed
   seed's draw over the active player's cards left (checked as F07 when ``GameEnded`` reveals the seed,
   tested below); a physical draw is whatever card the players turned up.
@@ -386,6 +386,23 @@ def test_both_players_get_the_flux_cards_magic_dice_R82(app: Rollcall) -> None:
                                             "veil_tokens": 5, "miscast_modifier": 0, "hash": None}
     assert state["players"]["p1"]["magic_dice"] == state["players"]["p2"]["magic_dice"] == 6
     assert state["players"]["p1"]["veil"] == 3            # 5 tokens, none converted: 3 kept (R90)
+
+
+def test_the_reactive_player_draws_the_flux_card_R81(app: Rollcall) -> None:
+    rec = Rec(header())
+    rec.add("TurnStarted", turn=1)
+    rec.add("MagicPhaseStarted", active="p1")
+    line = rec.add("FluxCardDrawn", card="5", player="p1")
+    broken(app, rec, line=line, event="FluxCardDrawn", rule="R81", names=("reactive player p2", "not p1"))
+
+
+def test_the_flux_card_drawn_by_the_reactive_player_is_recorded_R81(app: Rollcall) -> None:
+    rec = Rec(header())
+    rec.add("TurnStarted", turn=1)
+    rec.add("MagicPhaseStarted", active="p2")
+    rec.add("FluxCardDrawn", card="5", player="p1")
+    _, exported = accepted(app, rec)
+    assert exported[3]["player"] == "p1" and exported[3]["magic_dice"] == 5
 
 
 def test_an_unknown_flux_card_is_malformed(app: Rollcall) -> None:

@@ -304,7 +304,8 @@ def test_the_chosen_domain_decides_stabilisation_and_the_table_row_R09(app: Roll
     lines = game_of(two_domains(), ev("ActivationStarted", model="w"), ev("DomainChosen", model="w", domain="life"),
                     roll("p2", "stabilisation", "crit"), stabilised("w", 5), roll("p1", "explore", "blank"),
                     explored("w", 7), drawn("air_vortex", "negative"), drawn("stone_maw", "negative"),
-                    ev("ActivationEnded", model="w"),
+                    ev("ActivationEnded", model="w"), ev("PhaseStarted", phase="vortex_movement"),
+                    roll("p1", "vortex_move", "blank", "blank"), moved("v1", 13), ev("TurnStarted", turn=2),
                     ev("ActivationStarted", model="w"), ev("DomainChosen", model="w", domain="creation"))
     game = accepted(app, lines)
     assert exported(app, 6)["allegiance"] == "death"  # crit: hostile to the chosen life, not to creation
@@ -508,6 +509,13 @@ def in_v1() -> dict:
     return header(inf("s", "p1", IN_V1), inf("r", "p2", FAR, domains=("destruction",)), vortices=(vortex("v1", V1),))
 
 
+def start_in_v1() -> list[dict]:
+    """s starts its activation in the unaligned v1 (seq 3): p2's stabilisation roll (seq 4, success: v1 stays
+    unaligned) and its use (seq 5), then the neutral entering card (seq 6). The next event is seq 7, on line 8."""
+    return [ev("ActivationStarted", model="s"), roll("p2", "stabilisation", "success"), stabilised("s", 4),
+            drawn("air_vortex", "negative")]
+
+
 def test_starting_an_activation_in_a_vortex_is_entering_it_R25(app: Rollcall) -> None:
     lines = game_of(in_v1(), ev("ActivationStarted", model="s", entered=[]))
     broken(app, lines, line=4, event="ActivationStarted", rule="R25", names=("entered", "v1"))
@@ -529,36 +537,123 @@ def test_passing_through_a_vortex_is_entering_it_R27(app: Rollcall) -> None:
 def test_passing_through_a_vortex_derives_the_entry_R27(app: Rollcall) -> None:
     game = accepted(app, game_of(one_swordsman(), ev("ActivationStarted", model="s"),
                                  step("s", "run", (6, 6), (5, 6), (4, 6), (3, 6)),
+                                 roll("p2", "stabilisation", "success"), stabilised("s", 5),
                                  drawn("air_vortex", "negative")))
     assert exported(app, 4)["entered"] == ["v1"]
-    assert exported(app, 5)["trigger"] == "entering" and exported(app, 5)["relation"] == "neutral"
+    assert exported(app, 7)["trigger"] == "entering" and exported(app, 7)["relation"] == "neutral"
     assert game.state.draws == []
 
 
 def test_a_start_and_an_end_in_the_same_vortex_resolve_once_R28(app: Rollcall) -> None:
-    lines = game_of(in_v1(), ev("ActivationStarted", model="s"), drawn("air_vortex", "negative"),
-                    ev("ActivationEnded", model="s", entered=["v1"]))
-    broken(app, lines, line=6, event="ActivationEnded", rule="R28", names=("entered", "v1"))
+    lines = game_of(in_v1(), *start_in_v1(), ev("ActivationEnded", model="s", entered=["v1"]))
+    broken(app, lines, line=8, event="ActivationEnded", rule="R28", names=("entered", "v1"))
 
 
 def test_leaving_a_vortex_entered_at_the_start_is_not_a_second_entry_R28(app: Rollcall) -> None:
-    lines = game_of(in_v1(), ev("ActivationStarted", model="s"), drawn("air_vortex", "negative"),
-                    step("s", "step", (7, 4), entered=["v1"]))
-    broken(app, lines, line=6, event="ModelMoved", rule="R28", names=("entered", "v1"))
+    lines = game_of(in_v1(), *start_in_v1(), step("s", "step", (7, 4), entered=["v1"]))
+    broken(app, lines, line=8, event="ModelMoved", rule="R28", names=("entered", "v1"))
 
 
 def test_no_card_is_due_for_a_second_entry_R28_R23(app: Rollcall) -> None:
-    lines = game_of(in_v1(), ev("ActivationStarted", model="s"), drawn("air_vortex", "negative"),
-                    step("s", "step", (7, 4)), step("s", "run", (6, 5)), ev("ActivationEnded", model="s"),
-                    drawn("ember_spiral", "negative"))
-    broken(app, lines, line=9, event="PhenomenonDrawn", rule="R23", names=("no ether phenomenon is due",))
+    lines = game_of(in_v1(), *start_in_v1(), step("s", "step", (7, 4)), step("s", "run", (6, 5)),
+                    ev("ActivationEnded", model="s"), drawn("ember_spiral", "negative"))
+    broken(app, lines, line=11, event="PhenomenonDrawn", rule="R23", names=("no ether phenomenon is due",))
+
+
+# --- R10, R14 on entering: the stabilisation roll comes before the cards -----------------------------------
+
+def test_entering_an_unaligned_vortex_needs_the_stabilisation_roll_before_its_card_R10(app: Rollcall) -> None:
+    lines = game_of(in_v1(), ev("ActivationStarted", model="s"), drawn("air_vortex", "negative"))
+    broken(app, lines, line=5, event="PhenomenonDrawn", rule="R10", names=("s", "v1", "p2", "VortexStabilised"))
+
+
+def test_passing_through_an_unaligned_vortex_needs_the_stabilisation_roll_R10(app: Rollcall) -> None:
+    lines = game_of(one_swordsman(), ev("ActivationStarted", model="s"),
+                    step("s", "run", (6, 6), (5, 6), (4, 6), (3, 6)), drawn("air_vortex", "negative"))
+    broken(app, lines, line=6, event="PhenomenonDrawn", rule="R10", names=("s", "v1"))
+
+
+def test_ending_in_an_unaligned_vortex_needs_the_stabilisation_roll_R10(app: Rollcall) -> None:
+    lines = game_of(one_swordsman(), ev("ActivationStarted", model="s"), step("s", "step", (6, 6)),
+                    ev("ActivationEnded", model="s"), drawn("air_vortex", "negative"))
+    broken(app, lines, line=7, event="PhenomenonDrawn", rule="R10", names=("s", "v1"))
+
+
+@pytest.mark.parametrize(("face", "allegiance", "relation", "cards"), [
+    ("crit", "destruction", "hostile", 2), ("blank", "creation", "allied", 1), ("success", None, "neutral", 1)])
+def test_the_stabilisation_on_entering_picks_the_row_of_the_cards_R10_R30(app: Rollcall, face: str,
+                                                                         allegiance: str | None, relation: str,
+                                                                         cards: int) -> None:
+    events = [ev("ActivationStarted", model="s"), roll("p2", "stabilisation", face), stabilised("s", 4),
+              *[drawn(card, "negative") for card in DECK[:cards]]]
+    game = accepted(app, game_of(in_v1(), *events, ev("ActivationEnded", model="s")))
+    assert game.state.vortices["v1"].allegiance == allegiance
+    assert [exported(app, seq)["relation"] for seq in range(6, 6 + cards)] == [relation] * cards
+
+
+def test_the_roll_after_leaving_the_vortex_is_still_the_interaction_R10_R15(app: Rollcall) -> None:
+    # s runs through v1 and on, out of explore range: the roll for the entry is still due and accepted
+    head = header(inf("s", "p1", (9, 6)), inf("r", "p2", FAR, domains=("destruction",)), vortices=(vortex("v1", V1),))
+    game = accepted(app, game_of(head, ev("ActivationStarted", model="s"),
+                                 step("s", "run", (8, 6), (7, 6), (6, 6), (5, 6), (4, 6)),
+                                 step("s", "step", (3, 6), (2, 6), (1, 6)), roll("p2", "stabilisation", "blank"),
+                                 stabilised("s", 6), drawn("air_vortex", "negative")))
+    assert exported(app, 5)["entered"] == ["v1"] and exported(app, 8)["relation"] == "allied"
+    assert game.state.vortices["v1"].allegiance == "creation"
+
+
+def test_one_roll_serves_the_entry_and_the_explore_of_an_activation_R10_R14(app: Rollcall) -> None:
+    game = accepted(app, game_of(in_v1(), *start_in_v1(), roll("p1", "explore", "success"), explored("s", 7),
+                                 drawn("ember_spiral", "positive"), ev("ActivationEnded", model="s")))
+    assert exported(app, 8)["ether_gained"] == 1 and game.state.vortices["v1"].allegiance is None
+
+
+def test_entering_an_aligned_vortex_needs_no_roll_R10(app: Rollcall) -> None:
+    head = header(inf("s", "p1", NEXT_TO_V1), inf("t", "p1", IN_V1), inf("r", "p2", FAR, domains=("destruction",)),
+                  vortices=(vortex("v1", V1),))
+    # s stabilises v1 to creation (blank) and explores it; then t starts its activation inside the aligned v1
+    game = accepted(app, game_of(head, *explore_unaligned("blank", "blank"), drawn("air_vortex", "positive"),
+                                 ev("ActivationEnded", model="s"), ev("ActivationStarted", model="t"),
+                                 drawn("ember_spiral", "negative")))
+    assert exported(app, 11)["relation"] == "allied" and exported(app, 11)["trigger"] == "entering"
+    assert game.state.stabilised_in_activation is False  # t's activation made no roll
+
+
+# --- R09, R29: a model without a domain ------------------------------------------------------------------------
+
+def no_domain_in_v1() -> dict:
+    return header(inf("n", "p1", IN_V1, domains=()), inf("r", "p2", FAR, domains=("destruction",)),
+                  vortices=(vortex("v1", V1),))
+
+
+def test_a_model_without_a_domain_meets_the_neutral_row_and_chooses_nothing_R09_R29(app: Rollcall) -> None:
+    game = accepted(app, game_of(no_domain_in_v1(), ev("ActivationStarted", model="n"),
+                                 roll("p2", "stabilisation", "crit"), stabilised("n", 4), drawn("air_vortex", "negative"),
+                                 roll("p1", "explore", "success"), explored("n", 7), drawn("ember_spiral", "positive"),
+                                 ev("ActivationEnded", model="n"), ev("ActivationStarted", model="r")))
+    assert exported(app, 5)["allegiance"] is None  # no domain: no hostile one, no own one
+    assert [exported(app, seq)["relation"] for seq in (6, 9)] == ["neutral", "neutral"]
+    assert game.state.activation == "r" and game.state.draws == []
+
+
+def test_a_model_without_a_domain_meets_an_aligned_vortex_as_neutral_R29(app: Rollcall) -> None:
+    head = header(inf("s", "p1", NEXT_TO_V1), inf("n", "p1", IN_V1, domains=()), vortices=(vortex("v1", V1),))
+    accepted(app, game_of(head, *explore_unaligned("blank", "blank"), drawn("air_vortex", "positive"),
+                          ev("ActivationEnded", model="s"), ev("ActivationStarted", model="n"),
+                          drawn("ember_spiral", "negative")))
+    assert exported(app, 11)["relation"] == "neutral"
+
+
+def test_a_model_without_a_domain_chooses_none_R09(app: Rollcall) -> None:
+    lines = game_of(no_domain_in_v1(), ev("ActivationStarted", model="n"), ev("DomainChosen", model="n", domain="life"))
+    broken(app, lines, line=5, event="DomainChosen", rule="R09", names=("n", "no domain", "life"))
 
 
 # --- R29, R30: the row of the table ------------------------------------------------------------------------
 
 def test_an_unaligned_vortex_uses_the_neutral_row_R29(app: Rollcall) -> None:
-    lines = game_of(in_v1(), ev("ActivationStarted", model="s"), drawn("air_vortex", "negative", relation="hostile"))
-    broken(app, lines, line=5, event="PhenomenonDrawn", rule="R29", names=("relation", "neutral"))
+    lines = game_of(in_v1(), *start_in_v1()[:3], drawn("air_vortex", "negative", relation="hostile"))
+    broken(app, lines, line=7, event="PhenomenonDrawn", rule="R29", names=("relation", "neutral"))
 
 
 def test_a_vortex_of_the_antagonist_uses_the_hostile_row_R30(app: Rollcall) -> None:
@@ -625,6 +720,85 @@ def test_phase_v_ends_after_every_vortex_moved_R33(app: Rollcall) -> None:
     lines = game_of(board, *phase_v("a", "b"), roll("p1", "vortex_move", "crit", "crit"), moved("v1", 8),
                     ev("TurnStarted", turn=2))
     broken(app, lines, line=11, event="TurnStarted", rule="R33", names=("v2",))
+
+
+def test_a_model_activates_once_per_turn_R31(app: Rollcall) -> None:
+    lines = game_of(phase_v_board(), *activations("a", "a"))
+    broken(app, lines, line=6, event="ActivationStarted", rule="R31", names=("a", "once per turn"))
+
+
+def test_a_model_activates_again_in_the_next_turn_R31(app: Rollcall) -> None:
+    game = accepted(app, game_of(phase_v_board(), *phase_v("a", "b"), roll("p1", "vortex_move", "crit", "crit"),
+                                 moved("v1", 8), ev("TurnStarted", turn=2), ev("PhaseStarted", phase="activation"),
+                                 *activations("b", "a")))
+    assert game.state.activated == {"p1": {"a"}, "p2": {"b"}} and game.state.finished == ["p2", "p1"]
+
+
+def test_the_next_turn_waits_for_phase_v_while_vortices_are_on_the_board_R31(app: Rollcall) -> None:
+    lines = game_of(phase_v_board(), *activations("a", "b"), ev("TurnStarted", turn=2))
+    broken(app, lines, line=8, event="TurnStarted", rule="R31", names=("turn 2", "v1", "vortex_movement"))
+
+
+def test_the_game_ends_after_phase_v_R31(app: Rollcall) -> None:
+    lines = game_of(phase_v_board(), *activations("a", "b"),
+                    ev("GameEnded", score={"p1": 0, "p2": 0}, winner=None, reason="time"))
+    broken(app, lines, line=8, event="GameEnded", rule="R31", names=("the game ends", "v1"))
+
+
+def test_the_game_ends_after_every_vortex_moved_R33(app: Rollcall) -> None:
+    board = phase_v_board(vortex("v1", V1), vortex("v2", (10, 5)))
+    lines = game_of(board, *phase_v("a", "b"), roll("p1", "vortex_move", "crit", "crit"), moved("v1", 8),
+                    ev("GameEnded", score={"p1": 0, "p2": 0}, winner=None, reason="time"))
+    broken(app, lines, line=11, event="GameEnded", rule="R33", names=("v2",))
+
+
+def test_phase_v_comes_once_a_turn_R33(app: Rollcall) -> None:
+    lines = game_of(phase_v_board(), *phase_v("a", "b"), roll("p1", "vortex_move", "crit", "crit"), moved("v1", 8),
+                    ev("PhaseStarted", phase="vortex_movement"))
+    broken(app, lines, line=11, event="PhaseStarted", rule="R33", names=("once a turn",))
+
+
+def test_turns_with_phase_v_and_the_end_after_it_R31(app: Rollcall) -> None:
+    game = accepted(app, game_of(phase_v_board(), *phase_v("a", "b"), roll("p1", "vortex_move", "crit", "crit"),
+                                 moved("v1", 8), ev("TurnStarted", turn=2), *phase_v("b", "a"),
+                                 roll("p2", "vortex_move", "blank", "blank"), moved("v1", 16),
+                                 ev("GameEnded", score={"p1": 0, "p2": 0}, winner=None, reason="turn limit")))
+    assert game.state.turn == 2 and game.state.ended
+
+
+def test_no_phase_v_is_due_once_the_last_vortex_is_removed_R31_R03(app: Rollcall) -> None:
+    head = header(inf("s", "p1", NEXT_TO_V1), vortices=(vortex("v1", V1, ether=1),))
+    game = accepted(app, game_of(head, *v1_removed(), ev("TurnStarted", turn=2), *activations("s"),
+                                 ev("GameEnded", score={"p1": 1, "p2": 0}, winner="p1", reason="time")))
+    assert game.state.vortices["v1"].removed and game.state.turn == 2
+
+
+def test_a_removed_model_is_not_waited_for_in_phase_v_R31(app: Rollcall) -> None:
+    head = phase_v_board(vortex("v1", V1))
+    head["setup"]["models"].append(inf("c", "p2", (4, 9), domains=("death",)))
+    # b activates, c is removed before its activation: p2 has finished (first), then a activates
+    game = accepted(app, game_of(head, *activations("b"), ev("ModelRemoved", model="c", reason="slain"),
+                                 *activations("a"), ev("PhaseStarted", phase="vortex_movement"),
+                                 roll("p2", "vortex_move", "crit", "crit"), moved("v1", 9)))
+    assert game.state.finished == ["p2", "p1"]
+
+
+def test_a_player_whose_last_models_are_removed_has_finished_R32(app: Rollcall) -> None:
+    head = phase_v_board(vortex("v1", V1))
+    head["setup"]["models"].append(inf("c", "p2", (4, 9), domains=("death",)))
+    lines = game_of(head, *activations("b"), ev("ModelRemoved", model="c", reason="slain"), *activations("a"),
+                    ev("PhaseStarted", phase="vortex_movement"), roll("p1", "vortex_move", "crit", "crit"),
+                    moved("v1", 9))
+    broken(app, lines, line=11, event="VortexMoved", rule="R32", names=("p2", "finished activating first"))
+
+
+def test_a_model_removed_in_its_activation_ends_it_R31(app: Rollcall) -> None:
+    game = accepted(app, game_of(phase_v_board(), ev("ActivationStarted", model="a"),
+                                 ev("ModelRemoved", model="a", reason="slain"), *activations("b"),
+                                 ev("PhaseStarted", phase="vortex_movement"), roll("p1", "vortex_move", "crit", "crit"),
+                                 moved("v1", 8)))
+    assert game.state.activation is None and "a" not in game.state.models
+    assert game.state.finished == ["p1", "p2"]  # p1 had no model left to activate once a was removed
 
 
 def test_a_vortex_move_rolls_two_attack_dice_R34(app: Rollcall) -> None:
@@ -768,7 +942,9 @@ SEED = bytes(range(32))
 
 
 def digital_header(**extra: Any) -> dict:
-    return one_swordsman(dice_mode="digital", commit=hashlib.sha256(SEED).hexdigest(), **extra)
+    """Two models and no vortex: a game may end in turn 1 (no Phase V is due)."""
+    return header(inf("s", "p1", NEXT_TO_V1), inf("r", "p2", FAR, domains=("destruction",)), dice_mode="digital",
+                  commit=hashlib.sha256(SEED).hexdigest(), **extra)
 
 
 def the_end(**extra: Any) -> dict:

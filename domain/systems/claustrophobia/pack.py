@@ -9,14 +9,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from domain import limits
 from domain.errors import MalformedRecord
-from domain.record import field as get_field
+from domain.record import check_keys, did_you_mean, field as get_field
 from domain.systems.claustrophobia.legal import InitiativeActions
 from domain.systems.fields import EventSpec, integer, text
 from domain.systems.pack import GameSystem
 from domain.systems.state import Checks, GameState
 
 LINES = range(1, 7)
+SETUP_FIELDS = ("human", "warriors")
+WARRIOR_FIELDS = ("id", "kind", "sceptre", "lines", "gifts")
+STATS = ("mvt", "cbt", "def")
 
 
 @dataclass(slots=True)
@@ -97,6 +101,7 @@ class Claustrophobia(InitiativeActions, GameSystem):
     # --- setup -----------------------------------------------------------------------------
     def check_setup(self, state: ClaustrophobiaState, chk: Checks) -> None:
         setup = state.header.get("setup") or {}
+        check_keys(setup, SETUP_FIELDS, "setup")
         human = get_field(setup, "human", str)
         if human not in state.players:
             raise MalformedRecord(f"setup.human: unknown player '{human}'", field="setup.human")
@@ -105,13 +110,17 @@ class Claustrophobia(InitiativeActions, GameSystem):
             where = f"setup.warriors[{i}]"
             if not isinstance(raw, dict):
                 raise MalformedRecord(f"{where} must be an object", field=where)
+            check_keys(raw, WARRIOR_FIELDS, where)
             wid = get_field(raw, "id", str)
             lines, gifts = {}, {}
             for key, stats in (get_field(raw, "lines", dict, optional=True, default={}) or {}).items():
                 number = self._line(key, f"{where}.lines")
-                if not isinstance(stats, dict) or not all(isinstance(stats.get(s), int) for s in ("mvt", "cbt", "def")):
-                    raise MalformedRecord(f"{where}.lines.{key} needs mvt, cbt and def numbers", field=f"{where}.lines")
-                lines[number] = {s: stats[s] for s in ("mvt", "cbt", "def")}
+                if not isinstance(stats, dict) or not all(type(stats.get(s)) is int and 0 <= stats[s] <= limits.STAT
+                                                          for s in STATS):
+                    raise MalformedRecord(f"{where}.lines.{key} needs mvt, cbt and def numbers from 0 to {limits.STAT}",
+                                          field=f"{where}.lines")
+                check_keys(stats, STATS, f"{where}.lines.{key}")
+                lines[number] = {s: stats[s] for s in STATS}
             for key, gift in (get_field(raw, "gifts", dict, optional=True, default={}) or {}).items():
                 gifts[self._line(key, f"{where}.gifts")] = gift
             if wid in state.warriors:
@@ -143,7 +152,8 @@ class Claustrophobia(InitiativeActions, GameSystem):
     def warrior(self, state: ClaustrophobiaState, event: dict) -> Warrior:
         warrior = state.warriors.get(event["warrior"])
         if warrior is None:
-            raise MalformedRecord(f"field `warrior`: no warrior '{event['warrior']}'", field="warrior")
+            raise MalformedRecord(f"field `warrior`: no warrior '{event['warrior']}'"
+                                  f"{did_you_mean(event['warrior'], state.warriors)}", field="warrior")
         return warrior
 
     def dice_due(self, state: ClaustrophobiaState) -> int:
@@ -154,16 +164,29 @@ class Claustrophobia(InitiativeActions, GameSystem):
         return rules["per_warrior_in_play"] * len(in_play) + bonus
 
     # --- phases ----------------------------------------------------------------------------
+    def check_dice_dealt(self, state: ClaustrophobiaState, what: str, chk: Checks) -> None:
+        """R99: once the action dice are rolled, every warrior in play takes one before the round goes on
+        (the next phase, the next turn, the end of the game)."""
+        if state.phase != "initiative" or state.initiative_roll is None:
+            return
+        waiting = [w.id for w in state.warriors.values() if w.in_play and w.die is None]
+        if waiting:
+            chk.fail("R99", f"every warrior takes one die before {what}: {', '.join(waiting)} has none")
+
     def decide_PhaseStarted(self, state: ClaustrophobiaState, event: dict, chk: Checks) -> dict:
-        derived = {}
-        if state.phase == "initiative":
-            waiting = [w.id for w in state.warriors.values() if w.in_play and w.die is None]
-            if waiting and state.initiative_roll is not None:
-                chk.fail("R99", f"every warrior takes one die before the initiative ends: {', '.join(waiting)} "
-                                "has none")
-            if state.initiative_roll is not None:
-                derived["set_aside"] = state.dice_left()  # R105
-        return derived
+        super().decide_PhaseStarted(state, event, chk)
+        self.check_dice_dealt(state, "the initiative ends", chk)
+        if state.phase == "initiative" and state.initiative_roll is not None:
+            return {"set_aside": state.dice_left()}  # R105
+        return {}
+
+    def decide_TurnStarted(self, state: ClaustrophobiaState, event: dict, chk: Checks) -> None:
+        super().decide_TurnStarted(state, event, chk)
+        self.check_dice_dealt(state, f"round {event['turn']} starts", chk)
+
+    def decide_GameEnded(self, state: ClaustrophobiaState, event: dict, chk: Checks) -> None:
+        super().decide_GameEnded(state, event, chk)
+        self.check_dice_dealt(state, "the game ends", chk)
 
     def apply_PhaseStarted(self, state: ClaustrophobiaState, event: dict) -> None:
         super().apply_PhaseStarted(state, event)

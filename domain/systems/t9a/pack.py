@@ -9,15 +9,18 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from domain import randomness
+from domain import limits, randomness
 from domain.errors import MalformedRecord, RollcallError
-from domain.record import field as get_field
-from domain.systems.fields import EventSpec, integer, one_of, text
+from domain.record import bounded, check_keys, did_you_mean, field as get_field, unknown_value
+from domain.systems.fields import EventSpec, dice_count, integer, integer_in, one_of, text
 from domain.systems.pack import GameSystem
 from domain.systems.state import Checks, GameState
 from domain.systems.t9a.legal import MagicActions
 
 KINDS = ("normal", "bound", "attribute", "replicable")
+SETUP_FIELDS = ("spells", "wizards", "channel")
+SPELL_FIELDS = ("id", "name", "path", "kind", "casting_value", "boosted_value", "power_level")
+WIZARD_FIELDS = ("id", "player", "spells", "fleeing")
 STEPS = ("started", "flux", "siphoned", "ended")
 
 
@@ -119,14 +122,15 @@ class T9A(MagicActions, GameSystem):
 
     specs = {
         "MagicPhaseStarted": EventSpec({"active": text}),
-        "FluxCardDrawn": EventSpec({"card": text}, {"source": one_of("physical", "digital")},
+        "FluxCardDrawn": EventSpec({"card": text}, {"source": one_of("physical", "digital"), "player": text},
                                    derived={"magic_dice": "R82", "veil_tokens": "R82", "miscast_modifier": "R85"}),
-        "VeilSiphoned": EventSpec({"converted_dice": integer}, derived={"pool": "R87", "kept": "R90", "magic_dice": "R88"}),
-        "CastingAttempted": EventSpec({"wizard": text, "spell": text, "dice": integer},
-                                      {"roll": integer, "version": one_of("basic", "boosted"), "modifier": integer,
+        "VeilSiphoned": EventSpec({"converted_dice": dice_count}, derived={"pool": "R87", "kept": "R90", "magic_dice": "R88"}),
+        "CastingAttempted": EventSpec({"wizard": text, "spell": text, "dice": dice_count},
+                                      {"roll": integer, "version": one_of("basic", "boosted"),
+                                       "modifier": integer_in(-limits.STAT, limits.STAT),
                                        "target": text},
                                       derived={"total": "R96", "passed": "R96", "miscast": "X06"}),
-        "DispelAttempted": EventSpec({"wizard": text, "dice": integer, "roll": integer}, derived={"total": "X07",
+        "DispelAttempted": EventSpec({"wizard": text, "dice": dice_count, "roll": integer}, derived={"total": "X07",
                                                                                      "dispelled": "X07"}),
         "MiscastResolved": EventSpec({"wizard": text}, derived={"value": "X06", "effect": "X06"}),
         "SpellResolved": EventSpec({"spell": text}),
@@ -137,39 +141,48 @@ class T9A(MagicActions, GameSystem):
     # --- setup -----------------------------------------------------------------------------
     def check_setup(self, state: T9AState, chk: Checks) -> None:
         setup = state.setup
+        check_keys(setup, SETUP_FIELDS, "setup")
         for i, raw in enumerate(get_field(setup, "spells", list, optional=True, default=[])):
             where = f"setup.spells[{i}]"
             if not isinstance(raw, dict):
                 raise MalformedRecord(f"{where} must be an object", field=where)
+            check_keys(raw, SPELL_FIELDS, where)
             sid = get_field(raw, "id", str)
             kind = raw.get("kind", "normal")
             if kind not in KINDS:
-                raise MalformedRecord(f"{where}.kind must be one of {', '.join(KINDS)}", field=f"{where}.kind")
+                raise unknown_value(f"{where}.kind", kind, KINDS)
             spell = {"name": raw.get("name", sid), "path": raw.get("path"), "kind": kind,
-                     "casting_value": get_field(raw, "casting_value", int, optional=kind in ("bound", "attribute"), default=None),
-                     "boosted_value": get_field(raw, "boosted_value", int, optional=True, default=None)}
+                     "casting_value": bounded(raw, "casting_value", 0, limits.STAT,
+                                              optional=kind in ("bound", "attribute"), where=where),
+                     "boosted_value": bounded(raw, "boosted_value", 0, limits.STAT, optional=True, where=where)}
             if kind == "bound":
                 levels = raw.get("power_level")
-                if not (isinstance(levels, list) and len(levels) == 2 and all(isinstance(v, int) for v in levels)):
-                    raise MalformedRecord(f"{where}.power_level must be [value with 2 dice, value with 3 dice]",
-                                          field=f"{where}.power_level")
+                if not (isinstance(levels, list) and len(levels) == 2
+                        and all(type(v) is int and 0 <= v <= limits.STAT for v in levels)):
+                    raise MalformedRecord(f"{where}.power_level must be [value with 2 dice, value with 3 dice], "
+                                          f"each from 0 to {limits.STAT}", field=f"{where}.power_level")
                 spell["power_level"] = levels
             state.spells[sid] = spell
         for i, raw in enumerate(get_field(setup, "wizards", list, optional=True, default=[])):
             where = f"setup.wizards[{i}]"
+            if not isinstance(raw, dict):
+                raise MalformedRecord(f"{where} must be an object", field=where)
+            check_keys(raw, WIZARD_FIELDS, where)
             wid = get_field(raw, "id", str)
             player = get_field(raw, "player", str)
             if player not in state.players:
-                raise MalformedRecord(f"{where}.player: unknown player '{player}'", field=f"{where}.player")
+                raise MalformedRecord(f"{where}.player: unknown player '{player}'{did_you_mean(player, state.players)}",
+                                      field=f"{where}.player")
             spells = get_field(raw, "spells", list, optional=True, default=[])
             for sid in spells:
                 if sid not in state.spells:
-                    raise MalformedRecord(f"{where}.spells: unknown spell '{sid}'", field=f"{where}.spells")
+                    raise MalformedRecord(f"{where}.spells: unknown spell '{sid}'{did_you_mean(sid, state.spells)}",
+                                          field=f"{where}.spells")
             state.wizards[wid] = {"player": player, "spells": spells, "fleeing": bool(raw.get("fleeing", False))}
         for pid, value in (get_field(setup, "channel", dict, optional=True, default={}) or {}).items():
-            if pid not in state.players or not isinstance(value, int):
-                raise MalformedRecord(f"setup.channel: '{pid}' must be a player with a number of tokens",
-                                      field="setup.channel")
+            if pid not in state.players or type(value) is not int or not 0 <= value <= limits.STAT:
+                raise MalformedRecord(f"setup.channel: '{pid}' must be a player with a number of tokens "
+                                      f"(0 to {limits.STAT})", field="setup.channel")
             state.channel[pid] = value
 
     # --- helpers ---------------------------------------------------------------------------
@@ -195,13 +208,15 @@ class T9A(MagicActions, GameSystem):
     def wizard(self, state: T9AState, event: dict, name: str = "wizard") -> dict:
         wizard = state.wizards.get(event[name])
         if wizard is None:
-            raise MalformedRecord(f"field `{name}`: no wizard '{event[name]}' in the setup", field=name)
+            raise MalformedRecord(f"field `{name}`: no wizard '{event[name]}' in the setup"
+                                  f"{did_you_mean(event[name], state.wizards)}", field=name)
         return wizard
 
     def spell(self, state: T9AState, event: dict, name: str = "spell") -> dict:
         spell = state.spells.get(event[name])
         if spell is None:
-            raise MalformedRecord(f"field `{name}`: no spell '{event[name]}' in the setup", field=name)
+            raise MalformedRecord(f"field `{name}`: no spell '{event[name]}' in the setup"
+                                  f"{did_you_mean(event[name], state.spells)}", field=name)
         return spell
 
     def derived_rule(self, state: T9AState, event: dict, name: str, given, value) -> str:
@@ -250,6 +265,11 @@ class T9A(MagicActions, GameSystem):
         data = state.rules["flux_cards"].get(card)
         if data is None or card.startswith("_"):
             raise MalformedRecord(f"field `card`: no Flux card '{card}' (cards 1-8)", field="card")
+        if event.get("player") is not None:
+            drawer = self.player(state, event)
+            if phase is not None and drawer != state.opponent(phase.active):
+                chk.fail("R81", f"the reactive player {state.opponent(phase.active)} draws the Flux card from "
+                                f"{phase.active}'s deck, not {drawer}")
         if phase is not None and card not in state.flux_left[phase.active]:
             chk.fail("R83", f"{phase.active}'s Flux card {card} was already used this game "
                             f"(left: {', '.join(state.flux_left[phase.active]) or 'none'})")

@@ -5,19 +5,26 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain import limits
 from domain.errors import MalformedRecord
-from domain.record import field, position, show
-from domain.systems.fields import EventSpec, a_list, any_value, integer, one_of, text
+from domain.record import bounded, check_keys, did_you_mean, field, position, show, unknown_value
+from domain.systems.fields import EventSpec, a_list, any_value, integer, integer_in, one_of, text
 from domain.systems.pack import GameSystem
 from domain.systems.state import Checks, GameState
-from domain.systems.tornscape import hexes as hx
+from domain.systems.actions import Action
+from domain.systems.tornscape import hexes as hx, legal
 from domain.systems.tornscape.state import SIZES, Marker, Model, Pending, TornscapeState
-from domain.systems.tornscape.vortices import RESOLVING, VortexRules
+from domain.systems.tornscape.vortices import DOMAINS, RESOLVING, VortexRules
 
 MOVE_ACTIONS = ("step", "run")
 EFFECT_ACTIONS = ("effect", "panic")  # moves caused by an effect (R65); panic also R75
 TERRAIN_KINDS = ("solid", "burning_ground", "deadly_bog", "cover")
-DOMAINS = ("creation", "destruction", "life", "death")
+MARKER_KINDS = ("portable", "bound")
+# The fields of the setup and of its objects (a near miss of one is refused as a typo, docs/format.md).
+SETUP_FIELDS = ("board", "terrain", "vortices", "models", "markers", "phenomena_deck", "deployment_zones")
+MODEL_FIELDS = ("id", "player", "name", "size", "at", "domains", "step", "run", "agility", "explore", "traits")
+TERRAIN_FIELDS = ("id", "kind", "hexes")
+MARKER_FIELDS = ("id", "kind", "at")
 
 
 def _h(h: tuple[int, int]) -> str:
@@ -40,6 +47,8 @@ class Tornscape(VortexRules, GameSystem):
     alias = "tornscape"
     rule_data = "tornscape"
     state_class = TornscapeState
+    phases = ("activation", "vortex_movement")
+    scoring_reasons = ("objective", "vortex explored", "vortex held")
 
     specs = {
         "ActivationStarted": EventSpec({"model": text}, derived={"entered": "R25"}),
@@ -47,9 +56,10 @@ class Tornscape(VortexRules, GameSystem):
         "ModelMoved": EventSpec({"model": text, "action": one_of(*MOVE_ACTIONS, *EFFECT_ACTIONS), "path": a_list},
                                 derived={"free_attacks": "R74", "destroyed": "R53", "must_eject": "R64",
                                          "markers_to_eject": "R67", "entered": "R27"}),
-        "ModelEjected": EventSpec({"model": text, "by": text, "to": any_value}, {"dodge": integer},
+        "ModelEjected": EventSpec({"model": text, "by": text, "to": any_value}, {"dodge": integer, "chosen_by": text},
                                   derived={"dodged": "R61", "free_attacks": "R58"}),
-        "ModelDisplaced": EventSpec({"model": text, "by": text, "to": any_value}, {"dodge": integer}, derived={"dodged": "R61"}),
+        "ModelDisplaced": EventSpec({"model": text, "by": text, "to": any_value}, {"dodge": integer, "chosen_by": text},
+                                    derived={"dodged": "R61"}),
         "MarkerEjected": EventSpec({"marker": text, "to": any_value}),
         "MarkerTaken": EventSpec({"model": text, "marker": text}),
         "ModelPlaced": EventSpec({"model": any_value}),
@@ -66,16 +76,26 @@ class Tornscape(VortexRules, GameSystem):
                                               "shuffled": "R22"}),
         "VortexMoved": EventSpec({"vortex": text, "roll": integer}, {"facing": integer},
                                  derived={"side": "R34", "to": "R34", "blocked": "R35"}),
-        "EtherConverted": EventSpec({"player": text, "amount": integer, "domain": text}),
+        "EtherConverted": EventSpec({"player": text, "amount": integer_in(-limits.COUNT, limits.COUNT), "domain": text}),
     }
+
+    # --- what may happen next ---------------------------------------------------------------
+    def legal_actions(self, state: TornscapeState) -> list[Action]:
+        """The common actions, then Tornscape's own (domain.systems.tornscape.legal)."""
+        return [*super().legal_actions(state), *legal.legal_actions(self, state)]
+
+    def phases_due(self, state: TornscapeState) -> list[str]:
+        """The activation phase once a turn starts; Phase V is Tornscape's own action (R31: when every model
+        has activated, vortex by vortex)."""
+        return [phase for phase in super().phases_due(state) if phase != "vortex_movement"]
 
     # --- setup -----------------------------------------------------------------------------
     def new_state(self, header: dict) -> GameState:
         setup = field(header, "setup", dict)
+        check_keys(setup, SETUP_FIELDS, "setup")
         board = field(setup, "board", dict)
         for name in ("width", "height"):
-            if field(board, name, int) < 1:
-                raise MalformedRecord(f"setup.board.{name} must be at least 1", field=f"setup.board.{name}")
+            bounded(board, name, 1, limits.BOARD_SIDE, where="setup.board")
         return super().new_state(header)
 
     def check_setup(self, state: TornscapeState, chk: Checks) -> None:
@@ -103,10 +123,11 @@ class Tornscape(VortexRules, GameSystem):
     def _add_terrain(self, state: TornscapeState, raw: Any, where: str) -> None:
         if not isinstance(raw, dict):
             raise MalformedRecord(f"{where} must be an object", field=where)
+        check_keys(raw, TERRAIN_FIELDS, where)
         tid = field(raw, "id", str)
         kind = field(raw, "kind", str)
         if kind not in TERRAIN_KINDS:
-            raise MalformedRecord(f"{where}.kind must be one of {', '.join(TERRAIN_KINDS)}", field=f"{where}.kind")
+            raise unknown_value(f"{where}.kind", kind, TERRAIN_KINDS)
         if tid in state.terrain:
             raise MalformedRecord(f"{where}: terrain id '{tid}' is used twice", field=f"{where}.id")
         cells = [self.on_board(state, position(h, f"{where}.hexes"), f"{where}.hexes") for h in field(raw, "hexes", list)]
@@ -118,10 +139,11 @@ class Tornscape(VortexRules, GameSystem):
     def _add_marker(self, state: TornscapeState, raw: Any, where: str) -> None:
         if not isinstance(raw, dict):
             raise MalformedRecord(f"{where} must be an object", field=where)
+        check_keys(raw, MARKER_FIELDS, where)
         mid = field(raw, "id", str)
         kind = field(raw, "kind", str)
-        if kind not in ("portable", "bound"):
-            raise MalformedRecord(f"{where}.kind must be portable or bound", field=f"{where}.kind")
+        if kind not in MARKER_KINDS:
+            raise unknown_value(f"{where}.kind", kind, MARKER_KINDS)
         at = self.on_board(state, position(raw.get("at"), f"{where}.at"), f"{where}.at")
         if mid in state.markers or at in state.marker_at:
             raise MalformedRecord(f"{where}: marker '{mid}' repeats an id or a hex", field=f"{where}.id")
@@ -131,18 +153,24 @@ class Tornscape(VortexRules, GameSystem):
     def parse_model(self, state: TornscapeState, raw: Any, where: str) -> Model:
         if not isinstance(raw, dict):
             raise MalformedRecord(f"{where} must be an object", field=where)
+        check_keys(raw, MODEL_FIELDS, where)
         mid = field(raw, "id", str)
         if mid in state.models:
             raise MalformedRecord(f"{where}: model id '{mid}' is used twice", field=f"{where}.id")
         player = field(raw, "player", str)
         if player not in state.players:
-            raise MalformedRecord(f"{where}.player: unknown player '{player}'", field=f"{where}.player")
+            raise MalformedRecord(f"{where}.player: unknown player '{player}'{did_you_mean(player, state.players)}",
+                                  field=f"{where}.player")
         size = field(raw, "size", str)
         if size not in SIZES:
-            raise MalformedRecord(f"{where}.size must be one of {', '.join(SIZES)}", field=f"{where}.size")
+            raise unknown_value(f"{where}.size", size, SIZES)
         at = self.position_of(state, size, field(raw, "at", list), f"{where}.at")
-        numbers = {k: field(raw, k, int, optional=True, default=0) for k in ("step", "run", "agility", "explore")}
-        domains = [d for d in field(raw, "domains", list, optional=True, default=[])]
+        numbers = {k: bounded(raw, k, 0, limits.STAT if k in ("step", "run") else limits.DICE, optional=True,
+                              default=0, where=where) for k in ("step", "run", "agility", "explore")}
+        domains = field(raw, "domains", list, optional=True, default=[])
+        for domain in domains:
+            if domain not in DOMAINS:
+                raise unknown_value(f"{where}.domains", domain, DOMAINS)
         model = Model(mid, player, field(raw, "name", str, optional=True, default=mid), size, at,
                       domains=domains, traits=frozenset(field(raw, "traits", list, optional=True, default=[])),
                       **numbers)
@@ -232,7 +260,8 @@ class Tornscape(VortexRules, GameSystem):
         mid = event[name]
         model = state.models.get(mid)
         if model is None:
-            raise MalformedRecord(f"field `{name}`: no model '{mid}' on the board", field=name)
+            raise MalformedRecord(f"field `{name}`: no model '{mid}' on the board{did_you_mean(mid, state.models)}",
+                                  field=name)
         return model
 
     def enemies(self, model: Model, others) -> list[Model]:
@@ -303,11 +332,24 @@ class Tornscape(VortexRules, GameSystem):
             return {"large": "R50", "huge": "R56"}.get(model.size, "R59")
         return default
 
+    def accepts_derived(self, state: GameState, event: dict, name: str, given: Any, value: Any) -> bool:
+        """R64 orders allies before enemies and nothing within each: a ``must_eject`` listing the same models
+        with every ally before every enemy is as good as the rules' own order."""
+        if name != "must_eject" or event["type"] != "ModelMoved" or event["model"] not in state.models:
+            return False
+        if not isinstance(given, list) or sorted(map(str, given)) != sorted(value) or len(set(given)) != len(given):
+            return False
+        player = state.models[event["model"]].player
+        allied = [state.models[mid].player == player for mid in given]
+        return allied == sorted(allied, reverse=True)
+
     # --- activations -----------------------------------------------------------------------
     def decide_ActivationStarted(self, state: TornscapeState, event: dict, chk: Checks) -> dict:
         model = self.model(state, event)
         if state.activation is not None:
             chk.fail("F05", f"{model.id} starts an activation while {state.activation}'s is still open")
+        if model.id in state.activated[model.player]:
+            chk.fail("R31", f"{model.id} already activated in turn {state.turn}; each model activates once per turn")
         return {"entered": self.in_vortices(state, model.fp)}  # R25
 
     def apply_ActivationStarted(self, state: TornscapeState, event: dict) -> None:
@@ -527,6 +569,19 @@ class Tornscape(VortexRules, GameSystem):
                              count_rule="R61")
         return {"dodged": state.dice.successes(roll.faces) >= 1}
 
+    def _chosen_by(self, state: TornscapeState, event: dict, model: Model, by: Model, dodged: bool, rule: str,
+                   chk: Checks) -> None:
+        """R62 (R72 for a displacement): after a successful dodge the moved model's controller picks among the
+        nearest free hexes; otherwise the player of the model that shoves (or displaces) it."""
+        if event.get("chosen_by") is None:
+            return
+        chooser = self.player(state, event, "chosen_by")
+        due = model.player if dodged else by.player
+        if chooser != due:
+            why = (f"{model.id} dodged, so its controller {due} picks" if dodged
+                   else f"{by.player}, who moves {by.id}, picks (no successful dodge)")
+            chk.fail(rule, f"{why} where {model.id} goes, not {chooser}")
+
     def decide_ModelEjected(self, state: TornscapeState, event: dict, chk: Checks) -> dict:
         model = self.model(state, event)
         by = self.model(state, event, "by")
@@ -541,6 +596,7 @@ class Tornscape(VortexRules, GameSystem):
                     chk.fail("R64", f"allied {ally} must be ejected before enemy {model.id}")
         to = self.position_of(state, model.size, event["to"], "to")
         derived = self._dodge(state, event, model, by, chk, "R60")
+        self._chosen_by(state, event, model, by, derived.get("dodged", False), "R62", chk)
         targets = self.ejection_targets(state, model, by)
         if to not in targets:
             rule = "R63" if model.size == "large" else "R57"
@@ -563,6 +619,7 @@ class Tornscape(VortexRules, GameSystem):
         by = self.model(state, event, "by")
         to = self.position_of(state, model.size, event["to"], "to")
         derived = self._dodge(state, event, model, by, chk, "R72")
+        self._chosen_by(state, event, model, by, derived.get("dodged", False), "R72", chk)
         if derived.get("dodged") and model.size != "infantry":
             if to != model.at:
                 chk.fail("R72", f"{model.size} {model.id} dodged and stays at {_h(model.at[0])}")
@@ -653,21 +710,39 @@ class Tornscape(VortexRules, GameSystem):
         self.model(state, event)
 
     def apply_ModelRemoved(self, state: TornscapeState, event: dict) -> None:
-        state.remove_model(event["model"])
+        model = state.models[event["model"]]
+        state.remove_model(model.id)
+        if state.activation == model.id:  # removed during its activation: the activation is over
+            state.activation = None
+            state.actions_used = set()
+        self.note_finished(state, model.player)  # its player may have no model left to activate (R31, R32)
 
     # --- turns, phases, re-rolls and the end --------------------------------------------------
+    def decide_TurnStarted(self, state: TornscapeState, event: dict, chk: Checks) -> None:
+        super().decide_TurnStarted(state, event, chk)
+        self.check_phase_v_held(state, f"turn {event['turn']} starts", chk)
+
     def apply_TurnStarted(self, state: TornscapeState, event: dict) -> None:
         super().apply_TurnStarted(state, event)
         state.activated = {pid: set() for pid in state.players}
         state.finished = []
+        state.phase_v_held = False
 
-    def decide_PhaseStarted(self, state: TornscapeState, event: dict, chk: Checks) -> None:
+    def decide_PhaseStarted(self, state: TornscapeState, event: dict, chk: Checks) -> dict:
+        super().decide_PhaseStarted(state, event, chk)
         if event["phase"] == "vortex_movement":
             self.decide_phase_v_start(state, chk)
+        return {}
 
     def apply_PhaseStarted(self, state: TornscapeState, event: dict) -> None:
         super().apply_PhaseStarted(state, event)
         state.vortices_moved = []
+        if event["phase"] == "vortex_movement":
+            state.phase_v_held = True
+
+    def decide_GameEnded(self, state: TornscapeState, event: dict, chk: Checks) -> None:
+        super().decide_GameEnded(state, event, chk)
+        self.check_phase_v_held(state, "the game ends", chk)
 
     def decide_DieRerolled(self, state: TornscapeState, event: dict, chk: Checks) -> None:
         super().decide_DieRerolled(state, event, chk)

@@ -85,6 +85,8 @@ class TornscapeState(VortexState, GameState):
         self.actions_used: set[str] = set()
         self.pending: list[Pending] = []
         self.init_vortices()
+        self.in_play = {pid: 0 for pid in self.players}  # models on the board, per player (R31)
+        self.phase_v_held = False  # Phase V has started in this turn (R31)
 
     # occupancy -----------------------------------------------------------------------------
     def put(self, model: Model, at: list[Hex]) -> None:
@@ -99,11 +101,14 @@ class TornscapeState(VortexState, GameState):
 
     def add_model(self, model: Model) -> None:
         self.models[model.id] = model
+        self.in_play[model.player] += 1
         for h in model.fp:
             self.occupants.setdefault(h, []).append(model.id)
 
     def remove_model(self, model_id: str) -> None:
         model = self.models.pop(model_id)
+        self.in_play[model.player] -= 1
+        self.activated[model.player].discard(model_id)
         for h in model.fp:
             ids = self.occupants[h]
             ids.remove(model_id)

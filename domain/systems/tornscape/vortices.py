@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from domain import randomness
+from domain import limits, randomness
 from domain.errors import MalformedRecord, RollcallError
-from domain.record import field as get_field, position, show
+from domain.record import bounded, check_keys, did_you_mean, field as get_field, position, show, unknown_value
 from domain.systems.state import Checks
 from domain.systems.tornscape import hexes as hx
 
 DOMAINS = ("creation", "destruction", "life", "death")
 HOSTILE = {"creation": "destruction", "destruction": "creation", "life": "death", "death": "life"}  # R06, R07
 TRIGGERS = ("explore_success", "explore_failure", "entering")
+VORTEX_FIELDS = ("id", "at", "facing", "ether", "sides", "allegiance")
 # Events that may come while ejections or phenomenon draws are still due.
 RESOLVING = frozenset({"ModelEjected", "MarkerEjected", "DiceRolled", "DieRerolled", "Noted", "PhenomenonDrawn",
                        "DomainChosen", "VortexStabilised", "EtherConverted"})
@@ -100,6 +101,7 @@ class VortexRules:
             where = f"setup.vortices[{i}]"
             if not isinstance(raw, dict):
                 raise MalformedRecord(f"{where} must be an object", field=where)
+            check_keys(raw, VORTEX_FIELDS, where)
             vid = get_field(raw, "id", str)
             at = position(raw.get("at"), f"{where}.at")
             if not hx.is_hexon_centre(at) or not all(hx.on_board(h, state.width, state.height)
@@ -109,7 +111,7 @@ class VortexRules:
             facing = get_field(raw, "facing", int, optional=True, default=0)
             if not 0 <= facing <= 5:
                 raise MalformedRecord(f"{where}.facing must be a direction 0-5", field=f"{where}.facing")
-            ether = get_field(raw, "ether", int)
+            ether = bounded(raw, "ether", 0, limits.COUNT, where=where)
             if ether < 1:
                 chk.fail("R02", f"vortex {vid} starts with {ether} ether; a scenario gives each vortex a supply")
             if raw.get("allegiance") is not None:
@@ -134,21 +136,34 @@ class VortexRules:
     def vortex(self, state, event: dict, chk: Checks, name: str = "vortex"):
         vortex = state.vortices.get(event[name])
         if vortex is None:
-            raise MalformedRecord(f"field `{name}`: no vortex '{event[name]}' in this game", field=name)
+            raise MalformedRecord(f"field `{name}`: no vortex '{event[name]}' in this game"
+                                  f"{did_you_mean(event[name], state.vortices)}", field=name)
         if vortex.removed:
             chk.fail("R03", f"vortex {vortex.id} was removed when its ether ran out; nothing may use it")
         return vortex
 
     def domain_of(self, state, model, chk: Checks | None) -> str | None:
-        """The domain a model interacts with in this activation (R09)."""
+        """The domain a model interacts with in this activation (R09): its only one, the one chosen among
+        several, or none for a model without a domain (it meets the neutral row, R29)."""
         if len(model.domains) == 1:
             return model.domains[0]
+        if not model.domains:
+            return None
         chosen = state.chosen.get(model.id)
         if chosen is None and chk is not None:
-            what = "no domain" if not model.domains else f"domains {', '.join(model.domains)}"
-            chk.fail("R09", f"{model.id} has {what} and must choose one (DomainChosen) at its first vortex "
-                            "interaction of the activation")
+            chk.fail("R09", f"{model.id} has domains {', '.join(model.domains)} and must choose one (DomainChosen) "
+                            "at its first vortex interaction of the activation")
         return chosen
+
+    def domain_due(self, state, model) -> bool:
+        """Whether ``model`` must choose its domain (DomainChosen) before it interacts with a vortex (R09)."""
+        return len(model.domains) > 1 and model.id not in state.chosen
+
+    def stabilisation_due(self, state, cell) -> bool:
+        """Whether the first card of ``cell`` waits for a stabilisation roll: its vortex is unaligned and no
+        roll was made in this activation (R10, R14). Explores check it themselves (VortexExplored)."""
+        return (not cell.drawn and state.vortices[cell.vortex].allegiance is None
+                and not state.stabilised_in_activation and cell.model in state.models)
 
     def in_vortices(self, state, fp) -> list[str]:
         return [vid for vid, v in state.vortices.items() if not v.removed and not v.hexes.isdisjoint(fp)]
@@ -216,6 +231,8 @@ class VortexRules:
     # --- domains and stabilisation ---------------------------------------------------------
     def decide_DomainChosen(self, state, event: dict, chk: Checks) -> None:
         model = self.model(state, event)
+        if event["domain"] not in DOMAINS:
+            raise unknown_value("domain", event["domain"], DOMAINS)
         if event["domain"] not in model.domains:
             chk.fail("R09", f"{model.id} is devoted to {', '.join(model.domains) or 'no domain'}, "
                             f"not {event['domain']}")
@@ -234,7 +251,8 @@ class VortexRules:
         if vortex.allegiance is not None:
             chk.fail("R04", f"vortex {vortex.id} is already devoted to {vortex.allegiance}; only an unaligned "
                             "vortex is stabilised")
-        if hx.footprint_distance(model.fp, vortex.hexes) > state.rules.get("explore_range", 1):
+        entering = any(c.model == model.id and c.vortex == vortex.id for c in state.draws)  # R25-R27
+        if not entering and hx.footprint_distance(model.fp, vortex.hexes) > state.rules.get("explore_range", 1):
             chk.fail("R15", f"{model.id} at {show([list(h) for h in model.at])} does not interact with vortex "
                             f"{vortex.id}: it is neither in it nor within explore range")
         if state.activation != model.id and not any(c.model == model.id for c in state.draws):
@@ -308,6 +326,10 @@ class VortexRules:
         rel = cell.relation or relation(state.vortices[cell.vortex].allegiance,
                                         self.domain_of(state, model, chk) if model else None)
         polarities = cell.polarities or state.rules["ether_phenomena"][rel][cell.trigger]
+        if self.stabilisation_due(state, cell):
+            chk.fail("R10", f"{cell.model} entered unaligned vortex {cell.vortex}: "
+                            f"{state.opponent(model.player)} first rolls its stabilisation (VortexStabilised), "
+                            "whose allegiance picks the row of the table")
         if event["card"] not in state.deck_left():
             rule = "R22" if event["card"] in state.deck else "R01"
             chk.fail(rule, f"card {event['card']} is not in the deck of {len(state.deck_left())} cards left")
@@ -333,11 +355,23 @@ class VortexRules:
 
     # --- Phase V ---------------------------------------------------------------------------
     def note_activation_end(self, state, model) -> None:
-        done = state.activated[model.player]
-        done.add(model.id)
-        mine = {m.id for m in state.models.values() if m.player == model.player}
-        if mine <= done and model.player not in state.finished:
-            state.finished.append(model.player)
+        state.activated[model.player].add(model.id)
+        self.note_finished(state, model.player)
+
+    @staticmethod
+    def note_finished(state, player: str) -> None:
+        """``player`` has activated every model it has in play: it finished (R32: the first rolls first)."""
+        if len(state.activated[player]) >= state.in_play[player] and player not in state.finished:
+            state.finished.append(player)
+
+    def check_phase_v_held(self, state, what: str, chk: Checks) -> None:
+        """R31, R33: in a turn with vortices on the board, Phase V comes before the next turn or the end."""
+        if state.turn < 1 or state.phase_v_held:
+            return
+        present = [vid for vid, v in state.vortices.items() if not v.removed]
+        if present:
+            chk.fail("R31", f"{what} before Phase V (vortex_movement) of turn {state.turn}: vortices "
+                            f"{', '.join(present)} are on the board and move once every turn")
 
     def check_phase_v_complete(self, state, event: dict, chk: Checks) -> None:
         if state.phase != "vortex_movement" or event["type"] in ("VortexMoved", *RESOLVING):
@@ -347,8 +381,10 @@ class VortexRules:
             chk.fail("R33", f"Phase V ends before vortices {', '.join(left)} were moved; each moves once")
 
     def decide_phase_v_start(self, state, chk: Checks) -> None:
-        waiting = [m.id for m in state.models.values() if m.id not in state.activated[m.player]]
-        if waiting:
+        if state.phase_v_held:
+            chk.fail("R33", f"Phase V of turn {state.turn} has already been played: each vortex moves once a turn")
+        if any(len(state.activated[pid]) < state.in_play[pid] for pid in state.players):
+            waiting = [m.id for m in state.models.values() if m.id not in state.activated[m.player]]
             chk.fail("R31", f"Phase V starts before {', '.join(sorted(waiting))} activated this turn")
 
     def decide_VortexMoved(self, state, event: dict, chk: Checks) -> dict:
@@ -392,7 +428,7 @@ class VortexRules:
         if event["amount"] < 1:
             raise MalformedRecord("field `amount` must be at least 1", field="amount")
         if event["domain"] not in DOMAINS:
-            raise MalformedRecord(f"field `domain` must be one of {', '.join(DOMAINS)}", field="domain")
+            raise unknown_value("domain", event["domain"], DOMAINS)
         if state.crystals[player] < event["amount"]:
             chk.fail("R40", f"{player} converts {event['amount']} ether crystals but holds {state.crystals[player]}")
 
