@@ -18,6 +18,7 @@ from datetime import datetime, timedelta, timezone
 from domain.errors import RuleViolation
 from domain.game import Game
 from domain.record import export_line
+from domain.systems.dice import load_rule_data
 from domain.systems.tornscape import hexes as hx
 from domain.systems.tornscape.state import Model, TornscapeState
 
@@ -385,7 +386,10 @@ ATTRIBUTES = (("burn", "pyromancy"), ("regrowth", "druidism"))
 
 
 def t9a_header(rng: random.Random, game_id: str, *, tournament: str | None = None, round_no: int | None = None,
-               table: int | None = None, players: tuple | None = None, started: str | None = None) -> dict:
+               table: int | None = None, players: tuple | None = None, started: str | None = None,
+               flux_cards: int | None = None) -> dict:
+    """A random The 9th Age setup; ``flux_cards`` > 8 gives each player a longer Flux deck (the eight cards
+    of the table over again, through the header's ``rules``), for games of many magic phases."""
     spells = [{"id": sid, "name": sid.replace("_", " ").title(), "path": path, "kind": kind,
                "casting_value": value, **({"boosted_value": boosted} if boosted else {})}
               for sid, path, kind, value, boosted in SPELL_BOOK]
@@ -406,10 +410,17 @@ def t9a_header(rng: random.Random, game_id: str, *, tournament: str | None = Non
     header = {"rollcall": 1, "system": "t9a", "game": game_id,
               "players": [{"id": "p1", "name": names[0][0], "faction": names[0][1]},
                           {"id": "p2", "name": names[1][0], "faction": names[1][1]}],
-              "dice_mode": "physical", "rules": {},
+              "dice_mode": "physical", "rules": _flux_deck(flux_cards),
               "setup": {"spells": spells, "wizards": wizards,
                         "channel": {"p1": rng.randint(0, 2), "p2": rng.randint(0, 2)}}}
     return _placed(header, tournament, round_no, table, started)
+
+
+def _flux_deck(cards: int | None) -> dict:
+    if not cards or cards <= 8:
+        return {}
+    table = load_rule_data("t9a")["flux_cards"]
+    return {"flux_cards": {str(n): dict(table[str((n - 1) % 8 + 1)]) for n in range(9, cards + 1)}}
 
 
 class T9ASimulator(Simulator):
@@ -419,7 +430,9 @@ class T9ASimulator(Simulator):
     make_header = staticmethod(t9a_header)
 
     def __init__(self, seed: int, game_id: str, *, turns: int | None = None, **options) -> None:
-        super().__init__(seed, game_id, turns=min(turns if turns is not None else self.default_turns, 16), **options)
+        cards = max(8, options.get("flux_cards") or 8)
+        super().__init__(seed, game_id, turns=min(turns if turns is not None else self.default_turns, 2 * cards),
+                         **options)
 
     def d6(self, n: int) -> list[int]:
         return [self.rng.randint(1, 6) for _ in range(n)]
@@ -559,3 +572,14 @@ def simulate(system: str, seed: int, game_id: str, **options) -> Game:
     """Play one legal random game of ``system``; the same seed gives the same game."""
     return SIMULATORS[system](seed, game_id, **options).play()
 
+
+
+# Options that give each system a game of about 5,000 events (the Replay page's stepping benchmark).
+LONG_GAMES = {"tornscape": {"turns": 56, "models_per_player": 12},
+              "t9a": {"turns": 330, "flux_cards": 165},
+              "claustrophobia": {"turns": 860}}
+
+
+def long_games(seed: int = 1, prefix: str = "long") -> list[Game]:
+    """One game of about 5,000 events of each system (ids ``<prefix>-<system>``)."""
+    return [simulate(system, seed, f"{prefix}-{system}", **options) for system, options in LONG_GAMES.items()]

@@ -15,6 +15,7 @@ from domain import randomness, rulings
 from domain.errors import MalformedRecord
 from domain.systems.actions import Action
 from domain.systems.dice import Dice, load_rule_data, merge
+from domain.systems.presentation import Presentation
 from domain.systems.fields import (JUDGE_EVENTS, PURPOSES, EventSpec, a_list, an_object, any_value, integer,
                                    integers, one_of, text, text_or_null, texts)
 from domain.systems.state import Checks, GameState, Roll
@@ -29,6 +30,8 @@ class GameSystem:
     rule_data: ClassVar[str] = ""
     registry: ClassVar[dict[str, type[GameSystem]]] = {}
     state_class: ClassVar[type[GameState]] = GameState
+    #: How the system's games are shown (domain.systems.presentation); ``presentation`` is its instance.
+    presentation_class: ClassVar[type[Presentation]] = Presentation
 
     specs: ClassVar[dict[str, EventSpec]] = {
         "TurnStarted": EventSpec({"turn": integer}),
@@ -56,6 +59,14 @@ class GameSystem:
         self._decide = {t: getattr(self, f"decide_{t}", None) for t in self.specs}
         self._apply = {t: getattr(self, f"apply_{t}", None) for t in self.specs}
         self.defaults = load_rule_data(self.rule_data) if self.rule_data else {}
+
+    @property
+    def presentation(self) -> Presentation:
+        """The pack's presentation hooks (one instance per pack)."""
+        found = self.__dict__.get("_presentation")
+        if found is None:
+            found = self.__dict__["_presentation"] = self.presentation_class(self)
+        return found
 
     # setup ---------------------------------------------------------------------------------
     def rules_in_force(self, header: dict) -> dict:

@@ -13,6 +13,7 @@ from domain.errors import MalformedRecord
 from domain.record import field as get_field
 from domain.systems.fields import EventSpec, integer, text
 from domain.systems.pack import GameSystem
+from domain.systems.claustrophobia.presentation import ClaustrophobiaPresentation
 from domain.systems.state import Checks, GameState
 
 LINES = range(1, 7)
@@ -76,6 +77,7 @@ class ClaustrophobiaState(GameState):
 
 
 class Claustrophobia(GameSystem):
+    presentation_class = ClaustrophobiaPresentation
     alias = "claustrophobia"
     rule_data = "claustrophobia"
     state_class = ClaustrophobiaState

@@ -13,6 +13,7 @@ from domain.errors import MalformedRecord
 from domain.record import field as get_field
 from domain.systems.fields import EventSpec, integer, one_of, text
 from domain.systems.pack import GameSystem
+from domain.systems.t9a.presentation import T9APresentation
 from domain.systems.state import Checks, GameState
 
 KINDS = ("normal", "bound", "attribute", "replicable")
@@ -109,6 +110,7 @@ def miscast_effect(table: dict, value: int) -> str:
 
 
 class T9A(GameSystem):
+    presentation_class = T9APresentation
     alias = "t9a"
     aliases = ("9th-age", "the-9th-age")
     rule_data = "t9a"

@@ -9,6 +9,7 @@ from domain.errors import MalformedRecord
 from domain.record import field, position, show
 from domain.systems.fields import EventSpec, a_list, any_value, integer, one_of, text
 from domain.systems.pack import GameSystem
+from domain.systems.tornscape.presentation import TornscapePresentation
 from domain.systems.state import Checks, GameState
 from domain.systems.tornscape import hexes as hx
 from domain.systems.tornscape.state import SIZES, Marker, Model, Pending, TornscapeState
@@ -37,6 +38,7 @@ def recorded_position(size: str, value: list) -> list[tuple[int, int]]:
 
 
 class Tornscape(VortexRules, GameSystem):
+    presentation_class = TornscapePresentation
     alias = "tornscape"
     rule_data = "tornscape"
     state_class = TornscapeState

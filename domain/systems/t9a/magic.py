@@ -1,13 +1,14 @@
-"""HTML/SVG picture of a The 9th Age magic phase (for ``st.markdown(..., unsafe_allow_html=True)``).
+"""HTML/SVG picture of a The 9th Age magic phase.
 
 Pure string building over the replay state of a ``t9a`` game (``players.<id>.magic_dice/veil/flux_left``,
 ``magic``, ``wizards``, ``spells``; see projections/queries.py ``state_at``). Every text is escaped.
 
 Public API:
-    render_magic(state, events=None) -> str
-        ``events`` (optional, the game's events as ``projections.queries.game_events`` gives them)
-        adds what the state does not keep: the casting dice, the version cast, the dispel and the
-        miscast of the current attempt.
+    render_magic(state, events=None, names=None) -> str
+        ``events`` (optional, the game's stored lines or rows carrying them) adds what the state does not
+        keep: the casting dice, the version cast, the dispel and the miscast of the current attempt.
+    magic_look(state, events_by_seq, rolls, names) -> Look
+        The picture's regions at a moment (domain.systems.scene), for drawing it once and stepping.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ from __future__ import annotations
 from functools import lru_cache
 from html import escape
 
-from dashboard import events as ev
-from dashboard.board import player_colours
-from dashboard.dice_svg import d6_svg, token_svg
+from domain.systems.dice_svg import d6_svg, token_svg
+from domain.systems.presentation import Names, Presentation, payload, rolls_by_seq
+from domain.systems.scene import Look, look_attrs
 
-__all__ = ["render_magic", "cast_outcome"]
+__all__ = ["render_magic", "cast_outcome", "magic_look", "magic_shell"]
 
 PHASE_STEPS = (("started", "Start"), ("flux", "Flux card"), ("siphoned", "Siphon the Veil"), ("casting", "Casting"),
                ("ended", "End"))
@@ -29,7 +30,8 @@ MISCAST_COLOUR = "#e8562a"
 NONE = '<span class="rc-none">none</span>'
 NO_SPELLS = '<span class="rc-none">no spells</span>'
 
-CSS = """<style>
+CSS = """
+.rc-region{display:contents}
 .rc-magic{font-family:sans-serif;color:#222;background:#f5f2ea;border:1px solid #d2ccbd;border-radius:8px;
 padding:.6em .8em;line-height:1.35}
 .rc-magic-head{display:flex;flex-wrap:wrap;align-items:center;gap:.4em 1em;margin-bottom:.5em}
@@ -73,7 +75,7 @@ font-size:.85em;border:1px solid #d2ccbd}
 .rc-verdict{display:inline-block;border-radius:4px;padding:0 .5em;color:#fff;font-weight:bold;
 text-transform:uppercase;font-size:.85em;letter-spacing:.04em}
 .rc-muted{opacity:.7;font-size:.85em}
-</style>"""
+"""
 
 
 def _e(value) -> str:
@@ -113,19 +115,19 @@ def _compare(a, b) -> str:
 
 # --- the current casting attempt ------------------------------------------------------------------
 
-def _cast_context(state: dict, events: list[dict] | None) -> dict:
-    """What the events add to the state's ``magic.cast``: the dice, the version, the dispel, the miscast."""
+def _cast_context(state: dict, events: dict[int, dict], rolls: dict[int, dict]) -> dict:
+    """What the events (by seq) add to the state's ``magic.cast``: the dice, the version, the dispel, the
+    miscast (``rolls``: the rolls up to the state's seq)."""
     cast = (state.get("magic") or {}).get("cast") or {}
     if not cast or not events:
         return {}
     upto = int(state.get("seq") or 0)
-    rolls = ev.rolls_by_seq([e for e in events if int(e["seq"]) <= upto])
     out: dict = {}
-    for e in events:
-        seq = int(e["seq"])
-        if seq < cast.get("seq", 0) or seq > upto:
+    for seq in range(int(cast.get("seq", 0)), upto + 1):
+        e = events.get(seq)
+        if e is None:
             continue
-        p = ev.payload(e)
+        p = payload(e)
         if seq == cast.get("seq") and e.get("type") == "CastingAttempted":
             out.update(version=p.get("version", "basic"), modifier=p.get("modifier", 0), dice=p.get("dice"),
                        target=p.get("target"), faces=(rolls.get(p.get("roll")) or {}).get("faces"))
@@ -162,7 +164,7 @@ def _dice_row(faces, fill: str = "#fffdf6") -> str:
     return "".join(d6_svg(f, size=24, fill=fill, title=str(f)) for f in faces or [])
 
 
-def _cast_html(state: dict, context: dict) -> str:
+def _cast_html(state: dict, context: dict, names: Names) -> str:
     magic = state.get("magic") or {}
     cast = magic.get("cast")
     if not cast:
@@ -183,7 +185,7 @@ def _cast_html(state: dict, context: dict) -> str:
              f'data-value="{_e("" if value is None else value)}" data-result="{outcome}" '
              f'data-miscast="{"true" if miscast else "false"}" data-step="{_e(cast.get("step"))}"')
     parts = [f'<div class="rc-cast" {attrs}>']
-    title = (f'<span><b>{_e(wizard)}</b> casts <b>{_e(spell.get("name") or cast.get("spell"))}</b>'
+    title = (f'<span><b>{_e(names.of("wizards", wizard))}</b> casts <b>{_e(spell.get("name") or cast.get("spell"))}</b>'
              + (" (boosted)" if version == "boosted" else "") + "</span>"
              + (f'<span class="rc-muted">at {_e(context["target"])}</span>' if context.get("target") else "")
              + f'<span class="rc-muted">· seq {_e(cast.get("seq"))}</span>')
@@ -213,7 +215,7 @@ def _cast_html(state: dict, context: dict) -> str:
     if dispel:
         verdict = "dispelled" if dispel.get("dispelled") else "failed"
         parts.append(
-            '<div class="rc-cast-line rc-dispel"><span>Dispel by <b>' + _e(dispel.get("wizard")) + "</b>:</span>"
+            '<div class="rc-cast-line rc-dispel"><span>Dispel by <b>' + _e(names.of("wizards", dispel.get("wizard"))) + "</b>:</span>"
             + _dice_row(dispel.get("faces"), fill="#f0f0f0")
             + ("=" if dispel.get("faces") else "")
             + f'<span><b>{_e(dispel.get("total"))}</b> {_compare(dispel.get("total"), total)} {_e(total)}</span>'
@@ -280,7 +282,7 @@ def _spell_chip(state: dict, sid, casting: bool) -> str:
             f'<small>{_e(note)}</small></span>')
 
 
-def _wizards_html(state: dict, pid: str) -> str:
+def _wizards_html(state: dict, pid: str, names: Names) -> str:
     cast = (state.get("magic") or {}).get("cast") or {}
     rows = []
     for wid, w in (state.get("wizards") or {}).items():
@@ -290,31 +292,54 @@ def _wizards_html(state: dict, pid: str) -> str:
         cls = "rc-wizard" + (" rc-casting" if casting else "") + (" rc-fleeing" if w.get("fleeing") else "")
         chips = "".join(_spell_chip(state, sid, casting and cast.get("spell") == sid) for sid in w.get("spells") or [])
         flee = ' <span class="rc-muted">(fleeing)</span>' if w.get("fleeing") else ""
-        rows.append(f'<div class="{cls}" data-wizard="{_e(wid)}"><span class="rc-wizard-name">{_e(wid)}</span>'
+        rows.append(f'<div class="{cls}" data-wizard="{_e(wid)}"><span class="rc-wizard-name">'
+                    f'{_e(names.of("wizards", wid))}</span>'
                     f"{flee}{chips or NO_SPELLS}</div>")
     return "".join(rows) or '<div class="rc-none">no wizards</div>'
 
 
-def _side_html(state: dict, pid: str, player: dict, colour: str) -> str:
+def _side_look(state: dict, pid: str, player: dict, names: Names) -> Look:
     magic = state.get("magic") or {}
     active = magic.get("active") == pid
     role = "" if not magic.get("active") else "active" if active else "reactive"
     dice = int(player.get("magic_dice") or 0)
     veil = int(player.get("veil") or 0)
-    pool = "".join(d6_svg(None, size=20, fill="#efe8ff", pip="#5b3f99", stroke="#5b3f99",
-                          title="magic die") for _ in range(dice))
-    tokens = "".join(token_svg(15, title="veil token") for _ in range(veil))
+    sid = f"side-{pid}"
+    return {(sid, "class"): "rc-magic-side" + (" rc-active" if active else ""), (sid, "data-dice"): str(dice),
+            (sid, "data-veil"): str(veil), (f"{sid}-role", "text"): pid + (" · " + role if role else ""),
+            (f"{sid}-pool", "html"): _pool(dice), (f"{sid}-dice", "text"): str(dice),
+            (f"{sid}-tokens", "html"): _tokens(veil), (f"{sid}-veil", "text"): str(veil),
+            (f"{sid}-flux", "html"): _flux_row(pid, player, magic),
+            (f"{sid}-wizards", "html"): _wizards_html(state, pid, names)}
+
+
+@lru_cache(maxsize=32)
+def _pool(dice: int) -> str:
+    return "".join(d6_svg(None, size=20, fill="#efe8ff", pip="#5b3f99", stroke="#5b3f99", title="magic die")
+                   for _ in range(dice)) or NONE
+
+
+@lru_cache(maxsize=32)
+def _tokens(veil: int) -> str:
+    return "".join(token_svg(15, title="veil token") for _ in range(veil)) or NONE
+
+
+def _side_shell(pid: str, name: str, colour: str, look: Look) -> str:
+    sid = f"side-{pid}"
+
+    def region(part: str, cls: str = "rc-region", tag: str = "div", what: str = "html") -> str:
+        value = look.get((f"{sid}-{part}", what), "")
+        return f'<{tag} id="{_e(sid)}-{part}" class="{cls}">{value if what == "html" else _e(value)}</{tag}>'
+
     return (
-        f'<div class="rc-magic-side{" rc-active" if active else ""}" data-player="{_e(pid)}" '
-        f'data-dice="{dice}" data-veil="{veil}" style="--pc:{colour}">'
-        f'<div><span class="rc-side-name">{_e(player.get("name") or pid)}</span>'
-        f'<span class="rc-side-role">{_e(pid)}{" · " + role if role else ""}</span></div>'
-        f'<div class="rc-row rc-pool"><span class="rc-label">Magic dice</span>'
-        f'{pool or NONE}<span class="rc-count">{dice}</span></div>'
-        f'<div class="rc-row rc-veil"><span class="rc-label">Veil tokens</span>'
-        f'{tokens or NONE}<span class="rc-count">{veil}</span></div>'
-        f"{_flux_row(pid, player, magic)}"
-        f'<div class="rc-row rc-wizards"><span class="rc-label">Wizards</span></div>{_wizards_html(state, pid)}'
+        f'<div id="{_e(sid)}" data-player="{_e(pid)}" style="--pc:{colour}"'
+        f'{look_attrs(look, sid, "class", "data-dice", "data-veil")}>'
+        f'<div><span class="rc-side-name">{_e(name)}</span>{region("role", "rc-side-role", "span", "text")}</div>'
+        f'<div class="rc-row rc-pool"><span class="rc-label">Magic dice</span>{region("pool")}'
+        f'{region("dice", "rc-count", "span", "text")}</div>'
+        f'<div class="rc-row rc-veil"><span class="rc-label">Veil tokens</span>{region("tokens")}'
+        f'{region("veil", "rc-count", "span", "text")}</div>'
+        f'{region("flux")}<div class="rc-row rc-wizards"><span class="rc-label">Wizards</span></div>{region("wizards")}'
         "</div>"
     )
 
@@ -351,14 +376,38 @@ def _head_html(state: dict) -> str:
             f'<span class="rc-phase-steps">{chips}</span>{drawn}</div>')
 
 
-def render_magic(state: dict, events: list[dict] | None = None) -> str:
+def magic_look(state: dict, events: dict[int, dict], rolls: dict[int, dict], names: Names | None = None) -> Look:
+    """The regions of the picture at ``state``: the head, each player's side, the current casting attempt."""
+    names = names or Names()
+    magic = state.get("magic") or {}
+    players = state.get("players") or {}
+    look: Look = {("rc-magic", "data-active"): magic.get("active") or "",
+                  ("rc-magic", "data-step"): magic.get("step") or "",
+                  ("rc-magic-head", "html"): _head_html(state),
+                  ("rc-magic-cast", "html"): _cast_html(state, _cast_context(state, events, rolls), names)}
+    for pid, p in players.items():
+        look.update(_side_look(state, str(pid), p or {}, names))
+    return look
+
+
+def magic_shell(game, seq, players: dict[str, str], look: Look) -> str:
+    """The picture's HTML with each region as ``look`` says (``players``: id -> name)."""
+    colours = Presentation().player_colours(players)
+    sides = "".join(_side_shell(str(pid), name, colours.get(pid, "#8c8c8c"), look) for pid, name in players.items())
+    return (f'<div class="rc-magic" id="rc-magic" data-game="{_e(game)}" data-seq="{_e(seq)}"'
+            f'{look_attrs(look, "rc-magic", "data-active", "data-step")}>'
+            f'<div id="rc-magic-head" class="rc-region">{look.get(("rc-magic-head", "html"), "")}</div>'
+            f'<div class="rc-magic-sides">{sides}</div>'
+            f'<div id="rc-magic-cast" class="rc-region">{look.get(("rc-magic-cast", "html"), "")}</div></div>')
+
+
+def render_magic(state: dict, events: list[dict] | None = None, names: Names | None = None) -> str:
     """The magic phase at ``state``: both players' dice pools, veil tokens, Flux cards, wizards and spells,
     and the current casting attempt with its total against the value."""
-    magic = state.get("magic") or {}
-    colours = player_colours(state)
-    sides = "".join(_side_html(state, str(pid), p or {}, colours.get(pid, "#8c8c8c"))
-                    for pid, p in (state.get("players") or {}).items())
-    return (f'{CSS}<div class="rc-magic" data-game="{_e(state.get("game"))}" data-seq="{_e(state.get("seq"))}" '
-            f'data-active="{_e(magic.get("active") or "")}" data-step="{_e(magic.get("step") or "")}">'
-            f"{_head_html(state)}<div class=\"rc-magic-sides\">{sides}</div>"
-            f"{_cast_html(state, _cast_context(state, events))}</div>")
+    upto = int(state.get("seq") or 0)
+    known = [ev for ev in events or [] if int(ev["seq"]) <= upto]
+    look = magic_look(state, {int(ev["seq"]): ev for ev in known}, rolls_by_seq(known), names)
+    return f"<style>{CSS}</style>" + magic_shell(state.get("game"), state.get("seq"),
+                                                   {pid: (p or {}).get("name") or pid
+                                                    for pid, p in (state.get("players") or {}).items()}, look)
+
