@@ -481,8 +481,11 @@ def render_board(state: dict, highlight: dict | None = None, hex_size: float = H
 
 
 def player_colours(players: Any) -> dict[str, str]:
+    """A colour per player (of a state's ``players``, or of a state)."""
     from domain.systems.presentation import Presentation
 
+    if isinstance(players, dict) and "players" in players:
+        players = players["players"]
     return Presentation().player_colours(players)
 
 
