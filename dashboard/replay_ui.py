@@ -62,7 +62,7 @@ def write_link(game: str, seq: int, ruled: bool) -> None:
 def game_label(games: dict[str, dict]):
     def label(game: str) -> str:
         g = games.get(game) or {}
-        players = " vs ".join(str(x) for x in (g.get("p1_name"), g.get("p2_name")) if x)
+        players = " vs ".join(str(p.get("name") or p.get("id")) for p in g.get("players") or [] if isinstance(p, dict))
         bits = [game, players, str(g.get("system") or "")]
         return " · ".join(b for b in bits if b)
     return label
