@@ -147,3 +147,30 @@ def show_message() -> None:
         st.error(escape(text), icon=":material/block:")
     elif kind == "success":
         st.success(text, icon=":material/task_alt:")
+
+
+# --- the page's position, bound to the URL (``?game=&seq=``) ------------------------------------
+
+def game_changed() -> None:
+    st.session_state["seq"] = 0
+
+
+def game_picker(ids: list[str], container=st) -> str:
+    """Selectbox of games bound to the URL parameter ``game`` (no default option, so the chosen game
+    always stays in the URL); with none in the URL the first game is chosen."""
+    if st.session_state.get("game") not in ids and st.query_params.get("game") not in ids:
+        st.session_state["game"] = ids[0]
+    game = container.selectbox("Game", ids, index=None, key="game", bind="query-params", on_change=game_changed)
+    if game is None:
+        st.info("Pick a game.")
+        st.stop()
+    return game
+
+
+def seq_input(last: int, container=st) -> int:
+    """Number input of the event (0 = setup) bound to the URL parameter ``seq``."""
+    if int(st.session_state.get("seq") or 0) > last:
+        st.session_state["seq"] = last
+    return int(container.number_input(f"Event (0–{last})", min_value=0, max_value=last, value=0, step=1,
+                                      key="seq", bind="query-params"))
+

@@ -11,19 +11,17 @@ import streamlit as st
 from dashboard import data
 from dashboard import dispute_ui as dui
 from dashboard import events as ev
-from dashboard import replay_ui as ui
 from dashboard.layout import games_or_stop
-from dashboard.picture import picture_html
 
 games = games_or_stop()
 st.title("Dispute")
 dui.show_message()
 
 top = st.columns([3, 1.2, 2], vertical_alignment="bottom")
-game = ui.game_picker([g["game"] for g in games], top[0])
+game = dui.game_picker([g["game"] for g in games], top[0])
 events = data.game_events(game)
 last = int(events[-1]["seq"]) if events else 0
-seq = ui.seq_input(last, top[1])
+seq = dui.seq_input(last, top[1])
 with top[2]:
     about = dui.about_input(seq, last)
 if not about:
@@ -39,15 +37,18 @@ if st.session_state.pop("ruled_next", False):  # a void was just recorded: show 
 ruled = st.toggle("As ruled", key="ruled", bind="query-params",
                   help="Leave out the events a ruling voided (the as-ruled game); off: the game as played.")
 
+header = data.header(game)
+presentation = ev.presentation(header["system"])
+names = presentation.names(header)
 before_col, after_col = st.columns(2, gap="medium")
 before = data.state_at(game, first - 1, ruled)
 after = data.state_at(game, final, ruled)
 with before_col:
     st.subheader(f"Before · seq {first - 1}")
-    st.markdown(picture_html(before, by_seq.get(first - 1), None, events), unsafe_allow_html=True)
+    st.markdown(presentation.picture(before, by_seq.get(first - 1), None, events, names), unsafe_allow_html=True)
 with after_col:
     st.subheader(f"After · seq {final}" + (" · as ruled" if ruled else ""))
-    st.markdown(picture_html(after, by_seq.get(final), before, events), unsafe_allow_html=True)
+    st.markdown(presentation.picture(after, by_seq.get(final), before, events, names), unsafe_allow_html=True)
 
 st.subheader("The disputed events")
 st.dataframe(dui.events_frame([by_seq[s] for s in about], voided, rolls), hide_index=True, width="stretch")

@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from replay_payload import component_data, picture_at
 from streamlit.testing.v1 import AppTest
 
 from domain.application import Rollcall
@@ -98,9 +99,11 @@ def test_a_judge_voids_the_events_and_the_as_ruled_game_follows(data: Path) -> N
                or 'href="/replay?game=seed004-ex1&seq=6&ruled=true"' in m.value for m in at.markdown)
 
     replay = page(REPLAY, game=GAME, seq="8", ruled="true")
-    assert model_at(boards(replay)[0], "faceless") == SETUP["faceless"]
+    assert model_at(picture_at(component_data(replay)[1], 8), "faceless") == SETUP["faceless"]
     played = page(REPLAY, game=GAME, seq="8")
-    assert model_at(boards(played)[0], "faceless") != SETUP["faceless"]
+    assert model_at(picture_at(component_data(played)[1], 8), "faceless") != SETUP["faceless"]
+    struck = [row for row in component_data(played)[1]["rows"] if "rc-struck" in row]
+    assert len(struck) == 3 and all("void: ruling 8" in row for row in struck)  # the voided events, struck out
 
 
 def test_a_void_that_breaks_a_rule_is_refused_with_the_rule_and_nothing_is_written(data: Path) -> None:
