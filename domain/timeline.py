@@ -47,6 +47,7 @@ def start(header: dict) -> GameState:
     state = system.new_state(header)
     system.check_setup(state, Checks(strict=False))
     state.head = header["hash"]
+    state.as_played = True  # a reader's fold: a `void` ruling does not turn the state as ruled (domain.game.fold)
     return state
 
 
