@@ -42,7 +42,8 @@ def position(token: str) -> dict | None:
     return None
 
 
-def replay(token: str, start: int, body: bytes, flipped: bool = False) -> None:
-    """Mount the stepper on game ``body`` (stepper.payload as JSON), starting at ``start``."""
-    _component()(data=blob(token, start, body, flipped), key=KEY, on_position_change=lambda: None,
-                 height="content")
+def replay(token: str, start: int, body: bytes, flipped: bool = False, sent: bool = False) -> None:
+    """Mount the stepper on game ``body`` (stepper.payload as JSON), starting at ``start``. ``sent``: the
+    browser has said it holds this game, so only the token goes (a browser that has lost it asks again)."""
+    _component()(data=blob(token, start, b"" if sent else body, flipped), key=KEY,
+                 on_position_change=lambda: None, height="content")

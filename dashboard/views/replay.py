@@ -43,7 +43,7 @@ system = header["system"]
 names = ev.presentation(system).names(header)
 left, right = st.columns([1.75, 1], gap="medium")
 with left:
-    replay(token, seq, body, bool(here and here.get("flipped")))
+    replay(token, seq, body, bool(here and here.get("flipped")), sent=here is not None)
 with right, st.container(border=True):
     event = next((x for x in events if int(x["seq"]) == seq), None)
     rolls = ev.rolls_by_seq([x["payload"] for x in events if int(x["seq"]) <= seq])

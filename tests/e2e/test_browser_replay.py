@@ -197,14 +197,15 @@ def test_stepping_a_5000_event_game_is_fast_and_loses_no_key(long_server: str, p
 
 def test_the_luck_graph_jumps_to_a_throw_and_marks_the_seq(long_server: str, page) -> None:
     open_replay(page, f"{long_server}/replay?game=long-tornscape&seq=0", 0)
+    page.locator(".rc-jump[data-kind='swing'][data-dir='1']").click()
+    assert "Big luck swing" in page.locator(".rc-caption").inner_text()
+    assert "z = " in page.locator(".rc-caption").inner_text()
     point = page.locator("svg.rc-luck circle[data-seq]").nth(20)
     target = int(point.get_attribute("data-seq"))
     point.dispatch_event("click")
     page.wait_for_selector(f".rc-replay[data-seq='{target}']")
-    marker = page.locator(".rc-luck-now").evaluate("el => parseFloat(el.style.left)")
-    assert marker > 0
-    page.locator(".rc-jump[data-kind='swing'][data-dir='1']").click()
-    assert "Big luck swing" in page.locator(".rc-caption").inner_text()
+    marker = page.locator(".rc-luck-now").evaluate("el => el.style.transform")
+    assert marker.startswith("translateX(") and not marker.startswith("translateX(0")
 
 
 @pytest.mark.parametrize("width", (1400, 820))

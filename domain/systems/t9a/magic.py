@@ -17,7 +17,7 @@ from functools import lru_cache
 from html import escape
 
 from domain.systems.dice_svg import d6_svg, token_svg
-from domain.systems.presentation import Names, Presentation, payload, rolls_by_seq
+from domain.systems.presentation import Names, Presentation, die_symbol, payload, rolls_by_seq
 from domain.systems.scene import Look, look_attrs
 
 __all__ = ["render_magic", "cast_outcome", "magic_look", "magic_shell"]
@@ -43,7 +43,7 @@ border:1px solid transparent;white-space:nowrap}
 .rc-chip.rc-now{background:#ffb000;color:#222;font-weight:bold}
 .rc-chip.rc-skipped{opacity:.4;text-decoration:line-through}
 .rc-magic-sides{display:grid;grid-template-columns:repeat(auto-fit,minmax(250px,1fr));gap:.6em}
-.rc-magic-side{background:#fff;border:1px solid #d2ccbd;border-left:6px solid var(--pc);border-radius:6px;
+.rc-magic-side{contain:layout paint style;background:#fff;border:1px solid #d2ccbd;border-left:6px solid var(--pc);border-radius:6px;
 padding:.45em .65em}
 .rc-magic-side.rc-active{box-shadow:0 0 0 2px #ffb000}
 .rc-side-name{font-weight:bold}
@@ -75,6 +75,7 @@ font-size:.85em;border:1px solid #d2ccbd}
 .rc-verdict{display:inline-block;border-radius:4px;padding:0 .5em;color:#fff;font-weight:bold;
 text-transform:uppercase;font-size:.85em;letter-spacing:.04em}
 .rc-muted{opacity:.7;font-size:.85em}
+.rc-die-face{display:inline-block;font-size:1.9em;line-height:1;border-radius:4px;padding:0 .04em}
 """
 
 
@@ -161,7 +162,9 @@ def _value_text(spell: dict, version: str | None, dice) -> tuple[int | None, str
 
 
 def _dice_row(faces, fill: str = "#fffdf6") -> str:
-    return "".join(d6_svg(f, size=24, fill=fill, title=str(f)) for f in faces or [])
+    """The dice of a roll as die faces (⚀…⚅: small, as every casting attempt of a game keeps its own)."""
+    return "".join(f'<span class="rc-d6 rc-die-face" data-face="{_e(f)}" title="{_e(f)}" '
+                   f'style="background:{fill}">{_e(die_symbol(f))}</span>' for f in faces or [])
 
 
 def _cast_html(state: dict, context: dict, names: Names) -> str:
@@ -246,24 +249,42 @@ def _cast_html(state: dict, context: dict, names: Names) -> str:
 
 # --- a player's side ------------------------------------------------------------------------------
 
-def _flux_row(pid: str, player: dict, magic: dict) -> str:
-    cards = flux_cards()
+def _flux_look(pid: str, player: dict, magic: dict, cards: list[str]) -> Look:
+    """Each Flux card of ``pid``'s deck (drawn, left, used), and how many are left."""
     left = {str(c) for c in player.get("flux_left") or []}
     drawn = str(magic.get("flux_card")) if magic.get("active") == pid and magic.get("flux_card") else None
-    html = []
-    for card in _card_order(set(cards) | left):
-        data = cards.get(card) or {}
+    look: Look = {(f"side-{pid}-fluxrow", "data-flux-left"): ",".join(_card_order(left)),
+                  (f"side-{pid}-fluxleft", "text"): f"{len(left)} left"}
+    for card in cards:
+        status = "drawn" if card == drawn else "left" if card in left else "used"
+        cls = {"drawn": "rc-flux-card rc-drawn", "left": "rc-flux-card", "used": "rc-flux-card rc-used"}[status]
+        look[(f"flux-{pid}-{card}", "class")] = cls
+        look[(f"flux-{pid}-{card}", "data-status")] = status
+    return look
+
+
+def _flux_shell(pid: str, cards: list[str], look: Look) -> str:
+    table = flux_cards()
+    spans = []
+    for card in cards:
+        data = table.get(card) or {}
         tip = f"Flux card {card}"
         if data:
             tip += (f": {data.get('magic_dice')} magic dice, {data.get('veil_tokens')} veil tokens, "
                     f"miscast {_signed(data.get('miscast_modifier', 0))}")
-        state = "rc-drawn" if card == drawn else "" if card in left else "rc-used"
-        status = "drawn" if card == drawn else "left" if card in left else "used"
-        html.append(f'<span class="rc-flux-card {state}" data-card="{_e(card)}" data-status="{status}" '
-                    f'title="{_e(tip)}">{_e(card)}</span>')
-    return (f'<div class="rc-row rc-flux" data-flux-left="{_e(",".join(_card_order(left)))}">'
-            f'<span class="rc-label">Flux cards<br/><span class="rc-flux-left">{len(left)} left</span></span>'
-            f'{"".join(html)}</div>')
+        fid = f"flux-{pid}-{card}"
+        spans.append(f'<span id="{_e(fid)}" data-card="{_e(card)}" title="{_e(tip)}"'
+                     f'{look_attrs(look, fid, "class", "data-status")}>{_e(card)}</span>')
+    rid = f"side-{pid}-fluxrow"
+    return (f'<div class="rc-row rc-flux" id="{_e(rid)}"{look_attrs(look, rid, "data-flux-left")}>'
+            f'<span class="rc-label">Flux cards<br/><span class="rc-flux-left" id="side-{_e(pid)}-fluxleft">'
+            f'{_e(look.get((f"side-{pid}-fluxleft", "text"), ""))}</span></span>{"".join(spans)}</div>')
+
+
+def deck(state: dict) -> list[str]:
+    """Every Flux card a state's players hold or have used (the rule data's and theirs)."""
+    left = {str(c) for p in (state.get("players") or {}).values() for c in (p or {}).get("flux_left") or []}
+    return _card_order(set(flux_cards()) | left)
 
 
 def _spell_chip(state: dict, sid, casting: bool) -> str:
@@ -298,7 +319,7 @@ def _wizards_html(state: dict, pid: str, names: Names) -> str:
     return "".join(rows) or '<div class="rc-none">no wizards</div>'
 
 
-def _side_look(state: dict, pid: str, player: dict, names: Names) -> Look:
+def _side_look(state: dict, pid: str, player: dict, names: Names, cards: list[str]) -> Look:
     magic = state.get("magic") or {}
     active = magic.get("active") == pid
     role = "" if not magic.get("active") else "active" if active else "reactive"
@@ -309,8 +330,7 @@ def _side_look(state: dict, pid: str, player: dict, names: Names) -> Look:
             (sid, "data-veil"): str(veil), (f"{sid}-role", "text"): pid + (" · " + role if role else ""),
             (f"{sid}-pool", "html"): _pool(dice), (f"{sid}-dice", "text"): str(dice),
             (f"{sid}-tokens", "html"): _tokens(veil), (f"{sid}-veil", "text"): str(veil),
-            (f"{sid}-flux", "html"): _flux_row(pid, player, magic),
-            (f"{sid}-wizards", "html"): _wizards_html(state, pid, names)}
+            (f"{sid}-wizards", "html"): _wizards_html(state, pid, names), **_flux_look(pid, player, magic, cards)}
 
 
 @lru_cache(maxsize=32)
@@ -324,7 +344,7 @@ def _tokens(veil: int) -> str:
     return "".join(token_svg(15, title="veil token") for _ in range(veil)) or NONE
 
 
-def _side_shell(pid: str, name: str, colour: str, look: Look) -> str:
+def _side_shell(pid: str, name: str, colour: str, look: Look, cards: list[str]) -> str:
     sid = f"side-{pid}"
 
     def region(part: str, cls: str = "rc-region", tag: str = "div", what: str = "html") -> str:
@@ -339,7 +359,7 @@ def _side_shell(pid: str, name: str, colour: str, look: Look) -> str:
         f'{region("dice", "rc-count", "span", "text")}</div>'
         f'<div class="rc-row rc-veil"><span class="rc-label">Veil tokens</span>{region("tokens")}'
         f'{region("veil", "rc-count", "span", "text")}</div>'
-        f'{region("flux")}<div class="rc-row rc-wizards"><span class="rc-label">Wizards</span></div>{region("wizards")}'
+        f'{_flux_shell(pid, cards, look)}<div class="rc-row rc-wizards"><span class="rc-label">Wizards</span></div>{region("wizards")}'
         "</div>"
     )
 
@@ -376,7 +396,8 @@ def _head_html(state: dict) -> str:
             f'<span class="rc-phase-steps">{chips}</span>{drawn}</div>')
 
 
-def magic_look(state: dict, events: dict[int, dict], rolls: dict[int, dict], names: Names | None = None) -> Look:
+def magic_look(state: dict, events: dict[int, dict], rolls: dict[int, dict], names: Names | None = None,
+               cards: list[str] | None = None) -> Look:
     """The regions of the picture at ``state``: the head, each player's side, the current casting attempt."""
     names = names or Names()
     magic = state.get("magic") or {}
@@ -386,14 +407,15 @@ def magic_look(state: dict, events: dict[int, dict], rolls: dict[int, dict], nam
                   ("rc-magic-head", "html"): _head_html(state),
                   ("rc-magic-cast", "html"): _cast_html(state, _cast_context(state, events, rolls), names)}
     for pid, p in players.items():
-        look.update(_side_look(state, str(pid), p or {}, names))
+        look.update(_side_look(state, str(pid), p or {}, names, cards or deck(state)))
     return look
 
 
-def magic_shell(game, seq, players: dict[str, str], look: Look) -> str:
+def magic_shell(game, seq, players: dict[str, str], look: Look, cards: list[str]) -> str:
     """The picture's HTML with each region as ``look`` says (``players``: id -> name)."""
     colours = Presentation().player_colours(players)
-    sides = "".join(_side_shell(str(pid), name, colours.get(pid, "#8c8c8c"), look) for pid, name in players.items())
+    sides = "".join(_side_shell(str(pid), name, colours.get(pid, "#8c8c8c"), look, cards)
+                    for pid, name in players.items())
     return (f'<div class="rc-magic" id="rc-magic" data-game="{_e(game)}" data-seq="{_e(seq)}"'
             f'{look_attrs(look, "rc-magic", "data-active", "data-step")}>'
             f'<div id="rc-magic-head" class="rc-region">{look.get(("rc-magic-head", "html"), "")}</div>'
@@ -406,8 +428,10 @@ def render_magic(state: dict, events: list[dict] | None = None, names: Names | N
     and the current casting attempt with its total against the value."""
     upto = int(state.get("seq") or 0)
     known = [ev for ev in events or [] if int(ev["seq"]) <= upto]
-    look = magic_look(state, {int(ev["seq"]): ev for ev in known}, rolls_by_seq(known), names)
+    cards = deck(state)
+    look = magic_look(state, {int(ev["seq"]): ev for ev in known}, rolls_by_seq(known), names, cards)
     return f"<style>{CSS}</style>" + magic_shell(state.get("game"), state.get("seq"),
                                                    {pid: (p or {}).get("name") or pid
-                                                    for pid, p in (state.get("players") or {}).items()}, look)
+                                                    for pid, p in (state.get("players") or {}).items()}, look,
+                                                   cards)
 

@@ -82,16 +82,18 @@ class T9APresentation(Presentation):
         return magic.render_magic(state, events, names)
 
     def scene_context(self, header: dict, changes: list, lines: list[dict]) -> dict:
-        return {"events": {int(line["seq"]): line for line in lines}, "rolls": {}}
+        cards = [str(k) for k in self.pack.rules_in_force(header).get("flux_cards", {}) if not str(k).startswith("_")]
+        return {"events": {int(line["seq"]): line for line in lines}, "rolls": {},
+                "cards": magic.deck({"players": {"_": {"flux_left": cards}}})}
 
     def look(self, moment, names: Names, ctx: dict) -> dict:
         if moment.event is not None:
             add_roll(ctx["rolls"], moment.event)
-        return magic.magic_look(moment.state, ctx["events"], ctx["rolls"], names)
+        return magic.magic_look(moment.state, ctx["events"], ctx["rolls"], names, ctx["cards"])
 
     def shell(self, header: dict, look: dict, names: Names, ctx: dict) -> str:
         return magic.magic_shell(header.get("game"), 0, {p["id"]: names.player(p["id"])
-                                                         for p in header.get("players") or []}, look)
+                                                         for p in header.get("players") or []}, look, ctx["cards"])
 
     def text_board(self, state: dict, event: dict | None = None, names: Names | None = None) -> str:
         return magic_text(state, names or Names())
