@@ -265,7 +265,7 @@ def dashboard(port: Annotated[int, typer.Option(help="Port on localhost.")] = 85
     typer.echo(f"dashboard on http://localhost:{port}")
     raise typer.Exit(subprocess.call([sys.executable, "-m", "streamlit", "run", str(entry), "--server.port", str(port),
                                       "--server.address", "localhost", "--server.headless", "true",
-                                      "--browser.gatherUsageStats", "false"], env=env))
+                                      "--browser.gatherUsageStats", "false", "--client.toolbarMode", "viewer"], env=env))
 
 
 # Commands of other nouns live in their own modules, which register on ``app``.

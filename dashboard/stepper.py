@@ -88,7 +88,7 @@ def luck_graph(points: list[dict], last: int, names: Names, colours: dict[str, s
     for p in points:
         lines.setdefault((str(p["player"]), str(p.get("unit") or "")), []).append(p)
     units = sorted({u for _, u in lines})
-    out = [f'<svg class="rc-luck" viewBox="0 0 {LUCK_W:.0f} {LUCK_H:.0f}" preserveAspectRatio="none" '
+    out = [f'<svg class="rc-luck" viewBox="0 0 {LUCK_W:.0f} {LUCK_H:.0f}" '
            f'data-x0="{x0:.1f}" data-x1="{x1:.1f}" data-last="{last}">',
            f'<line x1="{x0}" x2="{x1}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#bbb" stroke-dasharray="3 3"/>',
            f'<text x="2" y="{y(hi) + 4:.1f}" class="rc-luck-axis">{hi:+.1f}</text>',

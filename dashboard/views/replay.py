@@ -9,6 +9,13 @@ from dashboard import replay_ui as ui
 from dashboard.layout import games_or_stop
 from dashboard.replay_component import position, replay
 
+# on a narrow page the details go under the stepper instead of beside it
+NARROW_CSS = """<style>
+.st-key-rc-replay-cols [data-testid="stHorizontalBlock"]{flex-wrap:wrap}
+.st-key-rc-replay-cols [data-testid="stColumn"]:first-child{min-width:min(100%,560px)}
+.st-key-rc-replay-cols [data-testid="stColumn"]:last-child{min-width:min(100%,300px)}
+</style>"""
+
 games = games_or_stop()
 by_id = {g["game"]: g for g in games}
 ids = list(by_id)
@@ -41,7 +48,8 @@ ui.write_link(game, seq, ruled)
 header = data.header(game)
 system = header["system"]
 names = ev.presentation(system).names(header)
-left, right = st.columns([1.75, 1], gap="medium")
+st.html(NARROW_CSS)
+left, right = st.container(key="rc-replay-cols").columns([1.75, 1], gap="medium")
 with left:
     replay(token, seq, body, bool(here and here.get("flipped")), sent=here is not None)
 with right, st.container(border=True):
