@@ -138,3 +138,19 @@ def test_a_player_opens_a_dispute_and_it_waits_for_a_ruling(data: Path) -> None:
     at = rule(at, "Jules", "stands", "the nearest free hex was chosen")
     history = at.dataframe[-1].value
     assert list(history["outcome"]) == ["ruled at 9", "stands"]
+
+
+def test_a_ruling_without_a_judge_or_a_text_is_refused_and_nothing_is_written(data: Path) -> None:
+    at = rule(page(DISPUTE, game=GAME, seq="4"), "", "stands", "")
+    assert any("needs the judge's name and the ruling's text" in e.value for e in at.error)
+    at = rule(at, "Jules", "stands", "   ")
+    assert any("needs the ruling's text" in e.value for e in at.error)
+    assert len(Rollcall.open(data).stored_lines(GAME)) == 8
+
+
+def test_a_refused_void_keeps_the_judges_text_in_the_form(data: Path) -> None:
+    at = rule(page(DISPUTE, game=GAME, seq="4"), "Jules", "void", "only the step")
+    assert any("F01" in e.value for e in at.error)
+    assert [a.value for a in at.text_area if a.label == "Ruling"] == ["only the step"]
+    assert [t.value for t in at.text_input if t.label == "Judge"] == ["Jules"]
+
