@@ -42,15 +42,31 @@ def tournament_picker(names: list[str]) -> str:
     return name
 
 
+FACTION_FIELDS = ("faction", "opponent_faction")
+# as many clearly different colours as the chart has players (one per player, never shared)
+RACE_COLOURS = tuple(dict.fromkeys(px.colors.qualitative.Dark24 + px.colors.qualitative.Light24))
+NARROW_CSS = """<style>
+.st-key-standings-cols [data-testid="stHorizontalBlock"]{flex-wrap:wrap}
+.st-key-standings-cols [data-testid="stColumn"]{min-width:min(100%,430px)}
+</style>"""
+
+
+def in_words(row: dict) -> dict:
+    """Factions in words ("Dread Elves", not ``dread_elves``)."""
+    from domain.systems.presentation import title_words
+
+    return {k: title_words(v) if k in FACTION_FIELDS and v else v for k, v in row.items()}
+
+
 def standings_frame(rows: list[dict]) -> pd.DataFrame:
-    return pd.DataFrame([{label: row[key] for key, label in STANDING_COLUMNS.items()} for row in rows],
+    return pd.DataFrame([{label: in_words(row)[key] for key, label in STANDING_COLUMNS.items()} for row in rows],
                         columns=list(STANDING_COLUMNS.values()))
 
 
 def results_frame(rows: list[dict]) -> pd.DataFrame:
     frame = []
     for row in rows:
-        shown = {**row, "replay": replay_link(row["game"]) if row["game"] else None,
+        shown = {**in_words(row), "replay": replay_link(row["game"]) if row["game"] else None,
                  "result": "bye" if row["result"] == "B" else row["result"] or "playing"}
         frame.append({label: shown[key] for key, label in RESULT_COLUMNS.items()})
     return pd.DataFrame(frame, columns=list(RESULT_COLUMNS.values()))
@@ -59,7 +75,8 @@ def results_frame(rows: list[dict]) -> pd.DataFrame:
 def points_race(rows: list[dict], leaders: list[str]):
     frame = pd.DataFrame([r for r in rows if r["player"] in leaders], columns=["round", "player", "tournament_points"])
     figure = px.line(frame, x="round", y="tournament_points", color="player", markers=True,
-                     category_orders={"player": leaders}, labels={"tournament_points": "tournament points"})
+                     category_orders={"player": leaders}, labels={"tournament_points": "tournament points"},
+                     color_discrete_sequence=RACE_COLOURS)
     figure.update_layout(height=340, margin={"l": 10, "r": 10, "t": 10, "b": 10}, xaxis={"dtick": 1})
     return figure
 
@@ -85,7 +102,8 @@ st.caption(f"{info['system']} · {info['games']} games · {info['rounds_played']
            f"bye {info['bye_points']} · ties broken by VP difference, VP for, then strength of schedule "
            "(the opponents' tournament points)")
 
-left, right = st.columns([1.4, 1], gap="medium")
+st.html(NARROW_CSS)
+left, right = st.container(key="standings-cols").columns([1.4, 1], gap="medium")
 with left:
     st.subheader("Standings")
     st.dataframe(standings_frame(standing), hide_index=True, width="stretch", key="standings_table")
