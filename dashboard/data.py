@@ -196,13 +196,25 @@ def luck_line(game: str) -> list[dict]:
     return _luck_line(version(), game)
 
 
+@st.cache_data(max_entries=64, show_spinner=False)
+def _swings(ver: tuple[str, int], game: str) -> list[dict]:
+    from projections.stats import swings
+
+    return list(_reader(*ver).run(swings, game))
+
+
+def big_swings(game: str) -> list[dict]:
+    """The throws of ``game`` whose luck swing is big: |z| >= 2, z = (observed - expected) / sd of the throw's
+    successes (pips for numbered dice) under the dice in force (projections.stats.swings), an outcome about
+    1 throw in 20 would beat: seq, player, unit, observed, expected, luck, z."""
+    return _swings(version(), game)
+
+
 @st.cache_data(max_entries=8, show_spinner=False)
 def _replay_body(ver: tuple[str, int], game: str, as_ruled: bool) -> bytes:
     import orjson
 
     from dashboard.stepper import payload
-    from dashboard.swings import big_swings
-
     notes = {seq: f"void: ruling {ruling}" for seq, ruling in voided(game).items()}
     body = payload(header(game), game_events(game), state_changes(game, as_ruled), notes, big_swings(game),
                    luck_line(game), as_ruled)

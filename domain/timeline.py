@@ -17,9 +17,8 @@ from typing import Any
 
 from domain.rulings import as_ruled as ruled_lines
 from domain.systems import system_for
-from domain.systems.state import Checks, GameState
+from domain.systems.state import SCALAR, Checks, GameState
 
-SCALAR = ""  # the key of a part that is a single value
 NOT_PARTS = frozenset({"game", "system", "seq"})  # the same at every seq, or the seq itself
 
 Change = tuple[int, str, str, Any]

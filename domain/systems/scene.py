@@ -16,7 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from html import escape
 from typing import Any
+
+from domain.systems.state import SCALAR
 
 Look = dict[tuple[str, str], Any]  # (element id, attribute) -> value
 Op = tuple[str, str, Any, Any]  # element id, attribute, new value, old value
@@ -76,8 +79,6 @@ def moments(header: dict, changes: Iterable, lines: list[dict], object_parts: It
             last: int | None = None) -> Iterator[Moment]:
     """The replay state after each seq from 0 to ``last`` (default: the last line's), from a game's changes
     (domain.timeline.state_changes); seqs without changes (voided events, as ruled) still come."""
-    from domain.timeline import SCALAR
-
     by_seq: dict[int, list] = {}
     for change in changes:
         by_seq.setdefault(change[0], []).append(change)
@@ -127,7 +128,5 @@ def region_scene(header: dict, changes: Iterable, lines: list[dict], object_part
 
 def look_attrs(look: Look, element: str, *names: str) -> str:
     """The attributes ``names`` of ``element`` as they are in ``look`` (for drawing it), skipping unset ones."""
-    from domain.systems.presentation import e
-
-    return "".join(f' {n}="{e(look[(element, n)])}"' for n in names
+    return "".join(f' {n}="{escape(str(look[(element, n)]), quote=True)}"' for n in names
                    if look.get((element, n)) is not None)
