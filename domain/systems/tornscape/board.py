@@ -441,7 +441,8 @@ def draw_board(game: Any, seq: Any, board: dict, objects: dict[str, dict], look:
     marks = f' data-game="{e(game)}" data-seq="{e(seq)}"'
     background = f'<rect class="rc-bg" x="{vx0:.1f}" y="{vy0:.1f}" width="{vw:.1f}" height="{vh:.1f}" fill="#fffdf8"/>'
     if not split:
-        return svg("rc-board", background + turned(ground + pieces) + legend, marks)
+        return svg("rc-board", background + turned(ground + pieces) + legend,
+                   marks + ' style="max-width:100%;height:auto"')
     return (f'<div class="rc-board-stack">{svg("rc-board-ground", background + turned(ground) + legend)}'
             f'{svg("rc-board", turned(pieces), marks)}</div>')
 
