@@ -18,6 +18,14 @@ RESULT_COLUMNS = {"table_no": "table", "player": "player", "faction": "faction",
                   "opponent_score": "VP opp.", "opponent": "opponent", "opponent_faction": "opp. faction",
                   "result": "result", "replay": "replay"}
 CHART_PLAYERS = 12  # the points race shows the leaders only
+# the standings' figures in narrow columns, so that the whole table shows at 820 px
+NARROW_COLUMNS = {"#": st.column_config.NumberColumn("#", width=28), "player": st.column_config.TextColumn("player", width=112),
+                  "faction": st.column_config.TextColumn("faction", width=84), "games": st.column_config.NumberColumn("G", width=30),
+                  "TP": st.column_config.NumberColumn("TP", width=34, help="tournament points"),
+                  "VP": st.column_config.TextColumn("VP", width=58, help="victory points for – against"),
+                  "VP ±": st.column_config.NumberColumn("VP ±", width=44),
+                  "SoS": st.column_config.NumberColumn("SoS", width=40, help="strength of schedule"),
+                  "W–D–L": st.column_config.TextColumn("W–D–L", width=70, help="wins, draws, losses (and byes)")}
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -59,8 +67,16 @@ def in_words(row: dict) -> dict:
 
 
 def standings_frame(rows: list[dict]) -> pd.DataFrame:
-    return pd.DataFrame([{label: in_words(row)[key] for key, label in STANDING_COLUMNS.items()} for row in rows],
-                        columns=list(STANDING_COLUMNS.values()))
+    """The standings, compact enough to show whole on a narrow page: W–D–L (and byes) in one column, VP for
+    and against in another."""
+    out = []
+    for row in rows:
+        row = in_words(row)
+        record = f"{row['wins']}–{row['draws']}–{row['losses']}" + (f" +{row['byes']} bye" if row.get("byes") else "")
+        out.append({"#": row["rank"], "player": row["player"], "faction": row["faction"], "games": row["games"],
+                    "W–D–L": record, "TP": row["tournament_points"], "VP": f"{row['vp_for']}–{row['vp_against']}",
+                    "VP ±": row["vp_diff"], "SoS": row["sos"]})
+    return pd.DataFrame(out, columns=["#", "player", "faction", "games", "W–D–L", "TP", "VP", "VP ±", "SoS"])
 
 
 def results_frame(rows: list[dict]) -> pd.DataFrame:
@@ -106,7 +122,8 @@ st.html(NARROW_CSS)
 left, right = st.container(key="standings-cols").columns([1.4, 1], gap="medium")
 with left:
     st.subheader("Standings")
-    st.dataframe(standings_frame(standing), hide_index=True, width="stretch", key="standings_table")
+    st.dataframe(standings_frame(standing), hide_index=True, width="stretch", key="standings_table",
+                 column_config=NARROW_COLUMNS)
 with right:
     st.subheader("Points race")
     race = query("progress", name)
