@@ -18,6 +18,6 @@ def text_board(state: dict, header: dict | None = None, event: dict | None = Non
 def event_line(state: dict, event: dict | None, presentation, names) -> str:
     if event is None:
         return f"seq 0: the setup of {state['game']}"
-    who = event.get("player")
+    who = presentation.actor(event, state)
     by = f" by {names.player(who)}" if who else ""
     return f"seq {event['seq']}: {event['type']}{by}: {presentation.summary(event, None, names)}"

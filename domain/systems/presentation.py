@@ -254,6 +254,14 @@ class Presentation:
     def details(self, event: dict | None, names: Names | None = None) -> str | None:
         return None
 
+    def actor(self, event: dict, state: dict | None = None) -> str | None:
+        """The player who made ``event`` (``state``: the replay state around it, for packs whose events
+        name a piece rather than its player)."""
+        return event.get("player") or payload(event).get("player") or self.owner(payload(event), state or {})
+
+    def owner(self, p: dict, state: dict) -> str | None:
+        return None
+
     def highlight(self, event: dict | None, before: dict | None) -> dict:
         return {}
 

@@ -76,3 +76,7 @@ class ClaustrophobiaPresentation(Presentation):
 
     def text_board(self, state: dict, event: dict | None = None, names: Names | None = None) -> str:
         return initiative_text(state, names or Names())
+
+    def owner(self, p: dict, state: dict) -> str | None:
+        """The warriors are the human player's."""
+        return state.get("human") if p.get("warrior") else None

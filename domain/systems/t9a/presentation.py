@@ -97,3 +97,7 @@ class T9APresentation(Presentation):
 
     def text_board(self, state: dict, event: dict | None = None, names: Names | None = None) -> str:
         return magic_text(state, names or Names())
+
+    def owner(self, p: dict, state: dict) -> str | None:
+        """The player of the wizard an event names."""
+        return ((state.get("wizards") or {}).get(str(p.get("wizard"))) or {}).get("player") if p.get("wizard") else None

@@ -253,3 +253,7 @@ class TornscapePresentation(Presentation):
     def text_board(self, state: dict, event: dict | None = None, names: Names | None = None) -> str:
         return text_board(state, names or bd.state_names(state))
 
+    def owner(self, p: dict, state: dict) -> str | None:
+        """The player of the model an event names."""
+        model = p.get("model") if not isinstance(p.get("model"), dict) else p["model"].get("id")
+        return ((state.get("models") or {}).get(str(model)) or {}).get("player") if model else None
