@@ -71,7 +71,7 @@ def event_rows(events: list[dict], rolls: dict[int, dict] | None = None, system:
     pres = presentation(system)
     return [
         {"seq": int(ev["seq"]), "turn": ev.get("turn"), "type": ev.get("type"),
-         "player": names.player(ev["player"]) if ev.get("player") else "",
+         "player": pres.actor_by_name(ev, names),
          "summary": pres.summary(ev, rolls, names),
          "rules": ", ".join(v["rule"] for v in violations(ev)), "struck": False, "note": ""}
         for ev in events

@@ -222,6 +222,9 @@ class Presentation:
                          if p.get("faction")},
         }
         setup = header.get("setup") or {}
+        human = setup.get("human")
+        by_kind["owners"] = {str(x.get("id")): str(x.get("player") or human) for part in self.NAMED.values()
+                             for x in setup.get(part) or [] if isinstance(x, dict) and (x.get("player") or human)}
         for kind, part in self.NAMED.items():
             items = [(str(x.get("id")), self.thing_name(kind, x)) for x in setup.get(part) or []
                      if isinstance(x, dict) and x.get("id") is not None]
@@ -257,7 +260,19 @@ class Presentation:
     def actor(self, event: dict, state: dict | None = None) -> str | None:
         """The player who made ``event`` (``state``: the replay state around it, for packs whose events
         name a piece rather than its player)."""
-        return event.get("player") or payload(event).get("player") or self.owner(payload(event), state or {})
+        p = payload(event)
+        return event.get("player") or p.get("player") or self.owner(p, state or {})
+
+    def actor_by_name(self, event: dict, names: Names) -> str:
+        """Who made ``event``, by name ("" when nobody did): its player, else the owner of the piece it names."""
+        pid = self.actor(event)
+        if pid is None:
+            owners = names.by_kind.get("owners", {})
+            p = payload(event)
+            pieces = [p.get(k) for k in ("model", "wizard", "warrior")]
+            pid = next((owners[str(x if not isinstance(x, dict) else x.get("id"))] for x in pieces
+                        if x is not None and str(x if not isinstance(x, dict) else x.get("id")) in owners), None)
+        return names.player(pid) if pid else ""
 
     def owner(self, p: dict, state: dict) -> str | None:
         return None
