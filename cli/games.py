@@ -135,14 +135,25 @@ def replay(game: Annotated[str, typer.Argument(help="Game id.")],
            data: DataDir = None) -> None:
     """The state after event N, as played or as ruled: a text board, or JSON."""
     from cli.textboard import text_board
-    from projections.queries import connect_read, state_at
+    from projections.queries import connect_read, game_events, rows, state_at
 
     project(data)
     con = connect_read(data_dir(data))
     try:
         state = state_at(con, game, seq, as_ruled=as_ruled)
+        if seq is not None and (seq > state["last_seq"] or seq < 0):
+            raise RollcallError(f"--seq {seq}: game {game!r} has events 0 to {state['last_seq']} "
+                                f"(its last event is seq {state['last_seq']})")
+        events = [] if as_json else game_events(con, game)
+        header = None if as_json else rows(con, "SELECT header FROM dim_games WHERE game = $game",
+                                           {"game": game})[0]["header"]
     finally:
         con.close()
-    typer.echo(json.dumps(state, ensure_ascii=False, indent=2) if as_json else text_board(state))
+    if as_json:
+        typer.echo(json.dumps(state, ensure_ascii=False, indent=2))
+        return
+    line = next((e for e in events if int(e["seq"]) == state["seq"]), None)
+    state["ended"] = any(e["type"] == "GameEnded" and int(e["seq"]) <= state["seq"] for e in events)
+    typer.echo(text_board(state, header, line))
 
 

@@ -42,7 +42,7 @@ def serve(port: int, data, browser: bool = False) -> None:
     typer.echo(f"dashboard on {url}")
     server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(entry), "--server.port", str(chosen),
                                "--server.address", "localhost", "--server.headless", "true",
-                               "--browser.gatherUsageStats", "false"], env=env)
+                               "--browser.gatherUsageStats", "false", "--client.toolbarMode", "viewer"], env=env)
     try:
         if browser and can_open_browser() and _up(url, server):
             import webbrowser

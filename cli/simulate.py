@@ -34,10 +34,19 @@ def simulate(tournament: Annotated[str, typer.Option(help="Tournament name (crea
     """Simulate a whole Swiss tournament of legal games and record it (round 1 paired at random, later
     rounds by the standings, no rematches when avoidable, a bye for an odd player count)."""
     options = {name: value for name, value in (("turns", turns), ("models_per_player", models)) if value is not None}
-    if models is not None and canonical_system(system) != "tornscape":
-        raise RollcallError("--models is for Tornscape games")
+    if models is not None and not takes_models(canonical_system(system)):
+        raise RollcallError(f"--models is for systems whose games have models on a board, not {system}")
     games, events = _simulate(open_app(data, key), system, tournament, players, rounds, seed, workers, **options)
     typer.echo(f"recorded {plural(games, f'simulated {system} game')} ({plural(events, 'event')}) of {tournament}")
+
+
+def takes_models(system: str) -> bool:
+    """Whether the simulator of ``system`` sets up a number of models per player."""
+    import inspect
+
+    from simulation.games import SIMULATORS
+
+    return "models_per_player" in inspect.signature(SIMULATORS[system].make_header).parameters
 
 
 def _simulate(store: Rollcall, system: str, tournament: str, players: int, rounds: int, seed: int,

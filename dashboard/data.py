@@ -166,3 +166,62 @@ def rolls_involved(game: str, about: list[int]) -> list[dict]:
 
 def casts_involved(game: str, about: list[int]) -> list[dict]:
     return _dispute_query(version(), "casts_involved", game, tuple(about))
+
+
+# --- the Replay page's game, sent to the browser once ------------------------------------------
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _state_changes(ver: tuple[str, int], game: str, as_ruled: bool) -> list[tuple]:
+    from domain.timeline import state_changes as changes
+
+    return list(changes(header(game), [e["payload"] for e in game_events(game)], as_ruled=as_ruled))
+
+
+def state_changes(game: str, as_ruled: bool = False) -> list[tuple]:
+    """The per-event changes of ``game``'s replay state, ``(seq, part, key, value)`` as
+    ``domain.timeline.state_changes`` gives them (today computed from the stored lines; the one place to
+    read them from a read model instead)."""
+    return _state_changes(version(), game, bool(as_ruled))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _luck_line(ver: tuple[str, int], game: str) -> list[dict]:
+    from projections.stats import ANALYTICS_QUERIES, Scope
+
+    return _reader(*ver).run(lambda con: ANALYTICS_QUERIES["luck_line"](con, Scope(game=game)))
+
+
+def luck_line(game: str) -> list[dict]:
+    """Every throw of dice of ``game`` with its luck, z and each player's cumulative luck."""
+    return _luck_line(version(), game)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _swings(ver: tuple[str, int], game: str) -> list[dict]:
+    from projections.stats import swings
+
+    return list(_reader(*ver).run(swings, game))
+
+
+def big_swings(game: str) -> list[dict]:
+    """The throws of ``game`` whose luck swing is big: |z| >= 2, z = (observed - expected) / sd of the throw's
+    successes (pips for numbered dice) under the dice in force (projections.stats.swings), an outcome about
+    1 throw in 20 would beat: seq, player, unit, observed, expected, luck, z."""
+    return _swings(version(), game)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def _replay_body(ver: tuple[str, int], game: str, as_ruled: bool) -> bytes:
+    import orjson
+
+    from dashboard.stepper import payload
+    notes = {seq: f"void: ruling {ruling}" for seq, ruling in voided(game).items()}
+    body = payload(header(game), game_events(game), state_changes(game, as_ruled), notes, big_swings(game),
+                   luck_line(game), as_ruled)
+    return orjson.dumps(body)
+
+
+def replay_body(game: str, as_ruled: bool = False) -> tuple[str, bytes]:
+    """(token, JSON) of the Replay page's whole game (dashboard/stepper.py), cached per game."""
+    ver = version()
+    return f"{game}|{'ruled' if as_ruled else 'played'}|{ver[1]}", _replay_body(ver, game, bool(as_ruled))

@@ -9,6 +9,7 @@ import streamlit as st
 
 from dashboard import data
 from dashboard import events as ev
+from domain.systems.presentation import Names
 
 ABOUT = "about"
 
@@ -71,10 +72,12 @@ def casts_frame(casts: list[dict]) -> pd.DataFrame:
     } for c in casts])
 
 
-def events_frame(events: list[dict], voided: dict[int, int], rolls: dict[int, dict]) -> pd.DataFrame:
+def events_frame(events: list[dict], voided: dict[int, int], rolls: dict[int, dict], system: str | None = None,
+                 names: Names | None = None) -> pd.DataFrame:
+    names = names or Names()
     return pd.DataFrame([{
-        "seq": int(e["seq"]), "type": e["type"], "player": e.get("player") or "",
-        "summary": ev.summary(e, rolls), "written by": e.get("author") or "–",
+        "seq": int(e["seq"]), "type": e["type"], "player": names.player(e["player"]) if e.get("player") else "",
+        "summary": ev.summary(e, rolls, system, names), "written by": e.get("author") or "–",
         "as ruled": f"void (ruling {voided[int(e['seq'])]})" if int(e["seq"]) in voided else "stands",
     } for e in events])
 
@@ -119,9 +122,23 @@ def _seqs(values) -> str:
 
 # --- writes ---------------------------------------------------------------------------------------
 
-def write(action, game: str, key: str | None, **fields) -> None:
+def ruling_missing(judge: str | None, text: str | None) -> str | None:
+    """What a ruling lacks before it may be recorded (a ruling is kept for ever): the judge's name, its text."""
+    lacking = [what for what, value in (("the judge's name", judge), ("the ruling's text", text))
+               if not (value or "").strip()]
+    return f"A ruling needs {' and '.join(lacking)}: nothing was recorded." if lacking else None
+
+
+def clear_written_forms() -> None:
+    """Empty the fields of a form whose write went through (before its widgets are drawn again)."""
+    for name in st.session_state.pop("clear_fields", ()):
+        st.session_state[name] = ""
+
+
+def write(action, game: str, key: str | None, clear: tuple[str, ...] = (), **fields) -> None:
     """Run one write of the application service with the key given, bring the read models up to date,
-    and run the page again, which reports the outcome at its top (see ``show_message``)."""
+    and run the page again, which reports the outcome at its top (see ``show_message``); the fields
+    ``clear`` are emptied once the write went through."""
     from domain.application import Rollcall
     from domain.errors import RollcallError
     from projections.projector import Projector
@@ -134,6 +151,7 @@ def write(action, game: str, key: str | None, **fields) -> None:
     else:
         Projector(data.data_dir(), app=store).run()
         st.session_state["dispute_message"] = ("success", f"recorded seq {event['seq']} ({event['type']})")
+        st.session_state["clear_fields"] = clear  # a refused write keeps what was typed
         if event["type"] == "RulingMade" and event["decision"] == "void":
             st.session_state["ruled_next"] = True  # show the as-ruled game
     finally:
@@ -147,3 +165,30 @@ def show_message() -> None:
         st.error(escape(text), icon=":material/block:")
     elif kind == "success":
         st.success(text, icon=":material/task_alt:")
+
+
+# --- the page's position, bound to the URL (``?game=&seq=``) ------------------------------------
+
+def game_changed() -> None:
+    st.session_state["seq"] = 0
+
+
+def game_picker(ids: list[str], container=st) -> str:
+    """Selectbox of games bound to the URL parameter ``game`` (no default option, so the chosen game
+    always stays in the URL); with none in the URL the first game is chosen."""
+    if st.session_state.get("game") not in ids and st.query_params.get("game") not in ids:
+        st.session_state["game"] = ids[0]
+    game = container.selectbox("Game", ids, index=None, key="game", bind="query-params", on_change=game_changed)
+    if game is None:
+        st.info("Pick a game.")
+        st.stop()
+    return game
+
+
+def seq_input(last: int, container=st) -> int:
+    """Number input of the event (0 = setup) bound to the URL parameter ``seq``."""
+    if int(st.session_state.get("seq") or 0) > last:
+        st.session_state["seq"] = last
+    return int(container.number_input(f"Event (0–{last})", min_value=0, max_value=last, value=0, step=1,
+                                      key="seq", bind="query-params"))
+

@@ -19,7 +19,24 @@ def replay_link(game: str, seq: int = 0) -> str:
     return "replay?" + urlencode({"game": game, "seq": seq})
 
 
-def _players(value: Any) -> str:
+def _player_list(value: Any) -> list[dict]:
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return []
+    if isinstance(value, dict):
+        return [{"id": pid, **(p or {})} for pid, p in value.items()]
+    return [p for p in value or [] if isinstance(p, dict)]
+
+
+def _faction(system: Any, faction: Any) -> str:
+    from dashboard.events import presentation
+
+    return presentation(system).faction_name(faction)
+
+
+def _players(value: Any, system: Any = None) -> str:
     if isinstance(value, str):
         try:
             value = json.loads(value)
@@ -27,7 +44,7 @@ def _players(value: Any) -> str:
             return value
     if isinstance(value, list):
         return " vs ".join(
-            f"{p.get('name') or p.get('id')} ({p['faction']})" if isinstance(p, dict) and p.get("faction")
+            f"{p.get('name') or p.get('id')} ({_faction(system, p['faction'])})" if isinstance(p, dict) and p.get("faction")
             else str(p.get("name") or p.get("id")) if isinstance(p, dict) else str(p)
             for p in value
         )
@@ -44,21 +61,60 @@ def _text(value: Any) -> Any:
     return value
 
 
+def winner_text(game: dict) -> str:
+    """The winner by name; "draw" for an ended game without one; nothing while it goes on."""
+    names = {str(p.get("id")): str(p.get("name") or p.get("id")) for p in _player_list(game.get("players"))}
+    if game.get("winner"):
+        return names.get(str(game["winner"]), str(game["winner"]))
+    return "draw" if game.get("ended") else ""
+
+
+def score_text(game: dict) -> str:
+    score = game.get("score")
+    if isinstance(score, str) and score.startswith("{"):
+        score = json.loads(score)
+    if not isinstance(score, dict):
+        return "" if score is None else str(score)
+    names = {str(p.get("id")): str(p.get("name") or p.get("id")) for p in _player_list(game.get("players"))}
+    return " – ".join(f"{names.get(str(pid), pid)} {points}" for pid, points in score.items())
+
+
+def player_names(game: dict) -> list[str]:
+    return [str(p.get("name") or p.get("id")) for p in _player_list(game.get("players"))]
+
+
+def filter_games(games: list[dict], tournaments=(), rounds=(), players=(), systems=()) -> list[dict]:
+    """The games matching every filter given (an empty filter matches all)."""
+    return [g for g in games
+            if (not tournaments or (g.get("tournament") or "—") in tournaments)
+            and (not rounds or g.get("round") in rounds)
+            and (not players or set(player_names(g)) & set(players))
+            and (not systems or g.get("system") in systems)]
+
+
 def games_frame(games: list[dict]) -> tuple[pd.DataFrame, dict]:
     rows = []
     for g in games:
         row = {"game": g["game"], "replay": replay_link(g["game"], 0)}
         for name in COLUMNS:
-            if name in g:
-                value = g[name]
-                if name == "score" and isinstance(value, str) and value.startswith("{"):
-                    value = json.loads(value)
-                row[name] = _players(value) if name == "players" else _text(value)
+            if name not in g:
+                continue
+            if name == "players":
+                row[name] = _players(g[name], g.get("system"))
+            elif name == "winner":
+                row[name] = winner_text(g)
+            elif name == "score":
+                row[name] = score_text(g)
+            elif name == "ended":
+                row[name] = "ended" if g[name] else "in play"
+            else:
+                row[name] = _text(g[name])
         rows.append(row)
     config = {
         "game": st.column_config.TextColumn("game"),
         "replay": st.column_config.LinkColumn("replay", display_text="▶ replay"),
         "table_no": st.column_config.NumberColumn("table"),
         "violations": st.column_config.NumberColumn("⚠ violations"),
+        "ended": st.column_config.TextColumn("state"),
     }
     return pd.DataFrame(rows), config

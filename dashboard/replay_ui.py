@@ -1,107 +1,92 @@
-"""Streamlit pieces of the Replay page: navigation callbacks, the event details, the event list.
+"""Streamlit pieces of the Replay page around the stepper: the deep link (``?game=&seq=&ruled=``), its
+plain-spoken errors, and the details of the current event.
 
-The page's position lives in two URL-bound widgets: ``game`` (selectbox) and ``seq``
-(number input). Buttons and pickers move it only through the callbacks below, which set
-``st.session_state["seq"]`` before the next run instantiates the widget; the URL follows.
+The position lives in the browser (dashboard/replay_component.py); the page reads it back, debounced, and
+writes it into the URL, so a link always opens the game where it was left.
 """
 
 from __future__ import annotations
 
-from functools import partial
+from dataclasses import dataclass
 from html import escape
 
-import pandas as pd
 import streamlit as st
 
 from dashboard import events as ev
+from domain.systems.presentation import Names
 
-SEQ = "seq"
-GAME = "game"
-TURN_PICK = "turn_pick"
-CURRENT_BG = "#ffe8a3"
-VIOLATION_FG = "#c62828"
+GAME, SEQ, RULED = "game", "seq", "ruled"
 
 
-# --- callbacks --------------------------------------------------------------------------------
-
-def go_to(seq: int) -> None:
-    st.session_state[SEQ] = int(seq)
-
-
-def step(delta: int, last: int) -> None:
-    current = int(st.session_state.get(SEQ) or 0)
-    st.session_state[SEQ] = min(max(current + delta, 0), last)
+@dataclass
+class Link:
+    game: str | None
+    seq: int
+    ruled: bool
+    problems: list[str]
 
 
-def game_changed() -> None:
-    st.session_state[SEQ] = 0
+def read_link(ids: list[str]) -> Link:
+    """The game, seq and as-ruled switch of the URL, with what is wrong with them said plainly."""
+    params = st.query_params
+    game = params.get(GAME)
+    problems = []
+    if game is not None and game not in ids:
+        problems.append(f"There is no game **{game}** in the recorded games: pick one below.")
+        game = None
+    raw = params.get(SEQ)
+    seq = 0
+    if raw is not None:
+        try:
+            seq = int(float(raw))
+        except ValueError:
+            problems.append(f"`seq={raw}` is not an event number: showing the setup (seq 0).")
+    if seq < 0:
+        problems.append(f"Event {seq} does not exist (events start at 1; 0 is the setup): showing the setup.")
+        seq = 0
+    return Link(game, seq, str(params.get(RULED, "")).lower() in ("true", "1", "yes"), problems)
 
 
-def turn_picked(starts: dict[int, int]) -> None:
-    turn = st.session_state.get(TURN_PICK)
-    if turn is not None:
-        st.session_state[SEQ] = starts.get(turn, 0)
+def write_link(game: str, seq: int, ruled: bool) -> None:
+    """The URL follows the page (without a rerun)."""
+    if st.query_params.get(GAME) != game:
+        st.query_params[GAME] = game
+    if st.query_params.get(SEQ) != str(seq):
+        st.query_params[SEQ] = str(seq)
+    if ruled:
+        st.query_params[RULED] = "true"
+    elif RULED in st.query_params:
+        del st.query_params[RULED]
 
 
-def row_picked(key: str, seqs: list[int]) -> None:
-    rows = st.session_state[key].selection.rows
-    if rows:
-        st.session_state[SEQ] = seqs[rows[0]]
+def game_label(games: dict[str, dict]):
+    def label(game: str) -> str:
+        g = games.get(game) or {}
+        players = " vs ".join(str(p.get("name") or p.get("id")) for p in g.get("players") or [] if isinstance(p, dict))
+        bits = [game, players, str(g.get("system") or "")]
+        return " · ".join(b for b in bits if b)
+    return label
 
 
-# --- widgets ----------------------------------------------------------------------------------
-
-def game_picker(ids: list[str], container=st) -> str:
-    """Selectbox of games bound to the URL parameter ``game``.
-
-    It has no default option, so the chosen game always stays in the URL (a bound widget drops
-    its parameter while at its default); with none in the URL the first game is chosen.
-    """
-    if st.session_state.get(GAME) not in ids and st.query_params.get(GAME) not in ids:
-        st.session_state[GAME] = ids[0]
-    game = container.selectbox("Game", ids, index=None, key=GAME, bind="query-params", on_change=game_changed)
-    if game is None:
-        st.info("Pick a game to replay.")
-        st.stop()
-    return game
+def _picked() -> None:
+    st.query_params[GAME] = st.session_state["game_pick"]
+    st.query_params[SEQ] = "0"
 
 
-def seq_input(last: int, container=st) -> int:
-    """Number input of the event (0 = setup) bound to the URL parameter ``seq``."""
-    if int(st.session_state.get(SEQ) or 0) > last:
-        st.session_state[SEQ] = last
-    return int(container.number_input(f"Event (0–{last})", min_value=0, max_value=last, value=0, step=1,
-                                      key=SEQ, bind="query-params", help="0 is the setup; → and ← step"))
+def game_picker(ids: list[str], game: str | None, label, container=st) -> str | None:
+    """The game picker; it moves the URL to the game picked, at its setup."""
+    if game is not None:
+        st.session_state["game_pick"] = game
+    return container.selectbox("Game", ids, index=ids.index(game) if game in ids else None, key="game_pick",
+                               format_func=label, placeholder="Pick a game to replay", on_change=_picked)
 
 
-def step_buttons(seq: int, last: int) -> None:
-    """First / previous / next / last (previous and next also on the arrow keys)."""
-    cols = st.columns(4, gap="small")
-    cols[0].button("First", key="first", icon=":material/first_page:", on_click=go_to, args=(0,),
-                   disabled=seq <= 0, width="stretch", shortcut="Home", help="First event (Home)")
-    cols[1].button("Previous", key="prev", icon=":material/chevron_left:", on_click=step, args=(-1, last),
-                   disabled=seq <= 0, width="stretch", shortcut="Left", help="Previous event (←)")
-    cols[2].button("Next", key="next", icon=":material/chevron_right:", on_click=step, args=(1, last),
-                   disabled=seq >= last, width="stretch", shortcut="Right", help="Next event (→)")
-    cols[3].button("Last", key="last", icon=":material/last_page:", on_click=go_to, args=(last,),
-                   disabled=seq >= last, width="stretch", shortcut="End", help="Last event (End)")
-
-
-def turn_picker(starts: list[tuple[int, int]], turn: int, container=st) -> None:
-    """Selectbox of turns showing the current turn; picking one jumps to its TurnStarted."""
-    begin = {0: 0, **{t: s for t, s in starts}}
-    options = sorted(begin)
-    st.session_state[TURN_PICK] = turn if turn in begin else options[0]
-    container.selectbox("Turn", options, key=TURN_PICK, on_change=turn_picked, args=(begin,),
-                        format_func=lambda t: "Setup" if t == 0 else f"Turn {t} (from seq {begin[t]})")
-
-
-def ruled_toggle(voided: dict[int, int]) -> bool:
-    """The as-played / as-ruled switch (URL parameter ``ruled``); only shown when a ruling voided events."""
+def ruled_toggle(voided: dict[int, int], ruled: bool, container=st) -> bool:
+    """The as-played / as-ruled switch; only shown when a ruling voided events."""
     if not voided:
         return False
-    return st.toggle("As ruled", key="ruled", bind="query-params",
-                     help=f"Leave out the {len(voided)} events a ruling voided (off: the game as played)")
+    return container.toggle("As ruled", value=ruled, key="ruled_pick",
+                            help=f"Leave out the {len(voided)} events a ruling voided (off: the game as played)")
 
 
 def dispute_link(game: str, seq: int, voided: dict[int, int]) -> None:
@@ -112,13 +97,7 @@ def dispute_link(game: str, seq: int, voided: dict[int, int]) -> None:
         return
     note = f" (void: ruling {voided[seq]})" if seq in voided else ""
     st.markdown(f'<a class="rc-dispute-link" href="/dispute?{urlencode({"game": game, "seq": seq})}" '
-                f'target="_self">⚖ Dispute this event{note}</a>', unsafe_allow_html=True)
-
-
-def players_line(state: dict) -> None:
-    from dashboard.board import legend_html
-
-    st.markdown(legend_html(state), unsafe_allow_html=True)
+                f'target="_self">⚖ Dispute this event{escape(note)}</a>', unsafe_allow_html=True)
 
 
 # --- the current event ------------------------------------------------------------------------
@@ -126,33 +105,32 @@ def players_line(state: dict) -> None:
 def _field_table(fields: dict, rules: dict | None = None, head: str = "field") -> str:
     lines = [f"| {head} | value |", "|---|---|"]
     for name, value in fields.items():
-        text = ev.value_text(value).replace("|", "\\|")
-        rule = f" <small>({rules[name]})</small>" if rules and rules.get(name) else ""
+        text = escape(ev.value_text(value)).replace("|", "\\|")
+        rule = f" <small>({escape(rules[name])})</small>" if rules and rules.get(name) else ""
         lines.append(f"| `{name}`{rule} | {text} |")
     return "\n".join(lines)
 
 
-def event_details(event: dict | None, state: dict, rolls: dict[int, dict], odds: dict[int, float] | None = None) -> None:
+def event_details(event: dict | None, game: str, system: str, names: Names, rolls: dict[int, dict],
+                  odds: dict[int, float] | None = None) -> None:
     """The current event: header line, its fields, dice, derived fields, violations."""
     if event is None:
-        st.markdown(f"**Setup** (seq 0) — the starting position of `{escape(str(state.get('game')))}`.")
+        st.markdown(f"**Setup** (seq 0) — the starting position of `{escape(game)}`.")
         return
-    p = ev.payload(event)
+    pres = ev.presentation(system)
     where = f"turn {event.get('turn') or 0}" + (f" · {event['phase']}" if event.get("phase") else "")
-    who = f" · {event['player']}" if event.get("player") else ""
-    st.markdown(f"**{event['type']}** · seq {event['seq']} · {where}{who}  \n{ev.summary(event, rolls)}")
-    card = ev.phenomenon_text(event)
+    who = f" · by {names.player(event['player'])}" if event.get("player") else ""
+    st.markdown(f"**{event['type']}** · seq {event['seq']} · {escape(where)}{escape(who)}  \n"
+                f"{escape(pres.summary(event, rolls, names))}")
+    card = pres.details(event, names)
     if card:
         st.markdown(f"Card: {card}")
-    given, derived = ev.split_fields(event, state.get("system"))
+    given, derived = ev.split_fields(event, system)
     if given:
-        st.markdown(_field_table(given))
-    if event.get("type") == "DiceRolled":
-        faces = p.get("faces")
-    else:
-        ref = ev.roll_ref(event)
-        faces = (rolls.get(ref) or {}).get("faces") if ref is not None else None
+        st.markdown(_field_table(given), unsafe_allow_html=True)
     ref = event["seq"] if event.get("type") == "DiceRolled" else ev.roll_ref(event)
+    faces = ev.payload(event).get("faces") if event.get("type") == "DiceRolled" else (
+        (rolls.get(ref) or {}).get("faces") if ref is not None else None)
     if faces and odds and ref in odds:
         source = (rolls.get(ref) or {}).get("source") or ev.payload(event).get("source") or "physical"
         st.caption(f"Roll {ref} ({source}): this outcome has probability {odds[ref]:.1%} under the dice in force")
@@ -161,42 +139,7 @@ def event_details(event: dict | None, state: dict, rolls: dict[int, dict], odds:
                     f"<span style='opacity:.7'>({escape(', '.join(map(str, faces)))})</span>",
                     unsafe_allow_html=True)
     if derived:
-        rules = ev.derived_rules(state.get("system"), event.get("type"))
+        rules = ev.derived_rules(system, event.get("type"))
         st.markdown(_field_table(derived, rules, "derived by the rules"), unsafe_allow_html=True)
     for v in ev.violations(event):
         st.error(f"**{v['rule']}** — {v['message']}", icon="⚠️")
-
-
-# --- the event list ---------------------------------------------------------------------------
-
-def event_list(game: str, rows: list[dict], seq: int) -> None:
-    """A window of the event list around ``seq``, the current row marked; click a row to jump."""
-    shown = ev.window(rows, seq)
-    if not shown:
-        st.caption("No events recorded yet.")
-        return
-    columns = ["seq", "turn", "type", "player", "rules", "summary"]
-    df = pd.DataFrame([{"": "▶" if r["seq"] == seq else "", **{c: r[c] for c in columns}} for r in shown])
-
-    def style(row: pd.Series) -> list[str]:
-        if row["seq"] == seq:
-            return [f"background-color:{CURRENT_BG};font-weight:bold"] * len(row)
-        if row["rules"]:
-            return [f"color:{VIOLATION_FG}"] * len(row)
-        return [""] * len(row)
-
-    key = f"events-{game}-{shown[0]['seq']}-{seq}"
-    st.dataframe(
-        df.style.apply(style, axis=1), key=key, hide_index=True, width="stretch",
-        height=min(385, 35 * (len(shown) + 1) + 3),
-        on_select=partial(row_picked, key, [r["seq"] for r in shown]), selection_mode="single-row",
-        column_config={
-            "": st.column_config.TextColumn("", width=18),
-            "seq": st.column_config.NumberColumn("seq", width=42),
-            "turn": st.column_config.NumberColumn("turn", width=36),
-            "type": st.column_config.TextColumn("type", width=120),
-            "player": st.column_config.TextColumn("player", width=54),
-            "summary": st.column_config.TextColumn("summary", width="large"),
-            "rules": st.column_config.TextColumn("⚠", width=48, help="Broken rules (lenient imports)"),
-        },
-    )

@@ -17,9 +17,8 @@ from typing import Any
 
 from domain.rulings import as_ruled as ruled_lines
 from domain.systems import system_for
-from domain.systems.state import Checks, GameState
+from domain.systems.state import SCALAR, Checks, GameState
 
-SCALAR = ""  # the key of a part that is a single value
 NOT_PARTS = frozenset({"game", "system", "seq"})  # the same at every seq, or the seq itself
 
 Change = tuple[int, str, str, Any]
@@ -47,6 +46,7 @@ def start(header: dict) -> GameState:
     state = system.new_state(header)
     system.check_setup(state, Checks(strict=False))
     state.head = header["hash"]
+    state.as_played = True  # a reader's fold: a `void` ruling does not turn the state as ruled (domain.game.fold)
     return state
 
 

@@ -21,6 +21,7 @@ from domain.errors import RuleViolation
 from domain.game import Game
 from domain.record import export_line
 from domain.systems.actions import Action, Choice
+from domain.systems.dice import load_rule_data
 from domain.systems.tornscape import hexes as hx
 from domain.systems.tornscape.state import Model, TornscapeState
 
@@ -73,7 +74,7 @@ def tornscape_header(rng: random.Random, game_id: str, *, width: int = 24, heigh
             taken |= fp | {n2 for c in fp for n2 in hx.neighbours(c)}
             models.append({"id": f"{pid}m{n + 1}", "player": pid, "name": rng.choice(NAMES[size]), "size": size,
                            "at": [list(c) for c in at], "step": 2 if size == "large" else 3,
-                           "run": 3 if size == "large" else 5, "agility": rng.randint(0, 2), "explore": 1,
+                           "run": 3 if size == "large" else 5, "agility": rng.randint(0, 2), "explore": rng.randint(1, 3),
                            "domains": rng.sample(("creation", "destruction", "life", "death"),
                                                  2 if n == models_per_player - 1 else 1)})
     header = {"rollcall": 1, "system": "tornscape", "game": game_id,
@@ -275,7 +276,7 @@ class TornscapeSimulator(Simulator):
         mine = [a for a in starts if a.actor == self.next_player] or starts
         action = self.rng.choice(mine)
         self.next_player = self.state.opponent(action.actor)
-        self.wanted = {kind for kind in ("step", "run", "explore") if self.rng.random() < 0.8}
+        self.wanted = {kind for kind in ("step", "run", "explore", "attack") if self.rng.random() < 0.8}
         return action
 
     def in_activation(self, by_type: dict[str, list[Action]]) -> Action:
@@ -293,6 +294,10 @@ class TornscapeSimulator(Simulator):
             if rolls:
                 self.wanted.discard("explore")
                 return rolls[0]
+        attacks = [a for a in by_type.get("DiceRolled", ()) if a.event["purpose"] == "attack"]
+        if "attack" in self.wanted and attacks:
+            self.wanted.discard("attack")
+            return rng.choice([a for a in attacks if a.open["faces"].count in (2, 3, 4, 5)] or attacks)
         if "MarkerTaken" in by_type and rng.random() < 0.5:
             return by_type["MarkerTaken"][0]
         moves = by_type.get("ModelMoved", ())
@@ -386,7 +391,10 @@ ATTRIBUTES = (("burn", "pyromancy"), ("regrowth", "druidism"))
 
 
 def t9a_header(rng: random.Random, game_id: str, *, tournament: str | None = None, round_no: int | None = None,
-               table: int | None = None, players: tuple | None = None, started: str | None = None) -> dict:
+               table: int | None = None, players: tuple | None = None, started: str | None = None,
+               flux_cards: int | None = None) -> dict:
+    """A random The 9th Age setup; ``flux_cards`` > 8 gives each player a longer Flux deck (the eight cards
+    of the table over again, through the header's ``rules``), for games of many magic phases."""
     spells = [{"id": sid, "name": sid.replace("_", " ").title(), "path": path, "kind": kind,
                "casting_value": value, **({"boosted_value": boosted} if boosted else {})}
               for sid, path, kind, value, boosted in SPELL_BOOK]
@@ -407,10 +415,17 @@ def t9a_header(rng: random.Random, game_id: str, *, tournament: str | None = Non
     header = {"rollcall": 1, "system": "t9a", "game": game_id,
               "players": [{"id": "p1", "name": names[0][0], "faction": names[0][1]},
                           {"id": "p2", "name": names[1][0], "faction": names[1][1]}],
-              "dice_mode": "physical", "rules": {},
+              "dice_mode": "physical", "rules": _flux_deck(flux_cards),
               "setup": {"spells": spells, "wizards": wizards,
                         "channel": {"p1": rng.randint(0, 2), "p2": rng.randint(0, 2)}}}
     return _placed(header, tournament, round_no, table, started)
+
+
+def _flux_deck(cards: int | None) -> dict:
+    if not cards or cards <= 8:
+        return {}
+    table = load_rule_data("t9a")["flux_cards"]
+    return {"flux_cards": {str(n): dict(table[str((n - 1) % 8 + 1)]) for n in range(9, cards + 1)}}
 
 
 class T9ASimulator(Simulator):
@@ -420,7 +435,9 @@ class T9ASimulator(Simulator):
     make_header = staticmethod(t9a_header)
 
     def __init__(self, seed: int, game_id: str, *, turns: int | None = None, **options) -> None:
-        super().__init__(seed, game_id, turns=min(turns if turns is not None else self.default_turns, 16), **options)
+        cards = max(8, options.get("flux_cards") or 8)
+        super().__init__(seed, game_id, turns=min(turns if turns is not None else self.default_turns, 2 * cards),
+                         **options)
 
     def d6(self, n: int) -> list[int]:
         return [self.rng.randint(1, 6) for _ in range(n)]
@@ -571,3 +588,14 @@ def simulate(system: str, seed: int, game_id: str, **options) -> Game:
     """Play one legal random game of ``system``; the same seed gives the same game."""
     return SIMULATORS[system](seed, game_id, **options).play()
 
+
+
+# Options that give each system a game of about 5,000 events (the Replay page's stepping benchmark).
+LONG_GAMES = {"tornscape": {"turns": 44, "models_per_player": 12},
+              "t9a": {"turns": 330, "flux_cards": 165},
+              "claustrophobia": {"turns": 860}}
+
+
+def long_games(seed: int = 1, prefix: str = "long") -> list[Game]:
+    """One game of about 5,000 events of each system (ids ``<prefix>-<system>``)."""
+    return [simulate(system, seed, f"{prefix}-{system}", **options) for system, options in LONG_GAMES.items()]

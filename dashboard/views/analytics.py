@@ -41,13 +41,16 @@ def bar(x, ys: dict[str, list], title: str, *, error: tuple[list, list] | None =
             err = dict(type="data", symmetric=False, array=[h - v for h, v in zip(high, values)],
                        arrayminus=[v - lo for lo, v in zip(low, values)])
         fig.add_bar(x=list(x), y=list(values), name=label, error_y=err)
+    x_title = str(getattr(x, "name", "") or "").replace("_", " ")
     fig.update_layout(title=title, barmode="group", height=340, margin=dict(l=10, r=10, t=40, b=10),
-                      yaxis_title=y_title, yaxis_tickformat=".0%" if percent else None, legend_orientation="h")
+                      xaxis_title=x_title, yaxis_title=y_title or (next(iter(ys)) if len(ys) == 1 else ""), yaxis_tickformat=".0%" if percent else None, legend_orientation="h")
     return fig
 
 
 def table(frame: pd.DataFrame, columns: list[str]) -> None:
-    st.dataframe(frame[[c for c in columns if c in frame.columns]], hide_index=True, width="stretch")
+    from dashboard.readable import readable
+
+    st.dataframe(readable(frame[[c for c in columns if c in frame.columns]]), hide_index=True, width="stretch")
 
 
 def nothing(what: str) -> None:
@@ -108,6 +111,7 @@ with luck_tab:
                 fig.add_scatter(x=big["seq"], y=big["cumulative"], mode="markers", name="big swing (|z| ≥ 2)",
                                 marker=dict(size=13, symbol="star", color="#c62828"))
             fig.update_layout(title=f"Cumulative luck through {luck_game}", height=360, xaxis_title="event (seq)",
+                              yaxis_title="cumulative luck (above expectation)",
                               margin=dict(l=10, r=10, t=40, b=10), legend_orientation="h")
             st.plotly_chart(fig, key="luck-line")
             if not big.empty:

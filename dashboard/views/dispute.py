@@ -11,19 +11,18 @@ import streamlit as st
 from dashboard import data
 from dashboard import dispute_ui as dui
 from dashboard import events as ev
-from dashboard import replay_ui as ui
 from dashboard.layout import games_or_stop
-from dashboard.picture import picture_html
 
 games = games_or_stop()
 st.title("Dispute")
+dui.clear_written_forms()
 dui.show_message()
 
 top = st.columns([3, 1.2, 2], vertical_alignment="bottom")
-game = ui.game_picker([g["game"] for g in games], top[0])
+game = dui.game_picker([g["game"] for g in games], top[0])
 events = data.game_events(game)
 last = int(events[-1]["seq"]) if events else 0
-seq = ui.seq_input(last, top[1])
+seq = dui.seq_input(last, top[1])
 with top[2]:
     about = dui.about_input(seq, last)
 if not about:
@@ -39,18 +38,22 @@ if st.session_state.pop("ruled_next", False):  # a void was just recorded: show 
 ruled = st.toggle("As ruled", key="ruled", bind="query-params",
                   help="Leave out the events a ruling voided (the as-ruled game); off: the game as played.")
 
+header = data.header(game)
+presentation = ev.presentation(header["system"])
+names = presentation.names(header)
 before_col, after_col = st.columns(2, gap="medium")
 before = data.state_at(game, first - 1, ruled)
 after = data.state_at(game, final, ruled)
 with before_col:
     st.subheader(f"Before · seq {first - 1}")
-    st.markdown(picture_html(before, by_seq.get(first - 1), None, events), unsafe_allow_html=True)
+    st.markdown(presentation.picture(before, by_seq.get(first - 1), None, events, names), unsafe_allow_html=True)
 with after_col:
     st.subheader(f"After · seq {final}" + (" · as ruled" if ruled else ""))
-    st.markdown(picture_html(after, by_seq.get(final), before, events), unsafe_allow_html=True)
+    st.markdown(presentation.picture(after, by_seq.get(final), before, events, names), unsafe_allow_html=True)
 
 st.subheader("The disputed events")
-st.dataframe(dui.events_frame([by_seq[s] for s in about], voided, rolls), hide_index=True, width="stretch")
+st.dataframe(dui.events_frame([by_seq[s] for s in about], voided, rolls, header["system"], names), hide_index=True,
+             width="stretch")
 st.markdown(dui.replay_link(game, final, ruled), unsafe_allow_html=True)
 
 st.subheader("Rule checks")
@@ -73,18 +76,22 @@ players = list(before.get("players") or {})
 open_col, rule_col = st.columns(2, gap="medium")
 with open_col, st.form("open-dispute", clear_on_submit=True):
     st.markdown(f"**Open a dispute** about seq {', '.join(map(str, about))}")
-    by = st.selectbox("Player calling the judge", players)
+    by = st.selectbox("Player calling the judge", players, format_func=names.player)
     claim = st.text_area("Claim")
     key = st.text_input("Key", type="password", key="dispute-key", help="Needed once the store has keys")
     if st.form_submit_button("Open dispute", icon=":material/flag:"):
         dui.write("open_dispute", game, key, by=by, about=about, claim=claim.strip() or "(no claim given)")
-with rule_col, st.form("ruling", clear_on_submit=True):
+with rule_col, st.form("ruling"):
     st.markdown(f"**Record a ruling** on seq {', '.join(map(str, about))}")
-    judge = st.text_input("Judge")
+    judge = st.text_input("Judge", key="ruling-judge", placeholder="the judge's name")
     decision = st.radio("Decision", ["stands", "void"], horizontal=True,
                         help="void leaves the events out of the as-ruled game; refused if what remains breaks a rule")
-    text = st.text_area("Ruling")
+    text = st.text_area("Ruling", key="ruling-text", placeholder="what the judge decided, and why")
     key = st.text_input("Judge's key", type="password", key="ruling-key")
     if st.form_submit_button("Record ruling", icon=":material/gavel:", type="primary"):
-        dui.write("make_ruling", game, key, judge=judge.strip() or "judge", about=about, decision=decision,
-                  text=text.strip() or "(no text)")
+        missing = dui.ruling_missing(judge, text)
+        if missing:
+            st.error(missing, icon=":material/edit_note:")
+        else:
+            dui.write("make_ruling", game, key, clear=("ruling-judge", "ruling-text"), judge=judge.strip(),
+                      about=about, decision=decision, text=text.strip())

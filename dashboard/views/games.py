@@ -1,13 +1,24 @@
-"""Games: the recorded games, each with a link to its replay."""
+"""Games: the recorded games, each with a link to its replay; filter by tournament, round, player, system."""
 
 import streamlit as st
 
 from dashboard import data
-from dashboard.games_table import games_frame
+from dashboard.games_table import filter_games, games_frame, player_names
 from dashboard.layout import games_or_stop
 
 st.title("Games")
 games = games_or_stop()
-frame, config = games_frame(games)
-st.caption(f"{len(games)} games in {data.data_dir()} · ▶ replay opens a game at its setup")
-st.dataframe(frame, column_config=config, hide_index=True, width="stretch")
+cols = st.columns(4)
+tournaments = cols[0].multiselect("Tournament", sorted({g.get("tournament") or "—" for g in games}),
+                                  placeholder="every tournament")
+rounds = cols[1].multiselect("Round", sorted({g["round"] for g in games if g.get("round") is not None}),
+                             placeholder="every round")
+players = cols[2].multiselect("Player", sorted({n for g in games for n in player_names(g)}),
+                              placeholder="every player")
+systems = cols[3].multiselect("System", sorted({g.get("system") for g in games if g.get("system")}),
+                              placeholder="every system")
+shown = filter_games(games, tournaments, rounds, players, systems)
+frame, config = games_frame(shown)
+st.caption(f"{len(shown)} of {len(games)} games in {data.data_dir()} · ▶ replay opens a game at its setup")
+st.dataframe(frame, column_config=config, hide_index=True, width="stretch",
+             height=min(36 * (len(shown) + 1) + 3, 900))

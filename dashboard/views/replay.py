@@ -1,5 +1,5 @@
-"""Replay: step through a recorded game event by event. Deep link: /replay?game=G&seq=N (&ruled=true:
-the as-ruled game, without the events a ruling voided)."""
+"""Replay: step through a recorded game event by event, in the browser. Deep link: /replay?game=G&seq=N
+(&ruled=true: the as-ruled game, without the events a ruling voided)."""
 
 import streamlit as st
 
@@ -7,33 +7,53 @@ from dashboard import data
 from dashboard import events as ev
 from dashboard import replay_ui as ui
 from dashboard.layout import games_or_stop
-from dashboard.picture import picture_html, system_alias
-from dashboard.swings import next_swing_button
+from dashboard.replay_component import position, replay
+
+# on a narrow page the details go under the stepper instead of beside it
+NARROW_CSS = """<style>
+.st-key-rc-replay-cols [data-testid="stHorizontalBlock"]{flex-wrap:wrap}
+.st-key-rc-replay-cols [data-testid="stColumn"]:first-child{min-width:min(100%,560px)}
+.st-key-rc-replay-cols [data-testid="stColumn"]:last-child{min-width:min(100%,300px)}
+</style>"""
 
 games = games_or_stop()
+by_id = {g["game"]: g for g in games}
+ids = list(by_id)
+link = ui.read_link(ids)
+notice = st.container()
+for problem in link.problems:
+    notice.error(problem, icon=":material/link_off:")
 
-top = st.columns([3, 2, 1.2], vertical_alignment="bottom")
-game = ui.game_picker([g["game"] for g in games], top[0])
+top = st.columns([3, 1], vertical_alignment="bottom")
+game = ui.game_picker(ids, link.game, ui.game_label(by_id), top[0])
+if game is None:
+    if not link.problems:
+        notice.info("No game chosen: pick a game to replay (a link names one as `/replay?game=ID`).",
+                    icon=":material/info:")
+    st.stop()
+
 events = data.game_events(game)
 last = int(events[-1]["seq"]) if events else 0
-seq = ui.seq_input(last, top[2])
 voided = data.voided(game)
-ruled = ui.ruled_toggle(voided)
-state = data.state_at(game, seq, ruled)
-ui.turn_picker(data.turn_starts(game), int(state.get("turn") or 0), top[1])
+ruled = ui.ruled_toggle(voided, link.ruled, top[1])
+token, body = data.replay_body(game, ruled)
+here = position(token)
+seq = here["seq"] if here else link.seq
+if here is None and seq > last:
+    notice.warning(f"Event {seq} is past the end of **{game}**: its last event is seq {last}. "
+                   f"Showing seq {last}.", icon=":material/last_page:")
+seq = min(seq, last)
+ui.write_link(game, seq, ruled)
 
-event = next((e for e in events if int(e["seq"]) == seq), None)
-# the state just before the event: the board's highlight needs it (the other pictures do not)
-before = data.state_at(game, seq - 1, ruled) if seq > 0 and system_alias(state.get("system")) == "tornscape" else None
-rolls = ev.rolls_by_seq(events)
-
-ui.step_buttons(seq, last)
-next_swing_button(game, seq)
-left, right = st.columns([1.7, 1], gap="medium")
+header = data.header(game)
+system = header["system"]
+names = ev.presentation(system).names(header)
+st.html(NARROW_CSS)
+left, right = st.container(key="rc-replay-cols").columns([1.75, 1], gap="medium")
 with left:
-    ui.players_line(state)
-    st.markdown(picture_html(state, event, before, events), unsafe_allow_html=True)
-    ui.event_list(game, ev.event_rows(events, rolls, voided), seq)
+    replay(token, seq, body, bool(here and here.get("flipped")), sent=here is not None)
 with right, st.container(border=True):
-    ui.event_details(event, state, rolls, data.roll_odds(game))
+    event = next((x for x in events if int(x["seq"]) == seq), None)
+    rolls = ev.rolls_by_seq([x["payload"] for x in events if int(x["seq"]) <= seq])
+    ui.event_details(event, game, system, names, rolls, data.roll_odds(game))
     ui.dispute_link(game, seq, voided)

@@ -11,24 +11,51 @@ import streamlit as st
 
 from dashboard.games_table import replay_link
 from dashboard.tournament_ui import pair_round, query, show_message, tournament_picker, tournaments_or_stop
-STANDING_COLUMNS = {"rank": "#", "player": "player", "faction": "faction", "games": "games", "wins": "W",
-                    "draws": "D", "losses": "L", "byes": "byes", "tournament_points": "TP", "vp_for": "VP for",
-                    "vp_against": "VP against", "vp_diff": "VP ±", "sos": "SoS"}
 RESULT_COLUMNS = {"table_no": "table", "player": "player", "faction": "faction", "score": "VP",
                   "opponent_score": "VP opp.", "opponent": "opponent", "opponent_faction": "opp. faction",
                   "result": "result", "replay": "replay"}
 CHART_PLAYERS = 12  # the points race shows the leaders only
+# the standings' figures in narrow columns, so that the whole table shows at 820 px
+NARROW_COLUMNS = {"#": st.column_config.NumberColumn("#", width=28), "player": st.column_config.TextColumn("player", width=112),
+                  "faction": st.column_config.TextColumn("faction", width=84), "games": st.column_config.NumberColumn("G", width=30),
+                  "TP": st.column_config.NumberColumn("TP", width=34, help="tournament points"),
+                  "VP": st.column_config.TextColumn("VP", width=58, help="victory points for – against"),
+                  "VP ±": st.column_config.NumberColumn("VP ±", width=44),
+                  "SoS": st.column_config.NumberColumn("SoS", width=40, help="strength of schedule"),
+                  "W–D–L": st.column_config.TextColumn("W–D–L", width=70, help="wins, draws, losses (and byes)")}
+FACTION_FIELDS = ("faction", "opponent_faction")
+# as many clearly different colours as the chart has players (one per player, never shared)
+RACE_COLOURS = tuple(dict.fromkeys(px.colors.qualitative.Dark24 + px.colors.qualitative.Light24))
+NARROW_CSS = """<style>
+.st-key-standings-cols [data-testid="stHorizontalBlock"]{flex-wrap:wrap}
+.st-key-standings-cols [data-testid="stColumn"]{min-width:min(100%,430px)}
+</style>"""
+
+
+def in_words(row: dict) -> dict:
+    """Factions in words ("Dread Elves", not ``dread_elves``)."""
+    from domain.systems.presentation import title_words
+
+    return {k: title_words(v) if k in FACTION_FIELDS and v else v for k, v in row.items()}
 
 
 def standings_frame(rows: list[dict]) -> pd.DataFrame:
-    return pd.DataFrame([{label: row[key] for key, label in STANDING_COLUMNS.items()} for row in rows],
-                        columns=list(STANDING_COLUMNS.values()))
+    """The standings, compact enough to show whole on a narrow page: W–D–L (and byes) in one column, VP for
+    and against in another."""
+    out = []
+    for row in rows:
+        row = in_words(row)
+        record = f"{row['wins']}–{row['draws']}–{row['losses']}" + (f" +{row['byes']} bye" if row.get("byes") else "")
+        out.append({"#": row["rank"], "player": row["player"], "faction": row["faction"], "games": row["games"],
+                    "W–D–L": record, "TP": row["tournament_points"], "VP": f"{row['vp_for']}–{row['vp_against']}",
+                    "VP ±": row["vp_diff"], "SoS": row["sos"]})
+    return pd.DataFrame(out, columns=["#", "player", "faction", "games", "W–D–L", "TP", "VP", "VP ±", "SoS"])
 
 
 def results_frame(rows: list[dict]) -> pd.DataFrame:
     frame = []
     for row in rows:
-        shown = {**row, "replay": replay_link(row["game"]) if row["game"] else None,
+        shown = {**in_words(row), "replay": replay_link(row["game"]) if row["game"] else None,
                  "result": "bye" if row["result"] == "B" else row["result"] or "playing"}
         frame.append({label: shown[key] for key, label in RESULT_COLUMNS.items()})
     return pd.DataFrame(frame, columns=list(RESULT_COLUMNS.values()))
@@ -37,7 +64,8 @@ def results_frame(rows: list[dict]) -> pd.DataFrame:
 def points_race(rows: list[dict], leaders: list[str]):
     frame = pd.DataFrame([r for r in rows if r["player"] in leaders], columns=["round", "player", "tournament_points"])
     figure = px.line(frame, x="round", y="tournament_points", color="player", markers=True,
-                     category_orders={"player": leaders}, labels={"tournament_points": "tournament points"})
+                     category_orders={"player": leaders}, labels={"tournament_points": "tournament points"},
+                     color_discrete_sequence=RACE_COLOURS)
     figure.update_layout(height=340, margin={"l": 10, "r": 10, "t": 10, "b": 10}, xaxis={"dtick": 1})
     return figure
 
@@ -56,10 +84,12 @@ st.caption(f"{info['system']} · {info['games']} games · {info['rounds_played']
            f"bye {info['bye_points']} · ties broken by VP difference, VP for, then strength of schedule "
            "(the opponents' tournament points)")
 
-left, right = st.columns([1.4, 1], gap="medium")
+st.html(NARROW_CSS)
+left, right = st.container(key="standings-cols").columns([1.4, 1], gap="medium")
 with left:
     st.subheader("Standings")
-    st.dataframe(standings_frame(standing), hide_index=True, width="stretch", key="standings_table")
+    st.dataframe(standings_frame(standing), hide_index=True, width="stretch", key="standings_table",
+                 column_config=NARROW_COLUMNS)
 with right:
     st.subheader("Points race")
     race = query("progress", name)

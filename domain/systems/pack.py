@@ -16,6 +16,7 @@ from domain.errors import MalformedRecord, RollcallError, RuleViolation
 from domain.record import bounded, did_you_mean, near_miss
 from domain.systems.actions import Action, count, one_of as one_value
 from domain.systems.dice import Dice, load_rule_data, merge
+from domain.systems.presentation import Presentation
 from domain.systems.fields import (JUDGE_EVENTS, PURPOSES, EventSpec, a_list, an_object, any_value, integer,
                                    integer_in, integers, one_of, text, text_or_null, texts)
 from domain.systems.state import Checks, GameState, Roll
@@ -40,6 +41,8 @@ class GameSystem:
     end_reasons: ClassVar[tuple[str, ...]] = ("turn limit", "scenario end", "concession", "time called")
     most_points: ClassVar[int] = 20  # the most points one PointsScored offers
     highest_score: ClassVar[int] = 100  # the highest final score GameEnded offers (or the highest so far)
+    #: How the system's games are shown (domain.systems.presentation); ``presentation`` is its instance.
+    presentation_class: ClassVar[type[Presentation]] = Presentation
 
     specs: ClassVar[dict[str, EventSpec]] = {
         "TurnStarted": EventSpec({"turn": integer}),
@@ -67,6 +70,14 @@ class GameSystem:
         self._decide = {t: getattr(self, f"decide_{t}", None) for t in self.specs}
         self._apply = {t: getattr(self, f"apply_{t}", None) for t in self.specs}
         self.defaults = load_rule_data(self.rule_data) if self.rule_data else {}
+
+    @property
+    def presentation(self) -> Presentation:
+        """The pack's presentation hooks (one instance per pack)."""
+        found = self.__dict__.get("_presentation")
+        if found is None:
+            found = self.__dict__["_presentation"] = self.presentation_class(self)
+        return found
 
     # setup ---------------------------------------------------------------------------------
     def rules_in_force(self, header: dict) -> dict:

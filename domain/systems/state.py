@@ -19,6 +19,9 @@ class Roll:
     initial: tuple = ()
 
 
+SCALAR = ""  # the key of a part of the state that is a single value (domain.timeline)
+
+
 class GameState:
     """The state every system tracks: players, turn, phase, rolls, scores, the chain head."""
 

@@ -48,3 +48,13 @@ def systems_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     store.close()
     Projector(data).run()
     return data
+
+
+@pytest.fixture(scope="session")
+def long_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A projected data folder holding a game of about 5,000 events of each system (long-<system>)."""
+    from long_records import long_games_data
+
+    data = tmp_path_factory.mktemp("long") / "data"
+    long_games_data(data)
+    return data

@@ -40,7 +40,8 @@ def streamlit_server(data: Path, log: Path) -> Iterator[str]:
         proc = subprocess.Popen(
             [sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard" / "app.py"),
              "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
-             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
+             "--client.toolbarMode", "viewer"],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     try:
         base = f"http://localhost:{port}"

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from replay_payload import decode
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,7 +102,7 @@ def test_narrowing_to_some_games_counts_only_those(analytics_data: Path) -> None
     assert at.selectbox(key="luck_game").options == games[:1]
 
 
-def test_next_big_swing_moves_the_replay_to_each_swing_in_turn(analytics_data: Path) -> None:
+def test_the_replay_jumps_to_each_big_swing_and_shows_its_z(analytics_data: Path) -> None:
     from projections.queries import connect_read
     from projections.stats import swings
 
@@ -116,10 +117,8 @@ def test_next_big_swing_moves_the_replay_to_each_swing_in_turn(analytics_data: P
     at.query_params["seq"] = "0"
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    for target in seqs[:2]:
-        assert at.button(key="next_swing").label == f"Next big swing (seq {target})"
-        at.button(key="next_swing").click().run()
-        assert at.session_state["seq"] == target
-    at.session_state["seq"] = seqs[-1]
-    at.run()
-    assert at.button(key="next_swing").disabled
+    head, body = decode(at.get("bidi_component")[0].proto.bytes)
+    assert body["jumps"]["swing"] == seqs  # the replay jumps to each big swing in turn
+    for target in seqs:
+        assert "Big luck swing" in body["captions"][target] and "z = " in body["captions"][target]
+    assert body["luck"]["svg"] and 'data-seq="%d"' % seqs[0] in body["luck"]["svg"]

@@ -6,6 +6,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from replay_payload import board, by_class, component_data, picture_at, positions, rings
 from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,20 +21,15 @@ def data_env(replay_data: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return replay_data
 
 
-def replay_at(game: str, seq: int | None) -> AppTest:
+def replay_at(game: str | None, seq: int | None) -> AppTest:
     at = AppTest.from_file(REPLAY, default_timeout=30)
-    at.query_params["game"] = game
+    if game is not None:
+        at.query_params["game"] = game
     if seq is not None:
         at.query_params["seq"] = str(seq)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
-
-
-def board(at: AppTest) -> ET.Element:
-    svgs = [m.value[m.value.index("<svg"):m.value.rindex("</svg>") + 6] for m in at.markdown if "<svg" in m.value]
-    assert len(svgs) == 1, "expected one board SVG"
-    return ET.fromstring(svgs[0])
 
 
 def by_id(root: ET.Element, element_id: str) -> ET.Element:
@@ -42,105 +38,94 @@ def by_id(root: ET.Element, element_id: str) -> ET.Element:
     return found[0]
 
 
-def by_class(root: ET.Element, cls: str) -> list[ET.Element]:
-    return [e for e in root.iter() if cls in (e.get("class") or "").split()]
-
-
-def positions(root: ET.Element) -> dict[str, str]:
-    return {e.get("id")[len("model-"):]: e.get("data-at") for e in by_class(root, "rc-model")}
-
-
-def current_row(at: AppTest):
-    frame = at.dataframe[0].value
-    marked = frame[frame.iloc[:, 0] == "▶"]
-    assert len(marked) == 1
-    return marked.iloc[0]
+def details(at: AppTest) -> str:
+    return "\n".join(m.value for m in at.markdown)
 
 
 def test_deep_link_opens_that_moment(data_env: Path) -> None:
     at = replay_at("e2e-legal", 4)
-    assert at.session_state["game"] == "e2e-legal"
-    assert at.session_state["seq"] == 4
-    svg = board(at)
-    assert svg.get("data-game") == "e2e-legal" and svg.get("data-seq") == "4"
+    head, game = component_data(at)
+    assert head["start"] == 4 and game["game"] == "e2e-legal" and game["last"] == 17
+    pic = picture_at(game, 4)
+    assert board(pic).get("data-game") == "e2e-legal" and board(pic).get("data-seq") == "4"
     # after seq 4 the Warden has stepped to [4,2]; nobody else has moved yet
-    assert positions(svg) == {"a1": "4,2", "a2": "8,1", "b1": "6,3", "b2": "2,8"}
+    assert positions(pic) == {"a1": "4,2", "a2": "8,1", "b1": "6,3", "b2": "2,8"}
     # the moving model is ringed and its path drawn from where it stood
-    assert [e.get("data-model") for e in by_class(svg, "rc-hl-ring")] == ["a1"]
-    assert by_class(svg, "rc-hl-path")[0].get("data-path") == "2,1;4,2"
-    assert current_row(at)["seq"] == 4
-    assert any("ModelMoved" in m.value and "seq 4" in m.value for m in at.markdown)
-    assert at.selectbox(key="turn_pick").value == 1
+    assert rings(pic) == ["a1"]
+    assert by_class(pic, "rc-hl-path")[0].get("data-path") == "2,1;4,2"
+    assert "ModelMoved" in game["captions"][4] and "seq 4" in game["captions"][4]
+    assert "ModelMoved" in details(at) and "seq 4" in details(at)
+    assert at.query_params["seq"] == "4" and at.query_params["game"] == "e2e-legal"
 
 
-def test_next_steps_forward_and_moves_the_highlight(data_env: Path) -> None:
-    at = replay_at("e2e-legal", 4)
-    at.button(key="next").click().run()
-    assert at.session_state["seq"] == 5
-    svg = board(at)
-    assert svg.get("data-seq") == "5"
-    assert positions(svg)["a1"] == "6,3"
+def test_frames_step_forward_and_move_the_highlight(data_env: Path) -> None:
+    _, game = component_data(replay_at("e2e-legal", 4))
+    pic = picture_at(game, 5)
+    assert positions(pic)["a1"] == "6,3"
     # the run ends on b1, which must be ejected: both are ringed
-    assert sorted(e.get("data-model") for e in by_class(svg, "rc-hl-ring")) == ["a1", "b1"]
-    assert current_row(at)["seq"] == 5
-    assert any("must_eject" in m.value and "b1" in m.value for m in at.markdown)
-
-    at.button(key="next").click().run()
-    assert at.session_state["seq"] == 6
-    svg = board(at)
-    assert positions(svg)["b1"] == "7,4"
-    assert [e.get("data-hex") for e in by_class(svg, "rc-hl-hex")] == ["7,4"]
-    assert sorted(e.get("data-model") for e in by_class(svg, "rc-hl-ring")) == ["a1", "b1"]
-    assert current_row(at)["type"] == "ModelEjected"
-
-    at.button(key="prev").click().run()
-    assert at.session_state["seq"] == 5
-    assert positions(board(at))["b1"] == "6,3"
+    assert rings(pic) == ["a1", "b1"]
+    assert "ejects Rogue" in game["captions"][5]
+    pic = picture_at(game, 6)
+    assert positions(pic)["b1"] == "7,4"
+    assert [e.get("data-hex") for e in by_class(pic, "rc-hl-hex")] == ["7,4"]
+    assert rings(pic) == ["a1", "b1"]
+    assert "ModelEjected" in game["captions"][6]
+    assert positions(picture_at(game, 5))["b1"] == "6,3"
 
 
-def test_first_last_and_turn_jump(data_env: Path) -> None:
-    at = replay_at("e2e-legal", 4)
-    at.button(key="last").click().run()
-    assert at.session_state["seq"] == 17
-    assert at.button(key="next").disabled
-    assert positions(board(at))["a2"] == "10,1"
-    assert at.selectbox(key="turn_pick").value == 2  # the picker shows the current turn
-    at.selectbox(key="turn_pick").select(1).run()
-    assert at.session_state["seq"] == 1  # turn 1's TurnStarted
-    at.selectbox(key="turn_pick").select(2).run()
-    assert at.session_state["seq"] == 12
-    assert at.selectbox(key="turn_pick").value == 2
-    at.button(key="first").click().run()
-    assert at.session_state["seq"] == 0
-    assert at.button(key="prev").disabled
-    assert positions(board(at)) == {"a1": "2,1", "a2": "8,1", "b1": "6,3", "b2": "2,8"}
-    assert any("Setup" in m.value for m in at.markdown)
+def test_first_last_and_turn_jumps(data_env: Path) -> None:
+    _, game = component_data(replay_at("e2e-legal", 4))
+    assert positions(picture_at(game, 17))["a2"] == "10,1"
+    assert game["jumps"]["turn"] == [1, 12]
+    assert positions(picture_at(game, 0)) == {"a1": "2,1", "a2": "8,1", "b1": "6,3", "b2": "2,8"}
+    assert "Setup" in game["captions"][0]
+    assert [int(s) for s in game["row_seqs"]] == list(range(1, 18))
 
 
-def test_players_with_scores(data_env: Path) -> None:
-    at = replay_at("e2e-legal", 11)
-    legend = next(m.value for m in at.markdown if "rc-player-legend" in m.value)
-    assert "Anna" in legend and "Boris" in legend
-    assert "score 1" in legend  # p1 scored at seq 11
+def test_players_with_names_factions_and_scores(data_env: Path) -> None:
+    _, game = component_data(replay_at("e2e-legal", 11))
+    status = "".join(by_id(picture_at(game, 11), "rc-status").itertext())
+    assert "Anna" in status and "Boris" in status and "Engeln" in status and "Castilla" in status
+    assert "1 VP" in status  # p1 scored at seq 11
+    assert "0 VP" in "".join(by_id(picture_at(game, 10), "rc-status").itertext())
 
 
 def test_violation_shown_with_rule_id(data_env: Path) -> None:
     at = replay_at("e2e-lenient", 4)
     errors = [e.value for e in at.error]
     assert any("R42" in e and "step allows 3" in e for e in errors), errors
-    assert positions(board(at))["a2"] == "9,3"
-    assert current_row(at)["rules"] == "R42"
-    at.button(key="next").click().run()
-    assert not at.error
-    at.button(key="next").click().run()
-    assert any("F05" in e.value for e in at.error)
+    _, game = component_data(at)
+    assert positions(picture_at(game, 4))["a2"] == "9,3"
+    assert "R42" in game["captions"][4] and "rc-broke" in game["rows"][3]
+    assert game["jumps"]["violation"] == [4, 6]
+    assert "F05" in game["captions"][6]
+
+
+def test_deep_link_to_an_unknown_game_says_so(data_env: Path) -> None:
+    at = replay_at("no-such-game", 3)
+    assert any("no game **no-such-game**" in e.value for e in at.error), [e.value for e in at.error]
+    assert not at.get("bidi_component")
+
+
+def test_deep_link_past_the_end_says_so_and_shows_the_last_event(data_env: Path) -> None:
+    at = replay_at("e2e-legal", 9999)
+    assert any("past the end" in w.value and "last event is seq 17" in w.value for w in at.warning)
+    head, _ = component_data(at)
+    assert head["start"] == 17
+    assert at.query_params["seq"] == "17"
+
+
+def test_page_without_a_game_says_so(data_env: Path) -> None:
+    at = replay_at(None, None)
+    assert any("No game chosen" in i.value for i in at.info)
+    assert not at.get("bidi_component")
 
 
 def test_changing_game_starts_at_its_beginning(data_env: Path) -> None:
     at = replay_at("e2e-legal", 15)
-    at.selectbox(key="game").select("e2e-lenient").run()
-    assert at.session_state["seq"] == 0
-    assert board(at).get("data-game") == "e2e-lenient"
+    at.selectbox(key="game_pick").select("e2e-lenient").run()
+    head, game = component_data(at)
+    assert head["start"] == 0 and game["game"] == "e2e-lenient"
 
 
 def test_games_page_lists_games_with_replay_links(data_env: Path) -> None:
@@ -158,7 +143,7 @@ def test_app_navigation_runs_both_pages(data_env: Path) -> None:
     assert at.dataframe  # the Games page is the default
     at.switch_page("views/replay.py").run()
     assert not at.exception
-    board(at)
+    assert any("No game chosen" in i.value for i in at.info)
 
 
 def test_missing_read_models_is_explained(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -182,8 +167,8 @@ def test_republish_is_picked_up_without_blocking_the_projector(tmp_path: Path,
     Projector(data).run()
     monkeypatch.setenv("ROLLCALL_DATA", str(data))
     at = replay_at("one", 5)
-    assert at.selectbox(key="game").options == ["one"]
-    assert at.number_input(key="seq").max == 5
+    assert [o.split(" · ")[0] for o in at.selectbox(key="game_pick").options] == ["one"]
+    assert component_data(at)[1]["last"] == 5
 
     # the dashboard holds its connection; the projector still opens its live file and republishes
     with open(write_record(tmp_path / "two.rollcall.jsonl", "two", LEGAL_EVENTS), encoding="utf-8") as f:
@@ -192,7 +177,7 @@ def test_republish_is_picked_up_without_blocking_the_projector(tmp_path: Path,
     assert Projector(data).run() == 18
     at.run()
     assert not at.exception
-    assert at.selectbox(key="game").options == ["one", "two"]
+    assert [o.split(" · ")[0] for o in at.selectbox(key="game_pick").options] == ["one", "two"]
 
 
 # --- the other systems: a magic phase (t9a), an initiative (claustrophobia) ------------------------
@@ -207,13 +192,20 @@ def systems_env(systems_data: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return systems_data
 
 
-def picture(at: AppTest, cls: str) -> ET.Element:
-    """The picture of the page (its <style> left out) parsed as XML; there is no board beside it."""
-    found = [m.value for m in at.markdown if f'<div class="{cls}"' in m.value]
-    assert len(found) == 1, f"expected one {cls} picture"
-    assert not any("rc-board" in m.value for m in at.markdown)
-    html = found[0]
-    return ET.fromstring(html[html.index(f'<div class="{cls}"'):])
+def picture(at: AppTest, cls: str, seq: int | None = None) -> ET.Element:
+    """The picture of the page at ``seq`` (default: where the page opened); there is no board beside it."""
+    head, game = component_data(at)
+    root = picture_at(game, head["start"] if seq is None else seq)
+    assert not by_class(root, "rc-board")
+    (found,) = by_class(root, cls)
+    return found
+
+
+def current_row(at: AppTest, seq: int | None = None) -> dict:
+    head, game = component_data(at)
+    seq = head["start"] if seq is None else seq
+    row = ET.fromstring(game["rows"][game["row_seqs"].index(seq)])
+    return {"summary": "".join(by_class(row, "rc-ev-summary")[0].itertext())}
 
 
 def one(root: ET.Element, cls: str, **attrs: str) -> ET.Element:
@@ -248,8 +240,7 @@ def test_magic_phase_shows_pools_flux_and_the_cast(systems_env: Path) -> None:
     assert by_class(one(magic, "rc-wizard", wizard="druid"), "rc-cast-now")[0].get("data-spell") == "heal"
     assert current_row(at)["summary"].startswith("shaman dispels with 2 dice")
 
-    at.button(key="next").click().run()  # seq 9: the miscast (C)
-    cast = one(picture(at, "rc-magic"), "rc-cast")
+    cast = one(picture(at, "rc-magic", 9), "rc-cast")  # seq 9: the miscast (C)
     assert cast.get("data-step") == "C"
     assert "witchfire" in "".join(cast.itertext())
 
@@ -280,7 +271,7 @@ def test_initiative_shows_the_die_in_its_slot_and_the_set_aside_die(systems_env:
 
 def test_phenomenon_details_name_the_card(systems_env: Path) -> None:
     at = replay_at("seed000-stabilisation", 8)
-    board(at)  # Tornscape keeps its board
+    board(picture_at(component_data(at)[1], 8))  # Tornscape keeps its board
     card = [m.value for m in at.markdown if m.value.startswith("Card:")]
     assert card and "Ember Spiral" in card[0], card
     assert "positive effect" in card[0] and "hostile vortex" in card[0] and "explore success" in card[0]

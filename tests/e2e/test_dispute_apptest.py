@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from replay_payload import component_data, picture_at
 from streamlit.testing.v1 import AppTest
 
 from domain.application import Rollcall
@@ -98,9 +99,11 @@ def test_a_judge_voids_the_events_and_the_as_ruled_game_follows(data: Path) -> N
                or 'href="/replay?game=seed004-ex1&seq=6&ruled=true"' in m.value for m in at.markdown)
 
     replay = page(REPLAY, game=GAME, seq="8", ruled="true")
-    assert model_at(boards(replay)[0], "faceless") == SETUP["faceless"]
+    assert model_at(picture_at(component_data(replay)[1], 8), "faceless") == SETUP["faceless"]
     played = page(REPLAY, game=GAME, seq="8")
-    assert model_at(boards(played)[0], "faceless") != SETUP["faceless"]
+    assert model_at(picture_at(component_data(played)[1], 8), "faceless") != SETUP["faceless"]
+    struck = [row for row in component_data(played)[1]["rows"] if "rc-struck" in row]
+    assert len(struck) == 3 and all("void: ruling 8" in row for row in struck)  # the voided events, struck out
 
 
 def test_a_void_that_breaks_a_rule_is_refused_with_the_rule_and_nothing_is_written(data: Path) -> None:
@@ -135,3 +138,19 @@ def test_a_player_opens_a_dispute_and_it_waits_for_a_ruling(data: Path) -> None:
     at = rule(at, "Jules", "stands", "the nearest free hex was chosen")
     history = at.dataframe[-1].value
     assert list(history["outcome"]) == ["ruled at 9", "stands"]
+
+
+def test_a_ruling_without_a_judge_or_a_text_is_refused_and_nothing_is_written(data: Path) -> None:
+    at = rule(page(DISPUTE, game=GAME, seq="4"), "", "stands", "")
+    assert any("needs the judge's name and the ruling's text" in e.value for e in at.error)
+    at = rule(at, "Jules", "stands", "   ")
+    assert any("needs the ruling's text" in e.value for e in at.error)
+    assert len(Rollcall.open(data).stored_lines(GAME)) == 8
+
+
+def test_a_refused_void_keeps_the_judges_text_in_the_form(data: Path) -> None:
+    at = rule(page(DISPUTE, game=GAME, seq="4"), "Jules", "void", "only the step")
+    assert any("F01" in e.value for e in at.error)
+    assert [a.value for a in at.text_area if a.label == "Ruling"] == ["only the step"]
+    assert [t.value for t in at.text_input if t.label == "Judge"] == ["Jules"]
+

@@ -109,3 +109,11 @@ def test_the_points_race_charts_the_leaders(data_env: Path) -> None:
     figure = json.loads(charts[0].proto.spec)
     assert {trace["name"] for trace in figure["data"]} == {
         r["player"] for r in expected(data_env, "standings", "Test Open")}
+
+
+def test_each_player_of_the_points_race_has_a_colour_of_their_own(data_env: Path) -> None:
+    import json
+
+    figure = json.loads(open_page("Test Open").get("plotly_chart")[0].proto.spec)
+    colours = [trace["line"]["color"] for trace in figure["data"]]
+    assert len(colours) == len(set(colours)) == len(figure["data"])

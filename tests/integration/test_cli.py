@@ -139,6 +139,21 @@ def test_replay_json_gives_models_positions_at_the_seq(run):
     assert after["models"][moved["model"]]["at"][0] == moved["path"][-1]
     board = run("replay", game, "--seq", str(moved["seq"]))
     assert board.exit_code == 0 and moved["model"] in board.output
+    assert board.output.strip().startswith(f"seq {moved['seq']}: ModelMoved by ")  # what event N was, and who made it
+    assert "q (row 0)" in board.output and "r0 " in board.output  # columns as well as rows
+
+
+def test_replay_past_the_last_event_is_an_error_naming_it_and_the_end_is_said(run):
+    run("import", str(EXAMPLE))
+    game = game_id(EXAMPLE)
+    last = len(run("export", game).output.splitlines()) - 1
+    result = run("replay", game, "--seq", str(last + 5))
+    assert result.exit_code == 1 and f"its last event is seq {last}" in result.output
+    ended = run("replay", game)
+    assert ended.exit_code == 0
+    lines = [json.loads(x) for x in run("export", game).output.splitlines()]
+    if any(line.get("type") == "GameEnded" for line in lines):
+        assert "the game has ended" in ended.output
 
 
 def test_unknown_game_is_a_clear_error(run):

@@ -15,6 +15,7 @@ from domain.record import check_keys, did_you_mean, field as get_field
 from domain.systems.claustrophobia.legal import InitiativeActions
 from domain.systems.fields import EventSpec, integer, text
 from domain.systems.pack import GameSystem
+from domain.systems.claustrophobia.presentation import ClaustrophobiaPresentation
 from domain.systems.state import Checks, GameState
 
 LINES = range(1, 7)
@@ -81,6 +82,7 @@ class ClaustrophobiaState(GameState):
 
 
 class Claustrophobia(InitiativeActions, GameSystem):
+    presentation_class = ClaustrophobiaPresentation
     alias = "claustrophobia"
     rule_data = "claustrophobia"
     state_class = ClaustrophobiaState

@@ -14,6 +14,7 @@ from domain.errors import MalformedRecord, RollcallError
 from domain.record import bounded, check_keys, did_you_mean, field as get_field, unknown_value
 from domain.systems.fields import EventSpec, dice_count, integer, integer_in, one_of, text
 from domain.systems.pack import GameSystem
+from domain.systems.t9a.presentation import T9APresentation
 from domain.systems.state import Checks, GameState
 from domain.systems.t9a.legal import MagicActions
 
@@ -114,6 +115,7 @@ def miscast_effect(table: dict, value: int) -> str:
 
 
 class T9A(MagicActions, GameSystem):
+    presentation_class = T9APresentation
     alias = "t9a"
     aliases = ("9th-age", "the-9th-age")
     rule_data = "t9a"

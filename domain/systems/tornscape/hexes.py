@@ -52,6 +52,10 @@ __all__ = [
     "near",
     "nearest_free_hexes",
     "step_is_adjacent",
+    "EDGE_NEIGHBOURS",
+    "pixel_centre",
+    "corner_offsets",
+    "hexon_boundary",
 ]
 
 # --------------------------------------------------------------------------
@@ -486,3 +490,43 @@ def step_is_adjacent(size: str, before: list, after: list) -> bool:
                 return False
         return True
     raise ValueError(f"unknown model size: {size!r}")
+
+
+# --------------------------------------------------------------------------
+# Drawing: pixels of a pointy-top board (y pointing down)
+# --------------------------------------------------------------------------
+
+SQRT3 = 3 ** 0.5
+
+#: The neighbour across each edge of a drawn hexagon: edge ``k`` joins corner ``k`` and ``k + 1`` and faces
+#: the angle ``60 * k`` degrees (clockwise from east, y pointing down); the same offsets as ``DIRECTIONS``.
+EDGE_NEIGHBOURS: tuple[Hex, ...] = ((1, 0), (0, 1), (-1, 1), (-1, 0), (0, -1), (1, -1))
+
+
+def pixel_centre(h: Hex, size: float) -> tuple[float, float]:
+    """The centre of hex ``h`` in pixels, for hexagons of circumradius ``size`` ((0, 0) at hex (0, 0))."""
+    q, r = h
+    return size * SQRT3 * (q + r / 2), size * 1.5 * r
+
+
+@lru_cache(maxsize=16)
+def corner_offsets(size: float) -> tuple[tuple[float, float], ...]:
+    """The six corners of a hexagon relative to its centre; corner ``k`` at ``60 * k - 30`` degrees."""
+    import math
+
+    return tuple((size * math.cos(math.radians(60 * k - 30)), size * math.sin(math.radians(60 * k - 30)))
+                 for k in range(6))
+
+
+@lru_cache(maxsize=32)
+def hexon_boundary(width: int, height: int) -> tuple[tuple[Hex, int], ...]:
+    """The edges ``(hex, k)`` of on-board hexes that lie on a hexon's boundary or the board's edge
+    (each shared edge once)."""
+    out = []
+    for h in _board_hexes(width, height):
+        own = hexon_centre_of(h)
+        for k, (dq, dr) in enumerate(EDGE_NEIGHBOURS):
+            n = (h[0] + dq, h[1] + dr)
+            if not on_board(n, width, height) or (k < 3 and hexon_centre_of(n) != own):
+                out.append((h, k))
+    return tuple(out)

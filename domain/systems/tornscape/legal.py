@@ -197,6 +197,19 @@ def _activation(pack, state: TornscapeState) -> Iterator[Action]:
         if hx.footprint_distance(model.fp, (marker.at,)) <= 1:
             yield Action({"type": "MarkerTaken", "model": model.id, "marker": marker.id},
                          f"{model.id} takes marker {marker.id}", "activation", actor=model.player)
+    yield from _attacks(pack, state, model)
+
+
+ATTACK_DICE = range(1, 7)  # the attack rolls offered: one to six dice (the luck statistics count every throw)
+
+
+def _attacks(pack, state: TornscapeState, model: Model) -> Iterator[Action]:
+    """An attack roll of the active model when an enemy stands next to it (combat is not a rule Rollcall
+    checks; its dice are recorded for the luck statistics)."""
+    if pack.adjacent_enemies(state, model, model.fp):
+        for dice in ATTACK_DICE:
+            yield _roll(state, model.player, "attack", "attack", dice, f"{model.id} attacks with {dice} "
+                        f"{'die' if dice == 1 else 'dice'}", "attack")
 
 
 def _explore(pack, state: TornscapeState, model: Model) -> Iterator[Action]:

@@ -10,6 +10,7 @@ from domain.errors import MalformedRecord
 from domain.record import bounded, check_keys, did_you_mean, field, position, show, unknown_value
 from domain.systems.fields import EventSpec, a_list, any_value, integer, integer_in, one_of, text
 from domain.systems.pack import GameSystem
+from domain.systems.tornscape.presentation import TornscapePresentation
 from domain.systems.state import Checks, GameState
 from domain.systems.actions import Action
 from domain.systems.tornscape import hexes as hx, legal
@@ -44,6 +45,7 @@ def recorded_position(size: str, value: list) -> list[tuple[int, int]]:
 
 
 class Tornscape(VortexRules, GameSystem):
+    presentation_class = TornscapePresentation
     alias = "tornscape"
     rule_data = "tornscape"
     state_class = TornscapeState

@@ -1,13 +1,14 @@
-"""HTML/SVG picture of a The 9th Age magic phase (for ``st.markdown(..., unsafe_allow_html=True)``).
+"""HTML/SVG picture of a The 9th Age magic phase.
 
 Pure string building over the replay state of a ``t9a`` game (``players.<id>.magic_dice/veil/flux_left``,
 ``magic``, ``wizards``, ``spells``; see projections/queries.py ``state_at``). Every text is escaped.
 
 Public API:
-    render_magic(state, events=None) -> str
-        ``events`` (optional, the game's events as ``projections.queries.game_events`` gives them)
-        adds what the state does not keep: the casting dice, the version cast, the dispel and the
-        miscast of the current attempt.
+    render_magic(state, events=None, names=None) -> str
+        ``events`` (optional, the game's stored lines or rows carrying them) adds what the state does not
+        keep: the casting dice, the version cast, the dispel and the miscast of the current attempt.
+    magic_look(state, events_by_seq, rolls, names) -> Look
+        The picture's regions at a moment (domain.systems.scene), for drawing it once and stepping.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ from __future__ import annotations
 from functools import lru_cache
 from html import escape
 
-from dashboard import events as ev
-from dashboard.board import player_colours
-from dashboard.dice_svg import d6_svg, token_svg
+from domain.systems.dice_svg import d6_svg, token_svg
+from domain.systems.presentation import Names, Presentation, die_symbol, payload, rolls_by_seq
+from domain.systems.scene import Look, look_attrs
 
-__all__ = ["render_magic", "cast_outcome"]
+__all__ = ["render_magic", "cast_outcome", "magic_look", "magic_shell"]
 
 PHASE_STEPS = (("started", "Start"), ("flux", "Flux card"), ("siphoned", "Siphon the Veil"), ("casting", "Casting"),
                ("ended", "End"))
@@ -29,7 +30,8 @@ MISCAST_COLOUR = "#e8562a"
 NONE = '<span class="rc-none">none</span>'
 NO_SPELLS = '<span class="rc-none">no spells</span>'
 
-CSS = """<style>
+CSS = """
+.rc-region{display:contents}
 .rc-magic{font-family:sans-serif;color:#222;background:#f5f2ea;border:1px solid #d2ccbd;border-radius:8px;
 padding:.6em .8em;line-height:1.35}
 .rc-magic-head{display:flex;flex-wrap:wrap;align-items:center;gap:.4em 1em;margin-bottom:.5em}
@@ -41,7 +43,7 @@ border:1px solid transparent;white-space:nowrap}
 .rc-chip.rc-now{background:#ffb000;color:#222;font-weight:bold}
 .rc-chip.rc-skipped{opacity:.4;text-decoration:line-through}
 .rc-magic-sides{display:grid;grid-template-columns:repeat(auto-fit,minmax(250px,1fr));gap:.6em}
-.rc-magic-side{background:#fff;border:1px solid #d2ccbd;border-left:6px solid var(--pc);border-radius:6px;
+.rc-magic-side{contain:layout paint style;background:#fff;border:1px solid #d2ccbd;border-left:6px solid var(--pc);border-radius:6px;
 padding:.45em .65em}
 .rc-magic-side.rc-active{box-shadow:0 0 0 2px #ffb000}
 .rc-side-name{font-weight:bold}
@@ -73,7 +75,8 @@ font-size:.85em;border:1px solid #d2ccbd}
 .rc-verdict{display:inline-block;border-radius:4px;padding:0 .5em;color:#fff;font-weight:bold;
 text-transform:uppercase;font-size:.85em;letter-spacing:.04em}
 .rc-muted{opacity:.7;font-size:.85em}
-</style>"""
+.rc-die-face{display:inline-block;font-size:1.9em;line-height:1;border-radius:4px;padding:0 .04em}
+"""
 
 
 def _e(value) -> str:
@@ -113,19 +116,19 @@ def _compare(a, b) -> str:
 
 # --- the current casting attempt ------------------------------------------------------------------
 
-def _cast_context(state: dict, events: list[dict] | None) -> dict:
-    """What the events add to the state's ``magic.cast``: the dice, the version, the dispel, the miscast."""
+def _cast_context(state: dict, events: dict[int, dict], rolls: dict[int, dict]) -> dict:
+    """What the events (by seq) add to the state's ``magic.cast``: the dice, the version, the dispel, the
+    miscast (``rolls``: the rolls up to the state's seq)."""
     cast = (state.get("magic") or {}).get("cast") or {}
     if not cast or not events:
         return {}
     upto = int(state.get("seq") or 0)
-    rolls = ev.rolls_by_seq([e for e in events if int(e["seq"]) <= upto])
     out: dict = {}
-    for e in events:
-        seq = int(e["seq"])
-        if seq < cast.get("seq", 0) or seq > upto:
+    for seq in range(int(cast.get("seq", 0)), upto + 1):
+        e = events.get(seq)
+        if e is None:
             continue
-        p = ev.payload(e)
+        p = payload(e)
         if seq == cast.get("seq") and e.get("type") == "CastingAttempted":
             out.update(version=p.get("version", "basic"), modifier=p.get("modifier", 0), dice=p.get("dice"),
                        target=p.get("target"), faces=(rolls.get(p.get("roll")) or {}).get("faces"))
@@ -159,10 +162,12 @@ def _value_text(spell: dict, version: str | None, dice) -> tuple[int | None, str
 
 
 def _dice_row(faces, fill: str = "#fffdf6") -> str:
-    return "".join(d6_svg(f, size=24, fill=fill, title=str(f)) for f in faces or [])
+    """The dice of a roll as die faces (⚀…⚅: small, as every casting attempt of a game keeps its own)."""
+    return "".join(f'<span class="rc-d6 rc-die-face" data-face="{_e(f)}" title="{_e(f)}" '
+                   f'style="background:{fill}">{_e(die_symbol(f))}</span>' for f in faces or [])
 
 
-def _cast_html(state: dict, context: dict) -> str:
+def _cast_html(state: dict, context: dict, names: Names) -> str:
     magic = state.get("magic") or {}
     cast = magic.get("cast")
     if not cast:
@@ -183,7 +188,7 @@ def _cast_html(state: dict, context: dict) -> str:
              f'data-value="{_e("" if value is None else value)}" data-result="{outcome}" '
              f'data-miscast="{"true" if miscast else "false"}" data-step="{_e(cast.get("step"))}"')
     parts = [f'<div class="rc-cast" {attrs}>']
-    title = (f'<span><b>{_e(wizard)}</b> casts <b>{_e(spell.get("name") or cast.get("spell"))}</b>'
+    title = (f'<span><b>{_e(names.of("wizards", wizard))}</b> casts <b>{_e(spell.get("name") or cast.get("spell"))}</b>'
              + (" (boosted)" if version == "boosted" else "") + "</span>"
              + (f'<span class="rc-muted">at {_e(context["target"])}</span>' if context.get("target") else "")
              + f'<span class="rc-muted">· seq {_e(cast.get("seq"))}</span>')
@@ -213,7 +218,7 @@ def _cast_html(state: dict, context: dict) -> str:
     if dispel:
         verdict = "dispelled" if dispel.get("dispelled") else "failed"
         parts.append(
-            '<div class="rc-cast-line rc-dispel"><span>Dispel by <b>' + _e(dispel.get("wizard")) + "</b>:</span>"
+            '<div class="rc-cast-line rc-dispel"><span>Dispel by <b>' + _e(names.of("wizards", dispel.get("wizard"))) + "</b>:</span>"
             + _dice_row(dispel.get("faces"), fill="#f0f0f0")
             + ("=" if dispel.get("faces") else "")
             + f'<span><b>{_e(dispel.get("total"))}</b> {_compare(dispel.get("total"), total)} {_e(total)}</span>'
@@ -244,24 +249,42 @@ def _cast_html(state: dict, context: dict) -> str:
 
 # --- a player's side ------------------------------------------------------------------------------
 
-def _flux_row(pid: str, player: dict, magic: dict) -> str:
-    cards = flux_cards()
+def _flux_look(pid: str, player: dict, magic: dict, cards: list[str]) -> Look:
+    """Each Flux card of ``pid``'s deck (drawn, left, used), and how many are left."""
     left = {str(c) for c in player.get("flux_left") or []}
     drawn = str(magic.get("flux_card")) if magic.get("active") == pid and magic.get("flux_card") else None
-    html = []
-    for card in _card_order(set(cards) | left):
-        data = cards.get(card) or {}
+    look: Look = {(f"side-{pid}-fluxrow", "data-flux-left"): ",".join(_card_order(left)),
+                  (f"side-{pid}-fluxleft", "text"): f"{len(left)} left"}
+    for card in cards:
+        status = "drawn" if card == drawn else "left" if card in left else "used"
+        cls = {"drawn": "rc-flux-card rc-drawn", "left": "rc-flux-card", "used": "rc-flux-card rc-used"}[status]
+        look[(f"flux-{pid}-{card}", "class")] = cls
+        look[(f"flux-{pid}-{card}", "data-status")] = status
+    return look
+
+
+def _flux_shell(pid: str, cards: list[str], look: Look) -> str:
+    table = flux_cards()
+    spans = []
+    for card in cards:
+        data = table.get(card) or {}
         tip = f"Flux card {card}"
         if data:
             tip += (f": {data.get('magic_dice')} magic dice, {data.get('veil_tokens')} veil tokens, "
                     f"miscast {_signed(data.get('miscast_modifier', 0))}")
-        state = "rc-drawn" if card == drawn else "" if card in left else "rc-used"
-        status = "drawn" if card == drawn else "left" if card in left else "used"
-        html.append(f'<span class="rc-flux-card {state}" data-card="{_e(card)}" data-status="{status}" '
-                    f'title="{_e(tip)}">{_e(card)}</span>')
-    return (f'<div class="rc-row rc-flux" data-flux-left="{_e(",".join(_card_order(left)))}">'
-            f'<span class="rc-label">Flux cards<br/><span class="rc-flux-left">{len(left)} left</span></span>'
-            f'{"".join(html)}</div>')
+        fid = f"flux-{pid}-{card}"
+        spans.append(f'<span id="{_e(fid)}" data-card="{_e(card)}" title="{_e(tip)}"'
+                     f'{look_attrs(look, fid, "class", "data-status")}>{_e(card)}</span>')
+    rid = f"side-{pid}-fluxrow"
+    return (f'<div class="rc-row rc-flux" id="{_e(rid)}"{look_attrs(look, rid, "data-flux-left")}>'
+            f'<span class="rc-label">Flux cards<br/><span class="rc-flux-left" id="side-{_e(pid)}-fluxleft">'
+            f'{_e(look.get((f"side-{pid}-fluxleft", "text"), ""))}</span></span>{"".join(spans)}</div>')
+
+
+def deck(state: dict) -> list[str]:
+    """Every Flux card a state's players hold or have used (the rule data's and theirs)."""
+    left = {str(c) for p in (state.get("players") or {}).values() for c in (p or {}).get("flux_left") or []}
+    return _card_order(set(flux_cards()) | left)
 
 
 def _spell_chip(state: dict, sid, casting: bool) -> str:
@@ -280,7 +303,7 @@ def _spell_chip(state: dict, sid, casting: bool) -> str:
             f'<small>{_e(note)}</small></span>')
 
 
-def _wizards_html(state: dict, pid: str) -> str:
+def _wizards_html(state: dict, pid: str, names: Names) -> str:
     cast = (state.get("magic") or {}).get("cast") or {}
     rows = []
     for wid, w in (state.get("wizards") or {}).items():
@@ -290,31 +313,53 @@ def _wizards_html(state: dict, pid: str) -> str:
         cls = "rc-wizard" + (" rc-casting" if casting else "") + (" rc-fleeing" if w.get("fleeing") else "")
         chips = "".join(_spell_chip(state, sid, casting and cast.get("spell") == sid) for sid in w.get("spells") or [])
         flee = ' <span class="rc-muted">(fleeing)</span>' if w.get("fleeing") else ""
-        rows.append(f'<div class="{cls}" data-wizard="{_e(wid)}"><span class="rc-wizard-name">{_e(wid)}</span>'
+        rows.append(f'<div class="{cls}" data-wizard="{_e(wid)}"><span class="rc-wizard-name">'
+                    f'{_e(names.of("wizards", wid))}</span>'
                     f"{flee}{chips or NO_SPELLS}</div>")
     return "".join(rows) or '<div class="rc-none">no wizards</div>'
 
 
-def _side_html(state: dict, pid: str, player: dict, colour: str) -> str:
+def _side_look(state: dict, pid: str, player: dict, names: Names, cards: list[str]) -> Look:
     magic = state.get("magic") or {}
     active = magic.get("active") == pid
     role = "" if not magic.get("active") else "active" if active else "reactive"
     dice = int(player.get("magic_dice") or 0)
     veil = int(player.get("veil") or 0)
-    pool = "".join(d6_svg(None, size=20, fill="#efe8ff", pip="#5b3f99", stroke="#5b3f99",
-                          title="magic die") for _ in range(dice))
-    tokens = "".join(token_svg(15, title="veil token") for _ in range(veil))
+    sid = f"side-{pid}"
+    return {(sid, "class"): "rc-magic-side" + (" rc-active" if active else ""), (sid, "data-dice"): str(dice),
+            (sid, "data-veil"): str(veil), (f"{sid}-role", "text"): pid + (" · " + role if role else ""),
+            (f"{sid}-pool", "html"): _pool(dice), (f"{sid}-dice", "text"): str(dice),
+            (f"{sid}-tokens", "html"): _tokens(veil), (f"{sid}-veil", "text"): str(veil),
+            (f"{sid}-wizards", "html"): _wizards_html(state, pid, names), **_flux_look(pid, player, magic, cards)}
+
+
+@lru_cache(maxsize=32)
+def _pool(dice: int) -> str:
+    return "".join(d6_svg(None, size=20, fill="#efe8ff", pip="#5b3f99", stroke="#5b3f99", title="magic die")
+                   for _ in range(dice)) or NONE
+
+
+@lru_cache(maxsize=32)
+def _tokens(veil: int) -> str:
+    return "".join(token_svg(15, title="veil token") for _ in range(veil)) or NONE
+
+
+def _side_shell(pid: str, name: str, colour: str, look: Look, cards: list[str]) -> str:
+    sid = f"side-{pid}"
+
+    def region(part: str, cls: str = "rc-region", tag: str = "div", what: str = "html") -> str:
+        value = look.get((f"{sid}-{part}", what), "")
+        return f'<{tag} id="{_e(sid)}-{part}" class="{cls}">{value if what == "html" else _e(value)}</{tag}>'
+
     return (
-        f'<div class="rc-magic-side{" rc-active" if active else ""}" data-player="{_e(pid)}" '
-        f'data-dice="{dice}" data-veil="{veil}" style="--pc:{colour}">'
-        f'<div><span class="rc-side-name">{_e(player.get("name") or pid)}</span>'
-        f'<span class="rc-side-role">{_e(pid)}{" · " + role if role else ""}</span></div>'
-        f'<div class="rc-row rc-pool"><span class="rc-label">Magic dice</span>'
-        f'{pool or NONE}<span class="rc-count">{dice}</span></div>'
-        f'<div class="rc-row rc-veil"><span class="rc-label">Veil tokens</span>'
-        f'{tokens or NONE}<span class="rc-count">{veil}</span></div>'
-        f"{_flux_row(pid, player, magic)}"
-        f'<div class="rc-row rc-wizards"><span class="rc-label">Wizards</span></div>{_wizards_html(state, pid)}'
+        f'<div id="{_e(sid)}" data-player="{_e(pid)}" style="--pc:{colour}"'
+        f'{look_attrs(look, sid, "class", "data-dice", "data-veil")}>'
+        f'<div><span class="rc-side-name">{_e(name)}</span>{region("role", "rc-side-role", "span", "text")}</div>'
+        f'<div class="rc-row rc-pool"><span class="rc-label">Magic dice</span>{region("pool")}'
+        f'{region("dice", "rc-count", "span", "text")}</div>'
+        f'<div class="rc-row rc-veil"><span class="rc-label">Veil tokens</span>{region("tokens")}'
+        f'{region("veil", "rc-count", "span", "text")}</div>'
+        f'{_flux_shell(pid, cards, look)}<div class="rc-row rc-wizards"><span class="rc-label">Wizards</span></div>{region("wizards")}'
         "</div>"
     )
 
@@ -351,14 +396,42 @@ def _head_html(state: dict) -> str:
             f'<span class="rc-phase-steps">{chips}</span>{drawn}</div>')
 
 
-def render_magic(state: dict, events: list[dict] | None = None) -> str:
+def magic_look(state: dict, events: dict[int, dict], rolls: dict[int, dict], names: Names | None = None,
+               cards: list[str] | None = None) -> Look:
+    """The regions of the picture at ``state``: the head, each player's side, the current casting attempt."""
+    names = names or Names()
+    magic = state.get("magic") or {}
+    players = state.get("players") or {}
+    look: Look = {("rc-magic", "data-active"): magic.get("active") or "",
+                  ("rc-magic", "data-step"): magic.get("step") or "",
+                  ("rc-magic-head", "html"): _head_html(state),
+                  ("rc-magic-cast", "html"): _cast_html(state, _cast_context(state, events, rolls), names)}
+    for pid, p in players.items():
+        look.update(_side_look(state, str(pid), p or {}, names, cards or deck(state)))
+    return look
+
+
+def magic_shell(game, seq, players: dict[str, str], look: Look, cards: list[str]) -> str:
+    """The picture's HTML with each region as ``look`` says (``players``: id -> name)."""
+    colours = Presentation().player_colours(players)
+    sides = "".join(_side_shell(str(pid), name, colours.get(pid, "#8c8c8c"), look, cards)
+                    for pid, name in players.items())
+    return (f'<div class="rc-magic" id="rc-magic" data-game="{_e(game)}" data-seq="{_e(seq)}"'
+            f'{look_attrs(look, "rc-magic", "data-active", "data-step")}>'
+            f'<div id="rc-magic-head" class="rc-region">{look.get(("rc-magic-head", "html"), "")}</div>'
+            f'<div class="rc-magic-sides">{sides}</div>'
+            f'<div id="rc-magic-cast" class="rc-region">{look.get(("rc-magic-cast", "html"), "")}</div></div>')
+
+
+def render_magic(state: dict, events: list[dict] | None = None, names: Names | None = None) -> str:
     """The magic phase at ``state``: both players' dice pools, veil tokens, Flux cards, wizards and spells,
     and the current casting attempt with its total against the value."""
-    magic = state.get("magic") or {}
-    colours = player_colours(state)
-    sides = "".join(_side_html(state, str(pid), p or {}, colours.get(pid, "#8c8c8c"))
-                    for pid, p in (state.get("players") or {}).items())
-    return (f'{CSS}<div class="rc-magic" data-game="{_e(state.get("game"))}" data-seq="{_e(state.get("seq"))}" '
-            f'data-active="{_e(magic.get("active") or "")}" data-step="{_e(magic.get("step") or "")}">'
-            f"{_head_html(state)}<div class=\"rc-magic-sides\">{sides}</div>"
-            f"{_cast_html(state, _cast_context(state, events))}</div>")
+    upto = int(state.get("seq") or 0)
+    known = [ev for ev in events or [] if int(ev["seq"]) <= upto]
+    cards = deck(state)
+    look = magic_look(state, {int(ev["seq"]): ev for ev in known}, rolls_by_seq(known), names, cards)
+    return f"<style>{CSS}</style>" + magic_shell(state.get("game"), state.get("seq"),
+                                                   {pid: (p or {}).get("name") or pid
+                                                    for pid, p in (state.get("players") or {}).items()}, look,
+                                                   cards)
+

@@ -1,8 +1,15 @@
-"""Presentation helpers of the Replay page (dashboard/events.py): pure functions, no Streamlit."""
+"""Event summaries and highlights (each rules pack's presentation) and the event list (dashboard/events.py):
+pure functions, no Streamlit."""
 
 from __future__ import annotations
 
 from dashboard import events as ev
+from domain.systems import system_for
+from domain.systems.tornscape.presentation import phenomenon_name
+
+TORNSCAPE = system_for("tornscape").presentation
+T9A = system_for("t9a").presentation
+CLAUSTROPHOBIA = system_for("claustrophobia").presentation
 
 
 def event(seq: int, kind: str, **payload) -> dict:
@@ -23,28 +30,28 @@ def test_dice_symbols() -> None:
 
 def test_move_highlight_starts_where_the_model_stood() -> None:
     moved = event(5, "ModelMoved", model="a1", action="run", path=[[4, 2], [6, 3]], must_eject=["b1"])
-    assert ev.highlight(moved, BEFORE) == {"models": ["a1", "b1"], "path": [[2, 1], [4, 2], [6, 3]]}
-    assert "ejects b1" in ev.summary(moved)
+    assert TORNSCAPE.highlight(moved, BEFORE) == {"models": ["a1", "b1"], "path": [[2, 1], [4, 2], [6, 3]]}
+    assert "ejects b1" in TORNSCAPE.summary(moved)
 
 
 def test_ejection_highlight_shows_destination() -> None:
     ejected = event(6, "ModelEjected", model="b1", by="a1", to=[7, 4], dodge=3, dodged=False)
-    assert ev.highlight(ejected, BEFORE) == {"models": ["b1", "a1"], "hexes": [[7, 4]], "path": [[6, 3], [7, 4]]}
+    assert TORNSCAPE.highlight(ejected, BEFORE) == {"models": ["b1", "a1"], "hexes": [[7, 4]], "path": [[6, 3], [7, 4]]}
     rolls = {3: {"faces": ["blank"]}}
-    assert ev.summary(ejected, rolls) == "b1 ejected by a1 → [7,4], dodge ○: failed"
+    assert TORNSCAPE.summary(ejected, rolls) == "b1 ejected by a1 → [7,4], dodge ○: failed"
 
 
 def test_marker_ejection_and_untouched_events() -> None:
     marker = event(7, "MarkerEjected", marker="k1", to=[5, 4])
-    assert ev.highlight(marker, BEFORE) == {"hexes": [[5, 4]], "path": [[4, 4], [5, 4]]}
-    assert ev.highlight(event(1, "TurnStarted", turn=1), BEFORE) == {}
-    assert ev.highlight(None, BEFORE) == {}
+    assert TORNSCAPE.highlight(marker, BEFORE) == {"hexes": [[5, 4]], "path": [[4, 4], [5, 4]]}
+    assert TORNSCAPE.highlight(event(1, "TurnStarted", turn=1), BEFORE) == {}
+    assert TORNSCAPE.highlight(None, BEFORE) == {}
 
 
 def test_fields_split_and_violations() -> None:
     e = event(4, "ModelMoved", model="a2", action="step", path=[[9, 1]], free_attacks=[], entered=[])
     e["violations"] = [{"rule": "R42", "message": "too far"}]
-    given, derived = ev.split_fields(e)
+    given, derived = ev.split_fields(e, "tornscape")
     assert given == {"model": "a2", "action": "step", "path": [[9, 1]]}
     assert derived == {"free_attacks": [], "entered": []}
     assert ev.violations(e) == [{"rule": "R42", "message": "too far"}]
@@ -84,29 +91,53 @@ def test_magic_phase_summaries() -> None:
         (event(12, "MagicPhaseEnded", carried=1), "magic phase ends, 1 veil token carried"),
     ]
     for e, expected in cases:
-        assert ev.summary(e, rolls) == expected
+        assert T9A.summary(e, rolls) == expected
 
 
 def test_initiative_summaries() -> None:
     rolls = {3: {"faces": [5, 2, 6]}}
     assigned = event(4, "ActionDieAssigned", warrior="redeemer", roll=3, index=0, line=5, mvt=0, cbt=0,
                      exhausted=True, **{"def": 3})
-    assert ev.summary(assigned, rolls) == "redeemer takes ⚄ (5): line 5, MVT 0 CBT 0 DEF 3, exhausted"
-    assert ev.summary(event(8, "LineLost", warrior="redeemer", line=5)) == "redeemer loses line 5"
-    assert ev.summary(event(9, "LineRestored", warrior="redeemer", line=5)) == "redeemer regains line 5"
-    assert ev.summary(event(5, "GiftUsed", warrior="redeemer", gift="aura_of_foresight")) == (
+    assert CLAUSTROPHOBIA.summary(assigned, rolls) == "redeemer takes ⚄ (5): line 5, MVT 0 CBT 0 DEF 3, exhausted"
+    assert CLAUSTROPHOBIA.summary(event(8, "LineLost", warrior="redeemer", line=5)) == "redeemer loses line 5"
+    assert CLAUSTROPHOBIA.summary(event(9, "LineRestored", warrior="redeemer", line=5)) == "redeemer regains line 5"
+    assert CLAUSTROPHOBIA.summary(event(5, "GiftUsed", warrior="redeemer", gift="aura_of_foresight")) == (
         "redeemer uses aura of foresight")
-    assert ev.summary(event(6, "WarriorRemoved", warrior="blade")) == "blade out of play"
-    assert ev.summary(event(7, "PhaseStarted", phase="action", set_aside=[2])) == (
+    assert CLAUSTROPHOBIA.summary(event(6, "WarriorRemoved", warrior="blade")) == "blade out of play"
+    assert CLAUSTROPHOBIA.summary(event(7, "PhaseStarted", phase="action", set_aside=[2])) == (
         "action phase, 1 action die set aside")
-    assert ev.summary(event(7, "PhaseStarted", phase="action")) == "action phase"
+    assert CLAUSTROPHOBIA.summary(event(7, "PhaseStarted", phase="action")) == "action phase"
 
 
 def test_phenomenon_card_name_and_details() -> None:
     drawn = event(8, "PhenomenonDrawn", card="ember_spiral", effect="positive", model="w", vortex="v1",
                   relation="hostile", trigger="explore_success", shuffled=False)
-    assert ev.summary(drawn) == "Ember Spiral (positive) for w at v1"
-    details = ev.phenomenon_text(drawn)
+    assert TORNSCAPE.summary(drawn) == "Ember Spiral (positive) for w at v1"
+    details = TORNSCAPE.details(drawn)
     assert details == "**Ember Spiral** (`ember_spiral`) · positive effect · hostile vortex · trigger: explore success"
-    assert ev.phenomenon_name("not_a_card") == "not_a_card"
-    assert ev.phenomenon_text(event(1, "TurnStarted", turn=1)) is None
+    assert phenomenon_name("not_a_card") == "not_a_card"
+    assert TORNSCAPE.details(event(1, "TurnStarted", turn=1)) is None
+
+
+def test_summaries_speak_of_players_and_models_by_name() -> None:
+    header = {"players": [{"id": "p1", "name": "Anna", "faction": "dread_elves"}, {"id": "p2", "name": "Boris"}],
+              "setup": {"models": [{"id": "a1", "name": "Warden"}, {"id": "a2", "name": "Swordsman"},
+                                   {"id": "a3", "name": "Swordsman"}]}}
+    names = TORNSCAPE.names(header)
+    assert names.faction("dread_elves") == "Dread Elves"
+    assert names.of("models", "a2") == "Swordsman 1" and names.of("models", "a3") == "Swordsman 2"
+    assert len({names.short("models", m) for m in ("a1", "a2", "a3")}) == 3
+    moved = event(5, "ModelMoved", model="a1", action="run", path=[[4, 2]])
+    assert TORNSCAPE.summary(moved, None, names) == "Warden run → [4,2] (1 step)"
+    scored = event(9, "PointsScored", player="p1", points=2, reason="objective")
+    assert TORNSCAPE.summary(scored, None, names) == "Anna +2 (objective)"
+    ended = event(10, "GameEnded", score={"p1": 2, "p2": 2}, winner=None, reason="turn limit")
+    assert T9A.summary(ended, None, names) == "Anna 2 – Boris 2; winner none (draw) (turn limit)"
+
+
+def test_struck_rows_are_a_function_of_a_set_of_seqs() -> None:
+    rows = ev.event_rows([event(s, "TurnStarted", turn=s) for s in (1, 2, 3)])
+    struck = ev.strike(rows, {2}, {2: "void: ruling 7"})
+    assert [r["struck"] for r in struck] == [False, True, False]
+    assert struck[1]["note"] == "void: ruling 7"
+    assert not any(r["struck"] for r in rows)

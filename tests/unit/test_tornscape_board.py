@@ -8,7 +8,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from dashboard.board import legend_html, player_colours, render_board
+from domain.systems import system_for
+from domain.systems.tornscape import board
+from domain.systems.tornscape.board import player_colours, render_board
 
 NS = "{http://www.w3.org/2000/svg}"
 SQRT3 = math.sqrt(3)
@@ -22,6 +24,12 @@ def find_id(root: ET.Element, element_id: str) -> ET.Element:
     found = [e for e in root.iter() if e.get("id") == element_id]
     assert len(found) == 1, f"expected exactly one element with id={element_id!r}, got {len(found)}"
     return found[0]
+
+
+def centre(g: ET.Element) -> tuple[float, float]:
+    """Where a model's group is drawn (its translate)."""
+    x, y = g.get("transform").removeprefix("translate(").rstrip(")").split(",")
+    return float(x), float(y)
 
 
 def by_class(root: ET.Element, cls: str) -> list[ET.Element]:
@@ -138,30 +146,47 @@ def test_hexon_outline_follows_the_outer_boundary_of_each_hexon_only():
 def test_terrain_kinds_get_distinct_fills_and_appear_in_the_legend():
     root = parse(render_board(make_state()))
     hexes = {e.get("data-hex"): e for e in by_class(root, "rc-hex")}
+    terrain = {e.get("data-hex"): e for e in by_class(root, "rc-terrain-hex")}
+    pieces = {e.get("data-terrain"): e for e in by_class(root, "rc-terrain")}
     fills = {}
     for hex_id, kind in [("5,3", "solid"), ("6,7", "burning_ground"), ("4,15", "deadly_bog"),
                          ("13,8", "cover")]:
-        assert hexes[hex_id].get("data-terrain") == kind
-        fills[kind] = hexes[hex_id].get("fill")
+        assert terrain[hex_id].get("data-terrain") == kind
+        fills[kind] = pieces[kind].get("fill")
     assert len(set(fills.values())) == 4
-    assert hexes["0,0"].get("fill") is None  # plain hex inherits the light board fill
+    assert hexes["0,0"].get("fill") is None and "0,0" not in terrain  # a plain hex has the light board fill
     legend_text = " ".join(t.text for g in by_class(root, "rc-legend") for t in g.iter(f"{NS}text"))
     for label in ["Solid", "Burning ground", "Deadly bog", "Cover", "Anna", "Ben"]:
         assert label in legend_text
 
 
 # --------------------------------------------------------------------------- models
-def test_each_model_is_a_group_with_its_id_label_and_tooltip():
+def test_each_model_is_a_group_with_its_id_its_name_a_short_label_and_tooltip():
     state = make_state()
     root = parse(render_board(state))
+    labels = set()
     for mid, m in state["models"].items():
         g = find_id(root, f"model-{mid}")
-        assert [t.text for t in g.iter(f"{NS}text")] == [mid]
+        (label,) = [t.text for t in g.iter(f"{NS}text")]
+        labels.add(label)
+        assert len(label) <= 3 and label[0] == m["name"][0]  # a few letters of the name, fitting the base
+        assert g.get("data-name") == m["name"]
         title = g.find(f"{NS}title").text
         player_name = state["players"][m["player"]]["name"]
-        assert m["name"] in title and player_name in title and m["size"] in title
+        assert m["name"] in title and mid in title and player_name in title and m["size"] in title
         assert g.get("data-at") == ";".join(f"{q},{r}" for q, r in m["at"])
         assert g.get("data-size") == m["size"]
+    assert len(labels) == len(state["models"])  # never two models with one label
+
+
+def test_labels_fit_inside_the_model():
+    state = make_state()
+    state["models"]["m1"]["name"] = "Engeln Swordsman of the Very Long Name"
+    root = parse(render_board(state, hex_size=16))
+    g = find_id(root, "model-m1")
+    (label,) = g.iter(f"{NS}text")
+    radius = float(g.find(f"{NS}circle").get("r"))
+    assert 0.62 * float(label.get("font-size")) * len(label.text) <= 2 * radius
 
 
 def test_model_sizes_have_distinct_shapes():
@@ -171,7 +196,7 @@ def test_model_sizes_have_distinct_shapes():
     large = find_id(root, "model-L1").find(f"{NS}circle")
     assert float(large.get("r")) > float(inf.get("r"))
     cx, cy = _pixel(6, 10, size)
-    assert (float(large.get("cx")), float(large.get("cy"))) == pytest.approx((cx, cy), abs=0.1)
+    assert centre(find_id(root, "model-L1")) == pytest.approx((cx, cy), abs=0.1)
     huge = find_id(root, "model-H1")
     assert huge.get("data-at") == "10,12;12,13"
     body = [p for p in huge.iter(f"{NS}polygon") if "rc-huge-body" in (p.get("class") or "")]
@@ -186,9 +211,9 @@ def test_moving_a_model_changes_its_drawn_position():
     moved["models"]["m1"]["at"] = [[3, 4]]
     after = find_id(parse(render_board(moved)), "model-m1")
     assert before.get("data-at") == "2,4" and after.get("data-at") == "3,4"
-    c0, c1 = before.find(f"{NS}circle"), after.find(f"{NS}circle")
-    assert float(c1.get("cx")) - float(c0.get("cx")) == pytest.approx(16 * SQRT3, abs=0.2)
-    assert c1.get("cy") == c0.get("cy")
+    (x0, y0), (x1, y1) = centre(before), centre(after)
+    assert x1 - x0 == pytest.approx(16 * SQRT3, abs=0.2)
+    assert y1 == y0
 
 
 def test_player_colours_follow_player_order_first_blue_second_red():
@@ -205,11 +230,12 @@ def test_player_colours_follow_player_order_first_blue_second_red():
     assert render_board(state) == render_board(copy.deepcopy(state))  # deterministic
 
 
-def test_model_without_position_is_not_drawn():
+def test_model_without_position_is_hidden():
     state = make_state()
     state["models"]["gone"] = {"player": "p1", "name": "Casualty", "size": "infantry", "at": []}
     root = parse(render_board(state))
-    assert not [e for e in root.iter() if e.get("id") == "model-gone"]
+    assert find_id(root, "model-gone").get("display") == "none"
+    assert find_id(root, "model-m1").get("display") is None
 
 
 # --------------------------------------------------------------------------- markers, vortices
@@ -239,9 +265,9 @@ def test_vortex_colour_depends_on_allegiance():
         for a in ["creation", "destruction", "life", "death", None]
     }
     root = parse(render_board(make_state(vortices=vortices)))
-    strokes = {vid: find_id(root, f"vortex-{vid}").find(f"{NS}circle").get("stroke")
-               for vid in vortices}
-    assert len(set(strokes.values())) == 5
+    colours = {vid: find_id(root, f"vortex-{vid}").get("color") for vid in vortices}
+    assert find_id(root, "vortex-none").find(f"{NS}circle").get("stroke") == "currentColor"
+    assert len(set(colours.values())) == 5
 
 
 def test_state_without_vortices_or_markers_renders():
@@ -261,9 +287,9 @@ def test_malicious_ids_and_names_are_escaped():
     assert "<script" not in svg and "<b>" not in svg and "<i>" not in svg
     root = parse(svg)  # still well-formed
     g = find_id(root, 'model-m<&"1')
-    assert g.find(f"{NS}text").text == 'm<&"1'
-    assert evil in g.find(f"{NS}title").text
-    assert "<script" not in legend_html(state)
+    assert evil in g.find(f"{NS}title").text and 'm<&"1' in g.find(f"{NS}title").text
+    presentation = system_for("tornscape").presentation
+    assert "<script" not in presentation.status_look(state, board.state_names(state))[("rc-status", "html")]
 
 
 # --------------------------------------------------------------------------- highlight
@@ -275,8 +301,11 @@ def test_highlight_rings_models_marks_hexes_and_draws_the_path():
     root = parse(render_board(make_state(), highlight=hl))
     rings = by_class(root, "rc-hl-ring")
     assert sorted(r.get("data-model") for r in rings) == ["H1", "m1"]
-    assert by_class(find_id(root, "model-m1"), "rc-hl-ring")  # ring sits on the model
-    assert not by_class(find_id(root, "model-m2"), "rc-hl-ring")
+    ring_at = {r.get("data-model"): r.get("data-at") for r in rings}
+    assert ring_at["m1"] == find_id(root, "model-m1").get("data-at")  # the ring sits on the model
+    assert ring_at["H1"] == find_id(root, "model-H1").get("data-at")
+    (circle,) = rings[[r.get("data-model") for r in rings].index("m1")].iter(f"{NS}circle")
+    assert (float(circle.get("cx")), float(circle.get("cy"))) == pytest.approx(centre(find_id(root, "model-m1")))
     assert [h.get("data-hex") for h in by_class(root, "rc-hl-hex")] == ["3,4"]
     (path,) = by_class(root, "rc-hl-path")
     assert path.get("data-path") == "1,4;2,4"
@@ -285,9 +314,10 @@ def test_highlight_rings_models_marks_hexes_and_draws_the_path():
 
 
 # --------------------------------------------------------------------------- legend / speed
-def test_legend_html_lists_players_with_their_colours():
+def test_status_line_lists_players_with_their_colours():
     state = make_state()
-    html = legend_html(state)
+    presentation = system_for("tornscape").presentation
+    html = presentation.status_look(state, board.state_names(state))[("rc-status", "html")]
     colours = player_colours(state)
     assert "Anna" in html and "Ben" in html
     assert colours["p1"] in html and colours["p2"] in html
@@ -304,7 +334,7 @@ def test_aligned_vortex_shows_its_domain_symbol():
     root = ET.fromstring(render_board(state))
     ns = {"s": "http://www.w3.org/2000/svg"}
     symbols = {g.get("id"): [t.text for t in g.iter("{http://www.w3.org/2000/svg}text")
-                             if "rc-allegiance" in (t.get("class") or "")]
+                             if "rc-allegiance" in (t.get("class") or "") and t.text]
                for g in root.iterfind(".//s:g[@class='rc-vortex']", ns)}
     assert symbols["vortex-v1"] == ["DE"]
     assert symbols["vortex-v2"] == []

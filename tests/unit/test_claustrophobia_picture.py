@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from dashboard.initiative import dice_owners, render_initiative
+from domain.systems.claustrophobia.initiative import dice_owners, render_initiative
 from htmlcheck import by_class, one, text
 from htmlcheck import parse as parse_picture
 

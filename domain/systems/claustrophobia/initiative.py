@@ -2,22 +2,25 @@
 
 Pure string building over the replay state of a ``claustrophobia`` game (``human``, ``warriors.<id>``
 {kind, line, die, exhausted, mvt, cbt, def, sceptre, in_play, lines, gifts}, ``initiative`` {roll, faces,
-taken, set_aside}; see projections/queries.py ``state_at``), for ``st.markdown(..., unsafe_allow_html=True)``.
+taken, set_aside}; see projections/queries.py ``state_at``).
 Every text is escaped.
 
 Public API:
-    render_initiative(state, event=None) -> str
+    render_initiative(state, event=None, names=None) -> str
         ``event`` (optional, the current event) rings the warrior it concerns and the line it names.
+    initiative_look(state, event, names, dice=6) / initiative_shell(...)
+        The picture's elements at a moment (domain.systems.scene), for drawing it once and stepping.
 """
 
 from __future__ import annotations
 
 from html import escape
 
-from dashboard import events as ev
-from dashboard.dice_svg import d6_svg
+from domain.systems.dice_svg import d6_svg
+from domain.systems.presentation import Names, payload
+from domain.systems.scene import Look, look_attrs
 
-__all__ = ["render_initiative", "dice_owners"]
+__all__ = ["render_initiative", "dice_owners", "initiative_look", "initiative_shell"]
 
 LINES = tuple(str(n) for n in range(1, 7))
 STATS = (("mvt", "MVT"), ("cbt", "CBT"), ("def", "DEF"))
@@ -26,7 +29,7 @@ COLS = ('<colgroup><col class="rc-c-line"/><col class="rc-c-die"/><col class="rc
 NO_WARRIORS = '<span class="rc-none">no warriors</span>'
 WARRIOR_EVENTS = ("ActionDieAssigned", "LineLost", "LineRestored", "GiftUsed", "WarriorRemoved")
 
-CSS = """<style>
+CSS = """
 .rc-init{font-family:sans-serif;color:#222;background:#f5f2ea;border:1px solid #d2ccbd;border-radius:8px;
 padding:.6em .8em;line-height:1.3}
 .rc-init-head{display:flex;flex-wrap:wrap;align-items:center;gap:.4em 1em;margin-bottom:.5em}
@@ -66,7 +69,8 @@ td.rc-slot{width:28px;height:28px}
 vertical-align:middle}
 .rc-warrior-stats{margin-top:.3em;font-size:.85em}
 .rc-warrior-stats b{font-size:1.05em}
-</style>"""
+.rc-action-die.rc-unused{display:none}
+"""
 
 
 def _e(value) -> str:
@@ -101,7 +105,7 @@ def _focus(event: dict | None, state: dict) -> tuple[str | None, str | None, int
     """(warrior, line, action die index) the current event is about."""
     if not event or event.get("type") not in WARRIOR_EVENTS:
         return None, None, None
-    p = ev.payload(event)
+    p = payload(event)
     wid = p.get("warrior")
     line = p.get("line")
     if event.get("type") == "GiftUsed":
@@ -112,35 +116,40 @@ def _focus(event: dict | None, state: dict) -> tuple[str | None, str | None, int
             index if isinstance(index, int) else None)
 
 
-def _action_dice(state: dict, focus_index: int | None) -> str:
-    init = state.get("initiative")
-    if not init:
-        return ('<div class="rc-action-dice" data-roll=""><span class="rc-none">Action dice not rolled yet'
-                "</span></div>")
+def _die_look(state: dict, i: int, focus_index: int | None, owners: dict[int, str], names: Names) -> Look:
+    init = state.get("initiative") or {}
     faces = list(init.get("faces") or [])
-    taken = set(init.get("taken") or [])
-    aside = set(init.get("set_aside") or [])
-    owners = dice_owners(state)
+    did = f"die-{i}"
+    if i >= len(faces):
+        return {(did, "class"): "rc-action-die rc-unused", (did, "data-status"): "", (did, "data-face"): "",
+                (did, "html"): ""}
+    face = faces[i]
     during = state.get("phase") == "initiative"
-    parts = [f'<div class="rc-action-dice" data-roll="{_e(init.get("roll"))}">'
-             f'<span class="rc-muted">Action dice (roll {_e(init.get("roll"))})</span>']
-    for i, face in enumerate(faces):
-        if i in taken:
-            status, note, cls = "taken", f"→ {owners.get(i, '?')}", ""
-        elif i in aside and not during:
-            status, note, cls = "set-aside", "set aside", " rc-aside"
-        else:
-            status, note, cls = "free", "to give", ""
-        if focus_index == i:
-            cls += " rc-focus"
-        parts.append(f'<span class="rc-action-die{cls}" data-index="{i}" data-face="{_e(face)}" '
-                     f'data-status="{status}">{d6_svg(face, size=26, title=f"die {i + 1}: {face}")}'
-                     f'<span class="rc-die-note">{_e(note)}</span></span>')
-    parts.append("</div>")
-    return "".join(parts)
+    if i in set(init.get("taken") or []):
+        status, note, cls = "taken", f"→ {names.of('warriors', owners.get(i, '?'))}", ""
+    elif i in set(init.get("set_aside") or []) and not during:
+        status, note, cls = "set-aside", "set aside", " rc-aside"
+    else:
+        status, note, cls = "free", "to give", ""
+    if focus_index == i:
+        cls += " rc-focus"
+    return {(did, "class"): f"rc-action-die{cls}", (did, "data-status"): status, (did, "data-face"): str(face),
+            (did, "html"): f'{d6_svg(face, size=26, title=f"die {i + 1}: {face}")}<span class="rc-die-note">'
+                           f"{_e(note)}</span>"}
 
 
-def _line_row(wid: str, w: dict, n: str, focus_line: str | None) -> str:
+def _dice_look(state: dict, focus_index: int | None, names: Names, slots: int) -> Look:
+    init = state.get("initiative")
+    look: Look = {("rc-action-dice", "data-roll"): str(init.get("roll")) if init else "",
+                  ("rc-dice-title", "html"): (f'<span class="rc-muted">Action dice (roll {_e(init.get("roll"))})</span>'
+                                              if init else '<span class="rc-none">Action dice not rolled yet</span>')}
+    owners = dice_owners(state)
+    for i in range(slots):
+        look.update(_die_look(state, i, focus_index, owners, names))
+    return look
+
+
+def _line_look(wid: str, w: dict, n: str, focus_line: str | None) -> Look:
     line = (w.get("lines") or {}).get(n) or {}
     has_stats = any(line.get(k) is not None for k, _ in STATS)
     status = "available" if line.get("available") else "lost" if has_stats else "none"
@@ -157,12 +166,16 @@ def _line_row(wid: str, w: dict, n: str, focus_line: str | None) -> str:
     gift = (w.get("gifts") or {}).get(n)
     gift_cell = f'<td class="rc-gift" data-gift="{_e(gift)}">{_e(_words(gift))}</td>' if gift else "<td></td>"
     title = {"available": f"line {n}", "lost": f"line {n} lost", "none": f"line {n}: none on the card"}[status]
-    return (f'<tr class="rc-line {cls}" data-line="{n}" data-status="{status}" title="{_e(title)}">'
-            f'<td class="rc-line-no"><b>{n}</b></td><td class="rc-slot" data-die="{_e(die) if holds else ""}">'
-            f"{slot}</td>{stats}{gift_cell}</tr>")
+    rid = f"line-{wid}-{n}"
+    return {(rid, "class"): f"rc-line {cls}", (rid, "data-status"): status, (rid, "title"): title,
+            (rid, "html"): (f'<td class="rc-line-no"><b>{n}</b></td><td class="rc-slot" '
+                            f'data-die="{_e(die) if holds else ""}">{slot}</td>{stats}{gift_cell}')}
 
 
-def _warrior_card(wid: str, w: dict, focus: tuple[str | None, str | None, int | None]) -> str:
+def _warrior_look(wid: str, w: dict, focus: tuple[str | None, str | None, int | None], names: Names) -> Look:
+    cid = f"card-{wid}"
+    if not w:
+        return {(cid, "class"): "rc-warrior rc-out"}
     exhausted = bool(w.get("exhausted")) and w.get("die") is not None
     out = not w.get("in_play", True)
     cls = "rc-warrior" + (" rc-exhausted" if exhausted else "") + (" rc-out" if out else "")
@@ -175,8 +188,6 @@ def _warrior_card(wid: str, w: dict, focus: tuple[str | None, str | None, int | 
         badges.append(_badge("Exhausted", "#c62828", "rc-exhausted-badge"))
     if out:
         badges.append(_badge("out of play", "#555", "rc-out-badge"))
-    rows = "".join(_line_row(wid, w, n, focus[1] if focus[0] == wid else None) for n in LINES)
-    head = "<tr><th>line</th><th>die</th>" + "".join(f"<th>{label}</th>" for _, label in STATS) + "<th>gift</th></tr>"
     if w.get("die") is None:
         now = '<span class="rc-none">no action die yet</span>' if not out else ""
     else:
@@ -186,26 +197,67 @@ def _warrior_card(wid: str, w: dict, focus: tuple[str | None, str | None, int | 
                 else f"Line {_e(w.get('line'))}: ")
         now = f"{lead}{values}"
     die = w.get("die")
-    return (f'<div class="{cls}" data-warrior="{_e(wid)}" data-die="{_e(die if die is not None else "")}" '
-            f'data-exhausted="{"true" if exhausted else "false"}" data-in-play="{"false" if out else "true"}">'
-            f'<div class="rc-warrior-head"><span class="rc-warrior-name">{_e(wid)}</span>'
-            f'<span class="rc-muted">{_e(_words(w.get("kind") or ""))}</span>{"".join(badges)}</div>'
-            f'<table class="rc-lines">{COLS}<thead>{head}</thead><tbody>{rows}</tbody></table>'
-            f'<div class="rc-warrior-stats">{now}</div></div>')
+    look: Look = {(cid, "class"): cls, (cid, "data-die"): str(die) if die is not None else "",
+                  (cid, "data-exhausted"): "true" if exhausted else "false",
+                  (cid, "data-in-play"): "false" if out else "true",
+                  (f"{cid}-head", "html"): (f'<span class="rc-warrior-name">{_e(names.of("warriors", wid))}</span>'
+                                            f'<span class="rc-muted">{_e(_words(w.get("kind") or ""))}</span>'
+                                            f'{"".join(badges)}'),
+                  (f"{cid}-stats", "html"): now}
+    for n in LINES:
+        look.update(_line_look(wid, w, n, focus[1] if focus[0] == wid else None))
+    return look
 
 
-def render_initiative(state: dict, event: dict | None = None) -> str:
-    """The human player's warrior cards (lines 1–6, the die in its slot, exhaustion, gifts, who is out of
-    play) and the action dice of the initiative, with the ones set aside."""
+def initiative_look(state: dict, event: dict | None, names: Names | None = None, slots: int = 6,
+                    warriors: dict | None = None) -> Look:
+    """Every element of the picture at ``state`` (``warriors``: every warrior of the game, with a value
+    each had; ``slots``: the most action dice any roll of the game has)."""
+    names = names or Names()
+    focus = _focus(event, state)
     players = state.get("players") or {}
     human = state.get("human")
-    name = (players.get(human) or {}).get("name") or human or "?"
-    focus = _focus(event, state)
-    warriors = state.get("warriors") or {}
-    cards = "".join(_warrior_card(str(wid), w or {}, focus) for wid, w in warriors.items())
     phase = state.get("phase")
-    return (f'{CSS}<div class="rc-init" data-game="{_e(state.get("game"))}" data-seq="{_e(state.get("seq"))}">'
-            f'<div class="rc-init-head"><span class="rc-init-title">Warriors of {_e(name)}</span>'
-            f'<span class="rc-muted">{_e(phase + " phase") if phase else "setup"}</span></div>'
-            f"{_action_dice(state, focus[2])}"
-            f'<div class="rc-warriors">{cards or NO_WARRIORS}</div></div>')
+    name = (players.get(human) or {}).get("name") or (names.player(human) if human else "?")
+    look: Look = {("rc-init-title", "text"): f"Warriors of {name}",
+                  ("rc-init-phase", "text"): f"{phase} phase" if phase else "setup"}
+    look.update(_dice_look(state, focus[2], names, slots))
+    present = state.get("warriors") or {}
+    for wid in warriors or present:
+        look.update(_warrior_look(str(wid), present.get(wid) or {}, focus, names))
+    return look
+
+
+def initiative_shell(game, seq, warriors, look: Look, slots: int = 6) -> str:
+    """The picture's HTML (every warrior's card, ``slots`` action dice) with each element as ``look`` says."""
+    head = "<tr><th>line</th><th>die</th>" + "".join(f"<th>{label}</th>" for _, label in STATS) + "<th>gift</th></tr>"
+    cards = []
+    for wid in warriors:
+        cid = f"card-{wid}"
+        rows = "".join(f'<tr id="{_e(f"line-{wid}-{n}")}" data-line="{n}"'
+                       f'{look_attrs(look, f"line-{wid}-{n}", "class", "data-status", "title")}>'
+                       f'{look.get((f"line-{wid}-{n}", "html"), "")}</tr>' for n in LINES)
+        cards.append(f'<div id="{_e(cid)}" data-warrior="{_e(wid)}"'
+                     f'{look_attrs(look, cid, "class", "data-die", "data-exhausted", "data-in-play")}>'
+                     f'<div id="{_e(cid)}-head" class="rc-warrior-head">{look.get((f"{cid}-head", "html"), "")}</div>'
+                     f'<table class="rc-lines">{COLS}<thead>{head}</thead><tbody>{rows}</tbody></table>'
+                     f'<div id="{_e(cid)}-stats" class="rc-warrior-stats">{look.get((f"{cid}-stats", "html"), "")}</div>'
+                     "</div>")
+    dice = "".join(f'<span id="die-{i}" data-index="{i}"{look_attrs(look, f"die-{i}", "class", "data-status", "data-face")}>'
+                   f'{look.get((f"die-{i}", "html"), "")}</span>' for i in range(slots))
+    return (f'<div class="rc-init" data-game="{_e(game)}" data-seq="{_e(seq)}">'
+            f'<div class="rc-init-head"><span class="rc-init-title" id="rc-init-title">'
+            f'{_e(look.get(("rc-init-title", "text"), ""))}</span><span class="rc-muted" id="rc-init-phase">'
+            f'{_e(look.get(("rc-init-phase", "text"), ""))}</span></div>'
+            f'<div class="rc-action-dice" id="rc-action-dice"{look_attrs(look, "rc-action-dice", "data-roll")}>'
+            f'<span id="rc-dice-title">{look.get(("rc-dice-title", "html"), "")}</span>{dice}</div>'
+            f'<div class="rc-warriors">{"".join(cards) or NO_WARRIORS}</div></div>')
+
+
+def render_initiative(state: dict, event: dict | None = None, names: Names | None = None) -> str:
+    """The human player's warrior cards (lines 1–6, the die in its slot, exhaustion, gifts, who is out of
+    play) and the action dice of the initiative, with the ones set aside."""
+    slots = len((state.get("initiative") or {}).get("faces") or [])
+    look = initiative_look(state, event, names, slots)
+    return f"<style>{CSS}</style>" + initiative_shell(state.get("game"), state.get("seq"),
+                                                      list(state.get("warriors") or {}), look, slots)

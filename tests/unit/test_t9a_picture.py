@@ -6,7 +6,7 @@ import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from dashboard.magic import cast_outcome, render_magic
+from domain.systems.t9a.magic import cast_outcome, render_magic
 from htmlcheck import by_class, one, text
 from htmlcheck import parse as parse_picture
 

@@ -1,0 +1,82 @@
+"""How Claustrophobia games are shown: the warriors' cards and action dice (initiative.py), the event
+summaries, the text board."""
+
+from __future__ import annotations
+
+from domain.systems.claustrophobia import initiative
+from domain.systems.presentation import Names, Presentation, die_symbol, head_text, title_words, words
+
+
+def _assigned(pr, p: dict, rolls, names: Names) -> str:
+    faces = ((rolls or {}).get(p.get("roll")) or {}).get("faces") or []
+    index = p.get("index")
+    face = faces[index] if isinstance(index, int) and 0 <= index < len(faces) else p.get("line")
+    stats = f"MVT {p.get('mvt')} CBT {p.get('cbt')} DEF {p.get('def')}"
+    text = f"{names.of('warriors', p.get('warrior'))} takes {die_symbol(face)} ({face}): line {p.get('line')}, {stats}"
+    return text + (", exhausted" if p.get("exhausted") else "")
+
+
+def _warrior(p: dict, names: Names) -> str:
+    return names.of("warriors", p.get("warrior"))
+
+
+SUMMARIES = {
+    "ActionDieAssigned": _assigned,
+    "LineLost": lambda pr, p, rolls, names: f"{_warrior(p, names)} loses line {p.get('line')}",
+    "LineRestored": lambda pr, p, rolls, names: f"{_warrior(p, names)} regains line {p.get('line')}",
+    "GiftUsed": lambda pr, p, rolls, names: f"{_warrior(p, names)} uses {words(p.get('gift'))}",
+    "WarriorRemoved": lambda pr, p, rolls, names: f"{_warrior(p, names)} out of play",
+}
+
+
+def initiative_text(state: dict, names: Names) -> str:
+    human = state.get("human")
+    lines = [head_text(state, names, f"  human player {names.player(human) if human else '-'}")]
+    lines.append("  " + " " * 18 + "  " + "  ".join(f"{n} " for n in initiative.LINES) + "  (lines; [n] the die, x lost)")
+    for wid, w in state.get("warriors", {}).items():
+        slots = " ".join(("[" + str(n) + "]" if w["die"] == int(n) else f" {n} ") if line["available"] else " x "
+                         for n, line in w["lines"].items())
+        status = "EXHAUSTED" if w["exhausted"] else f"MVT {w['mvt']} CBT {w['cbt']} DEF {w['def']}"
+        lines.append(f"  {names.of('warriors', wid):<18} {slots}  {status if w['die'] else 'no die'}"
+                     f"{'' if w['in_play'] else ' (out)'}")
+    init = state.get("initiative")
+    if init:
+        aside = [init["faces"][i] for i in init["set_aside"]]
+        lines.append(f"action dice {init['faces']}; not taken: {aside or 'none'}")
+    return "\n".join(lines)
+
+
+class ClaustrophobiaPresentation(Presentation):
+    SUMMARIES = SUMMARIES
+    NAMED = {"warriors": "warriors"}
+    CSS = initiative.CSS
+
+    def thing_name(self, kind: str, thing: dict) -> str:
+        """``brute1`` -> ``Brute 1``; ``blade_for_hire2`` -> ``Blade For Hire 2``."""
+        ident = str(thing.get("name") or thing.get("id"))
+        stem = ident.rstrip("0123456789")
+        number = ident[len(stem):]
+        return title_words(stem) + (f" {number}" if number else "")
+
+    def picture(self, state: dict, event: dict | None = None, before: dict | None = None,
+                events: list[dict] | None = None, names: Names | None = None) -> str:
+        return initiative.render_initiative(state, event, names)
+
+    def scene_context(self, header: dict, changes: list, lines: list[dict]) -> dict:
+        slots = max([len((value or {}).get("faces") or []) for _, part, _, value in changes if part == "initiative"]
+                    + [0])
+        warriors = [w.get("id") for w in (header.get("setup") or {}).get("warriors") or [] if isinstance(w, dict)]
+        return {"slots": slots, "warriors": warriors}
+
+    def look(self, moment, names: Names, ctx: dict) -> dict:
+        return initiative.initiative_look(moment.state, moment.event, names, ctx["slots"], ctx["warriors"])
+
+    def shell(self, header: dict, look: dict, names: Names, ctx: dict) -> str:
+        return initiative.initiative_shell(header.get("game"), 0, ctx["warriors"], look, ctx["slots"])
+
+    def text_board(self, state: dict, event: dict | None = None, names: Names | None = None) -> str:
+        return initiative_text(state, names or Names())
+
+    def owner(self, p: dict, state: dict) -> str | None:
+        """The warriors are the human player's."""
+        return state.get("human") if p.get("warrior") else None

@@ -1,0 +1,426 @@
+"""How a rules pack presents its games to people: pure functions from the replay state (docs/replay.md) and
+the stored event lines to strings (HTML, SVG, text). Stdlib only; nothing here checks a rule.
+
+Each pack owns its presentation: ``system_for(alias).presentation`` is an instance of the pack's
+``Presentation`` subclass (``GameSystem.presentation_class``). The dashboard and the CLI call these hooks and
+never ask which system a game is:
+
+``names(header) -> Names``
+    The names of things in words: players by name, factions ("Dread Elves", not ``dread_elves``), models,
+    warriors, spells, cards. Every summary and picture takes one.
+``summary(event, rolls=None, names=None) -> str``
+    One line per event for the event list. The events every game shares are summarised here; a pack adds
+    its own in ``SUMMARIES`` (event type -> ``fn(presentation, payload, rolls, names)``).
+``details(event, names=None) -> str | None``
+    An extra line (markdown) about the current event, when the pack has one (a card's name and effect …).
+``highlight(event, before) -> dict``
+    What the picture marks for an event, given the state just before it (``needs_before`` says whether
+    the pack looks at ``before``; when it does not, callers may pass ``None``).
+``picture(state, event=None, before=None, events=None, names=None) -> str``
+    The picture of one moment as HTML (with its ``<style>``), for a page that shows one moment.
+``scene(header, changes, lines, names=None) -> Scene``
+    The whole game as one picture drawn once plus, per seq, the changes of element attributes that bring
+    it to that seq (domain.systems.scene), for a page that steps through a game in the browser. The
+    browser applies the changes and nothing else: no geometry or rule lives there.
+``text_board(state, event=None, names=None) -> str``
+    The state as plain text (``rollcall replay`` without ``--json``).
+
+``events`` given to these hooks are the stored lines of a game (each a dict with ``seq`` and ``type``) or
+rows that carry them in ``payload``; ``payload(event)`` reads either.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from html import escape
+from typing import Any, Callable, ClassVar
+
+__all__ = ["Names", "Presentation", "dice_symbols", "die_symbol", "e", "payload", "plural", "pos_text",
+           "roll_ref", "rolls_by_seq", "signed", "words"]
+
+DIE_SYMBOLS = {"crit": "✹", "success": "●", "blank": "○"}
+D6_SYMBOLS = "⚀⚁⚂⚃⚄⚅"
+PLAYER_PALETTE = ("#2f6fdb", "#d7353b", "#2a9d5c", "#8e5bd0", "#e08a1e", "#1fa3a3")
+UNKNOWN_PLAYER = "#8c8c8c"
+
+
+# --- small formatting -------------------------------------------------------------------------
+
+def e(value: Any) -> str:
+    """``value`` as text safe inside HTML or SVG (text and attribute values)."""
+    return escape(str(value), quote=True)
+
+
+def words(value: Any) -> str:
+    """``aura_of_foresight`` -> ``aura of foresight``."""
+    return str(value).replace("_", " ")
+
+
+def title_words(value: Any) -> str:
+    """``dread_elves`` -> ``Dread Elves``."""
+    return " ".join(w[:1].upper() + w[1:] for w in words(value).split())
+
+
+def plural(n: Any, one: str, many: str) -> str:
+    return one if n == 1 else many
+
+
+def signed(value: Any) -> str:
+    return f"{value:+d}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
+
+
+def die_symbol(face: Any) -> str:
+    if isinstance(face, int) and not isinstance(face, bool) and 1 <= face <= 6:
+        return D6_SYMBOLS[face - 1]
+    return DIE_SYMBOLS.get(str(face), str(face))
+
+
+def dice_symbols(faces: list | None) -> str:
+    """``["crit", "blank"]`` -> ``"✹ ○"``; d6 faces as die faces ⚀…⚅."""
+    return " ".join(die_symbol(f) for f in faces or [])
+
+
+def pos_text(at: Any) -> str:
+    """A position or list of positions as written in records: ``[3,4]``."""
+    if isinstance(at, list) and len(at) == 1 and isinstance(at[0], list):
+        at = at[0]
+    return json.dumps(at, separators=(",", ":"))
+
+
+def payload(event: dict) -> dict:
+    """The fields of an event: a stored line itself, or the ``payload`` of a row carrying one."""
+    raw = event.get("payload") if "payload" in event else event
+    if isinstance(raw, str):
+        raw = json.loads(raw)
+    return raw or {}
+
+
+def roll_ref(event: dict) -> int | None:
+    """The seq of the roll an event uses (a dodge, a stabilisation, a cast …), if any."""
+    p = payload(event)
+    for name in ("dodge", "roll"):
+        if isinstance(p.get(name), int) and not isinstance(p.get(name), bool):
+            return p[name]
+    return None
+
+
+def rolls_by_seq(events: list[dict]) -> dict[int, dict]:
+    """DiceRolled payloads by seq, re-rolls applied (to show a dodge's faces)."""
+    rolls: dict[int, dict] = {}
+    for ev in events:
+        add_roll(rolls, ev)
+    return rolls
+
+
+def add_roll(rolls: dict[int, dict], event: dict) -> None:
+    """Fold one event into ``rolls`` (a roll, or a re-roll of one of its dice)."""
+    p = payload(event)
+    kind = event.get("type") or p.get("type")
+    if kind == "DiceRolled":
+        rolls[int(p.get("seq", event.get("seq")))] = {**p, "faces": list(p.get("faces") or [])}
+    elif kind == "DieRerolled" and p.get("roll") in rolls:
+        faces = rolls[p["roll"]]["faces"]
+        if isinstance(p.get("index"), int) and 0 <= p["index"] < len(faces):
+            faces[p["index"]] = p.get("face")
+
+
+def roll_faces(p: dict, rolls: dict[int, dict] | None) -> list | None:
+    ref = roll_ref(p)
+    return (rolls or {}).get(ref, {}).get("faces") if ref is not None else None
+
+
+def dice_text(p: dict, rolls: dict[int, dict] | None) -> str:
+    """`` ⚀ ⚃`` for the faces of the roll an event uses (empty when it uses none)."""
+    faces = roll_faces(p, rolls)
+    return f" {dice_symbols(faces)}" if faces else ""
+
+
+# --- names of things ----------------------------------------------------------------------------
+
+@dataclass
+class Names:
+    """The names of a game's things in words, by kind (``players``, ``models``, ``factions`` …) and id."""
+
+    by_kind: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def of(self, kind: str, thing: Any) -> str:
+        """The name of ``thing`` (an id) of ``kind``; the id itself when it has none."""
+        if thing is None:
+            return "—"
+        return self.by_kind.get(kind, {}).get(str(thing), str(thing))
+
+    def player(self, pid: Any) -> str:
+        return self.of("players", pid)
+
+    def faction(self, value: Any) -> str:
+        return self.of("factions", value) if value else "—"
+
+    def short(self, kind: str, thing: Any) -> str:
+        """A short label (a few letters) of ``thing``, unique among its kind."""
+        return self.by_kind.get(f"{kind}:short", {}).get(str(thing), str(thing))
+
+
+def unique_names(items: list[tuple[str, str]]) -> dict[str, str]:
+    """id -> name, numbering names that several ids share ("Swordsman 1", "Swordsman 2")."""
+    counts: dict[str, int] = {}
+    for _, name in items:
+        counts[name] = counts.get(name, 0) + 1
+    seen: dict[str, int] = {}
+    out = {}
+    for thing, name in items:
+        if counts[name] > 1:
+            seen[name] = seen.get(name, 0) + 1
+            out[thing] = f"{name} {seen[name]}"
+        else:
+            out[thing] = name
+    return out
+
+
+def short_labels(names: dict[str, str], letters: int = 2) -> dict[str, str]:
+    """id -> a label of at most ``letters`` letters and a number, unique: "Swordsman 2" -> "Sw2"."""
+    out: dict[str, str] = {}
+    used: set[str] = set()
+    for thing, name in names.items():
+        parts = name.split()
+        number = parts[-1] if len(parts) > 1 and parts[-1].isdigit() else ""
+        stem = "".join(p[0] for p in parts[: -1 if number else None])
+        base = (stem if len(stem) >= letters else parts[0][:letters]).capitalize()[:letters] + number
+        label, n = base, 1
+        while label in used:
+            n += 1
+            label = f"{base}{n}"
+        used.add(label)
+        out[thing] = label
+    return out
+
+
+# --- the presentation every pack extends -----------------------------------------------------
+
+Summary = Callable[["Presentation", dict, "dict[int, dict] | None", Names], str]
+
+
+class Presentation:
+    """The presentation hooks of a rules pack (see the module's docstring). Subclasses override what their
+    games show; the base knows the events every game shares."""
+
+    needs_before: ClassVar[bool] = False
+    SUMMARIES: ClassVar[dict[str, Summary]] = {}
+    #: name kinds -> header parts listing them (``setup.<part>`` entries with ``id`` and ``name``)
+    NAMED: ClassVar[dict[str, str]] = {}
+
+    def __init__(self, pack: Any = None) -> None:
+        self.pack = pack
+
+    # names ---------------------------------------------------------------------------------
+    def names(self, header: dict | None) -> Names:
+        header = header or {}
+        players = header.get("players") or []
+        by_kind = {
+            "players": {str(p.get("id")): str(p.get("name") or p.get("id")) for p in players},
+            "factions": {str(p.get("faction")): self.faction_name(p.get("faction")) for p in players
+                         if p.get("faction")},
+        }
+        setup = header.get("setup") or {}
+        human = setup.get("human")
+        by_kind["owners"] = {str(x.get("id")): str(x.get("player") or human) for part in self.NAMED.values()
+                             for x in setup.get(part) or [] if isinstance(x, dict) and (x.get("player") or human)}
+        for kind, part in self.NAMED.items():
+            items = [(str(x.get("id")), self.thing_name(kind, x)) for x in setup.get(part) or []
+                     if isinstance(x, dict) and x.get("id") is not None]
+            by_kind[kind] = unique_names(items)
+            by_kind[f"{kind}:short"] = short_labels(by_kind[kind])
+        return Names(by_kind)
+
+    def faction_name(self, faction: Any) -> str:
+        return title_words(faction) if faction else "—"
+
+    def thing_name(self, kind: str, thing: dict) -> str:
+        """The name of one thing of the setup (its ``name``, else its id in words)."""
+        return str(thing.get("name") or title_words(thing.get("id")))
+
+    def player_colours(self, players: Any) -> dict[str, str]:
+        """A colour per player id, by the order of the players (the first blue, the second red)."""
+        return {str(pid): PLAYER_PALETTE[i % len(PLAYER_PALETTE)] for i, pid in enumerate(players or {})}
+
+    # one line per event ----------------------------------------------------------------------
+    def summary(self, event: dict, rolls: dict[int, dict] | None = None, names: Names | None = None) -> str:
+        p = payload(event)
+        kind = event.get("type") or p.get("type")
+        names = names or Names()
+        fn = self.SUMMARIES.get(kind) or COMMON_SUMMARIES.get(kind)
+        if fn is not None:
+            return fn(self, p, rolls, names)
+        given = {k: v for k, v in p.items() if k not in BOOKKEEPING}
+        return ", ".join(f"{k} {value_text(v)}" for k, v in given.items())[:120]
+
+    def details(self, event: dict | None, names: Names | None = None) -> str | None:
+        return None
+
+    def actor(self, event: dict, state: dict | None = None) -> str | None:
+        """The player who made ``event`` (``state``: the replay state around it, for packs whose events
+        name a piece rather than its player)."""
+        p = payload(event)
+        return event.get("player") or p.get("player") or self.owner(p, state or {})
+
+    def actor_by_name(self, event: dict, names: Names) -> str:
+        """Who made ``event``, by name ("" when nobody did): its player, else the owner of the piece it names."""
+        pid = self.actor(event)
+        if pid is None:
+            owners = names.by_kind.get("owners", {})
+            p = payload(event)
+            pieces = [p.get(k) for k in ("model", "wizard", "warrior")]
+            pid = next((owners[str(x if not isinstance(x, dict) else x.get("id"))] for x in pieces
+                        if x is not None and str(x if not isinstance(x, dict) else x.get("id")) in owners), None)
+        return names.player(pid) if pid else ""
+
+    def owner(self, p: dict, state: dict) -> str | None:
+        return None
+
+    def highlight(self, event: dict | None, before: dict | None) -> dict:
+        return {}
+
+    # pictures ----------------------------------------------------------------------------------
+    def picture(self, state: dict, event: dict | None = None, before: dict | None = None,
+                events: list[dict] | None = None, names: Names | None = None) -> str:
+        return f'<div class="rc-picture" data-seq="{e(state.get("seq"))}">{e(self.text_board(state))}</div>'
+
+    CSS: ClassVar[str] = ""
+
+    def scene(self, header: dict, changes: list, lines: list[dict], names: Names | None = None,
+              skip: set[int] | None = None):
+        """The game drawn once and its frames (domain.systems.scene); ``skip``: seqs of events left out
+        (voided, as ruled). Packs with small pictures implement ``look`` and ``shell``; a pack with a
+        large one (a board) overrides this."""
+        from domain.systems.scene import region_scene
+
+        names = names or self.names(header)
+        ctx = self.scene_context(header, changes, lines)
+        return region_scene(header, changes, lines, self.pack.state_class.OBJECT_PARTS,
+                            lambda m: {**self.status_look(m.state, names), **self.look(m, names, ctx)},
+                            lambda look: status_html(look) + self.shell(header, look, names, ctx),
+                            self.CSS, skip)
+
+    def scene_context(self, header: dict, changes: list, lines: list[dict]) -> dict:
+        """What ``look`` needs to know about the whole game (read once per scene)."""
+        return {}
+
+    def look(self, moment, names: Names, ctx: dict) -> dict:
+        """Every element of the picture at a moment (domain.systems.scene.Moment)."""
+        return {("rc-text", "html"): f"<pre>{e(self.text_board(moment.state, moment.event, names))}</pre>"}
+
+    def shell(self, header: dict, look: dict, names: Names, ctx: dict) -> str:
+        """The picture's HTML with each element as ``look`` says."""
+        return f'<div class="rc-picture" data-seq="0"><div id="rc-text">{look.get(("rc-text", "html"), "")}</div></div>'
+
+    def status_look(self, state: dict, names: Names) -> dict:
+        """The status line above the picture: turn, phase, each player's name, faction and score."""
+        return {("rc-status", "html"): status_line(state, names, self.player_colours(state.get("players")))}
+
+    def text_board(self, state: dict, event: dict | None = None, names: Names | None = None) -> str:
+        return head_text(state, names)
+
+    def sides(self, header: dict, names: Names) -> list[str]:
+        """The players whose side of the picture is at the bottom, then at the top (none: the picture has
+        no sides to turn round)."""
+        return []
+
+    # what the rules derive -----------------------------------------------------------------------
+    def derived_rules(self, event_type: str | None) -> dict[str, str]:
+        """The derived fields of an event type with the rule deriving each."""
+        spec = (getattr(self.pack, "specs", None) or {}).get(event_type)
+        return dict(spec.derived) if spec is not None else {}
+
+
+# --- the summaries every game shares ----------------------------------------------------------
+
+BOOKKEEPING = ("seq", "type", "hash", "violations")
+
+
+def value_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "—"
+    if isinstance(value, list) and not value:
+        return "none"
+    if isinstance(value, (list, dict)):
+        if isinstance(value, list) and all(isinstance(v, str) for v in value):
+            return ", ".join(value)
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    return str(value)
+
+
+def ids_text(values: Any, names: Names | None = None, kind: str = "") -> str:
+    return ", ".join(names.of(kind, v) if names else str(v) for v in values or [])
+
+
+def _phase(pr: Presentation, p: dict, rolls, names: Names) -> str:
+    aside = p.get("set_aside") or []
+    return f"{p.get('phase')} phase" + (f", {len(aside)} action {plural(len(aside), 'die', 'dice')} set aside"
+                                       if aside else "")
+
+
+def _ended(pr: Presentation, p: dict, rolls, names: Names) -> str:
+    score = " – ".join(f"{names.player(k)} {v}" for k, v in (p.get("score") or {}).items())
+    winner = names.player(p["winner"]) if p.get("winner") else "none (draw)"
+    return f"{score}; winner {winner} ({p.get('reason')})"
+
+
+COMMON_SUMMARIES: dict[str, Summary] = {
+    "TurnStarted": lambda pr, p, rolls, names: f"turn {p.get('turn')} starts",
+    "PhaseStarted": _phase,
+    "DiceRolled": lambda pr, p, rolls, names: (f"{names.player(p.get('player'))}: {p.get('purpose')} roll, "
+                                               f"{p.get('die')}: {dice_symbols(p.get('faces'))}"),
+    "DieRerolled": lambda pr, p, rolls, names: (f"re-roll of roll {p.get('roll')} die {p.get('index')} → "
+                                                f"{die_symbol(p.get('face'))}"),
+    "PointsScored": lambda pr, p, rolls, names: (f"{names.player(p.get('player'))} +{p.get('points')} "
+                                                 f"({p.get('reason')})"),
+    "CardDrawn": lambda pr, p, rolls, names: (f"{names.player(p.get('player'))} draws {p.get('card')} from "
+                                              f"{p.get('deck')}"),
+    "GameEnded": _ended,
+    "GameSealed": lambda pr, p, rolls, names: f"sealed by {ids_text(p.get('confirmed_by'), names, 'players')}",
+    "DisputeOpened": lambda pr, p, rolls, names: (f"{names.player(p.get('by'))} disputes {ids_text(p.get('about'))}: "
+                                                  f"{p.get('claim')}"),
+    "RulingMade": lambda pr, p, rolls, names: f"{p.get('judge')}: {ids_text(p.get('about'))} {p.get('decision')}",
+    "Noted": lambda pr, p, rolls, names: str(p.get("text", "")),
+}
+
+
+def head_text(state: dict, names: Names | None = None, extra: str = "") -> str:
+    """The first line of a text board: game, seq of last, turn, phase, and whether the game has ended."""
+    last = state.get("last_seq", state.get("seq"))
+    ended = "  (the game has ended)" if state.get("ended") else ""
+    return (f"{state.get('game')}  seq {state.get('seq')}/{last}  turn {state.get('turn')}"
+            f"  phase {state.get('phase') or '-'}{extra}{ended}")
+
+
+def scores_text(state: dict, names: Names | None = None) -> str:
+    names = names or Names()
+    return "  ".join(
+        f"{pid} {p.get('name') or names.player(pid)} ({names.faction(p.get('faction')) if p.get('faction') else '-'}):"
+        f" {p.get('score', 0)} VP" + (f", {p['crystals']} crystals" if "crystals" in p else "")
+        for pid, p in (state.get("players") or {}).items())
+
+
+def status_html(look: dict) -> str:
+    return f'<div id="rc-status" class="rc-status">{look.get(("rc-status", "html"), "")}</div>'
+
+
+def status_line(state: dict, names: Names, colours: dict[str, str]) -> str:
+    """Turn, phase and each player's name, faction and score (HTML, escaped)."""
+    players = []
+    for pid, p in (state.get("players") or {}).items():
+        p = p or {}
+        extra = [names.faction(p.get("faction"))] if p.get("faction") else []
+        extra.append(f"{p.get('score', 0)} VP")
+        if "crystals" in p:
+            extra.append(f"{p['crystals']} crystals")
+        players.append(f'<span class="rc-player" data-player="{e(pid)}"><span class="rc-swatch" '
+                       f'style="background:{colours.get(pid, UNKNOWN_PLAYER)}"></span><b>{e(names.player(pid))}</b> '
+                       f'<span class="rc-muted">{e(" · ".join(extra))}</span></span>')
+    turn = state.get("turn") or 0
+    where = f"Turn {turn}" if turn else "Setup"
+    if state.get("phase"):
+        where += f" · {words(state['phase'])} phase"
+    return f'<span class="rc-where">{e(where)}</span>{"".join(players)}'

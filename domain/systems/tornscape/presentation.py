@@ -1,0 +1,259 @@
+"""How Tornscape games are shown: the board (board.py), the event summaries, the text board."""
+
+from __future__ import annotations
+
+import string
+from functools import lru_cache
+from typing import Any
+
+from domain.systems.presentation import (Names, Presentation, dice_text, head_text, ids_text, payload, pos_text,
+                                         scores_text, words)
+from domain.systems.tornscape import board as bd
+from domain.systems.tornscape import hexes as hx
+
+TEXT_TERRAIN = {"solid": "#", "burning_ground": "^", "deadly_bog": "%", "cover": '"'}
+
+
+@lru_cache(maxsize=1)
+def phenomenon_names() -> dict[str, str]:
+    """Card id -> name of the ether phenomena deck (domain/rules_data/tornscape.json)."""
+    from domain.systems.dice import load_rule_data
+
+    cards = load_rule_data("tornscape").get("phenomena_deck", {}).get("cards", [])
+    return {str(c["id"]): str(c.get("name") or c["id"]) for c in cards if isinstance(c, dict) and "id" in c}
+
+
+def phenomenon_name(card: Any) -> str:
+    return phenomenon_names().get(str(card), str(card))
+
+
+def _moved(pr, p: dict, rolls, names: Names) -> str:
+    path = p.get("path") or []
+    steps = f"{len(path)} step{'s' if len(path) != 1 else ''}"
+    text = f"{names.of('models', p.get('model'))} {p.get('action')} → {pos_text(path[-1]) if path else '?'} ({steps})"
+    for field, label in (("must_eject", "ejects"), ("destroyed", "destroys"), ("free_attacks", "free attacks:")):
+        if p.get(field):
+            text += f", {label} {ids_text(p[field], names, 'models' if field != 'destroyed' else 'terrain')}"
+    return text
+
+
+def _ejected(pr, p: dict, rolls, names: Names, verb: str) -> str:
+    text = (f"{names.of('models', p.get('model'))} {verb} by {names.of('models', p.get('by'))} → "
+            f"{pos_text(p.get('to'))}")
+    if p.get("dodge") is not None:
+        text += f", dodge{dice_text({'dodge': p['dodge']}, rolls)}: {'dodged' if p.get('dodged') else 'failed'}"
+    return text
+
+
+def _explored(pr, p: dict, rolls, names: Names) -> str:
+    text = f"{names.of('models', p.get('model'))} explores {p.get('vortex')}{dice_text(p, rolls)}: "
+    text += f"success, +{p.get('ether_gained', 0)} ether" if p.get("success") else "failed"
+    return text + (", vortex removed" if p.get("vortex_removed") else "")
+
+
+def _drawn(pr, p: dict, rolls, names: Names) -> str:
+    who = f" for {names.of('models', p['model'])}" if p.get("model") else ""
+    at = f" at {p['vortex']}" if p.get("vortex") else ""
+    return f"{phenomenon_name(p.get('card'))} ({p.get('effect')}){who}{at}"
+
+
+def _placed(pr, p: dict, rolls, names: Names) -> str:
+    m = p.get("model") or {}
+    return f"{names.of('models', m.get('id')) if isinstance(m, dict) else m} placed"
+
+
+def _model(p: dict, names: Names) -> str:
+    return names.of("models", p.get("model"))
+
+
+SUMMARIES = {
+    "ActivationStarted": lambda pr, p, rolls, names: f"{_model(p, names)} activates",
+    "ActivationEnded": lambda pr, p, rolls, names: f"{_model(p, names)} ends its activation",
+    "ModelMoved": _moved,
+    "ModelEjected": lambda pr, p, rolls, names: _ejected(pr, p, rolls, names, "ejected"),
+    "ModelDisplaced": lambda pr, p, rolls, names: _ejected(pr, p, rolls, names, "displaced"),
+    "DomainChosen": lambda pr, p, rolls, names: f"{_model(p, names)} chooses {p.get('domain')}",
+    "VortexStabilised": lambda pr, p, rolls, names: (f"{_model(p, names)} stabilises {p.get('vortex')}"
+                                                     f"{dice_text(p, rolls)} → {p.get('allegiance') or 'unaligned'}"),
+    "VortexExplored": _explored,
+    "PhenomenonDrawn": _drawn,
+    "VortexMoved": lambda pr, p, rolls, names: (f"{p.get('vortex')} moves{dice_text(p, rolls)} → "
+                                                f"{pos_text(p.get('to'))}{' (blocked)' if p.get('blocked') else ''}"),
+    "EtherConverted": lambda pr, p, rolls, names: (f"{names.player(p.get('player'))} converts {p.get('amount')} "
+                                                   f"ether to {p.get('domain')}"),
+    "MarkerEjected": lambda pr, p, rolls, names: f"marker {p.get('marker')} ejected → {pos_text(p.get('to'))}",
+    "MarkerTaken": lambda pr, p, rolls, names: f"{_model(p, names)} takes marker {p.get('marker')}",
+    "ModelPlaced": _placed,
+    "ModelRemoved": lambda pr, p, rolls, names: (f"{_model(p, names)} removed"
+                                                 + (f" ({p['reason']})" if p.get("reason") else "")),
+}
+
+
+# --- the highlight of an event ---------------------------------------------------------------------
+
+def _first(at: Any) -> list[int] | None:
+    """The first hex of a position ([q,r], [[q,r]] or [[c1],[c2]...])."""
+    if not isinstance(at, list) or not at:
+        return None
+    if isinstance(at[0], list):
+        return _first(at[0])
+    if len(at) == 2 and all(isinstance(v, int) for v in at):
+        return list(at)
+    return None
+
+
+def _at(before: dict | None, part: str, thing: Any) -> list[int] | None:
+    found = ((before or {}).get(part) or {}).get(str(thing))
+    return _first(found.get("at")) if found else None
+
+
+def _along(start, to) -> dict:
+    return {"hexes": [to] if to else [], "path": [h for h in (start, to) if h] if start != to else []}
+
+
+def highlight(event: dict | None, before: dict | None) -> dict:
+    """What the board highlights for ``event``, given the state just before it: the acting model (and any
+    model it ejects) gets a ring; a move shows its path from where the model stood; an ejection the
+    ejected model, its shover and its destination hex."""
+    if not event:
+        return {}
+    p = payload(event)
+    kind = event.get("type") or p.get("type")
+    out: dict[str, list] = {"models": [], "hexes": [], "path": []}
+    if kind == "ModelMoved":
+        out["models"] = [p.get("model"), *(p.get("must_eject") or [])]
+        steps = [_first(s) for s in p.get("path") or []]
+        out["path"] = [h for h in [_at(before, "models", p.get("model")), *steps] if h]
+    elif kind in ("ModelEjected", "ModelDisplaced"):
+        out["models"] = [p.get("model"), p.get("by")]
+        out.update(_along(_at(before, "models", p.get("model")), _first(p.get("to"))))
+    elif kind in ("ActivationStarted", "ActivationEnded", "MarkerTaken"):
+        out["models"] = [p.get("model")]
+        if kind == "MarkerTaken":
+            at = _at(before, "markers", p.get("marker"))
+            out["hexes"] = [at] if at else []
+    elif kind == "MarkerEjected":
+        start, to = _at(before, "markers", p.get("marker")), _first(p.get("to"))
+        out["hexes"] = [to] if to else []
+        out["path"] = [h for h in (start, to) if h]
+    elif kind in ("VortexStabilised", "VortexExplored", "DomainChosen", "PhenomenonDrawn"):
+        out["models"] = [p.get("model")]
+        at = _at(before, "vortices", p.get("vortex"))
+        out["hexes"] = [at] if at else []
+    elif kind == "VortexMoved":
+        out.update(_along(_at(before, "vortices", p.get("vortex")), _first(p.get("to"))))
+    elif kind == "ModelPlaced":
+        m = p.get("model") or {}
+        out["models"] = [m.get("id")] if isinstance(m, dict) else []
+    elif kind == "ModelRemoved":
+        m = ((before or {}).get("models") or {}).get(str(p.get("model"))) or {}
+        out["hexes"] = [h for h in (m.get("at") or []) if isinstance(h, list)]
+    out["models"] = [str(m) for m in out["models"] if m]
+    return {k: v for k, v in out.items() if v}
+
+
+# --- the text board ------------------------------------------------------------------------------
+
+def _footprint(model: dict) -> list[tuple[int, int]]:
+    try:
+        return sorted(hx.footprint(model["size"], model["at"]))
+    except (KeyError, ValueError, TypeError):
+        return [tuple(h) for h in model.get("at") or []]
+
+
+def text_board(state: dict, names: Names) -> str:
+    """One character per hex, odd rows shifted; q along the top, r down the side."""
+    width, height = state["board"]["width"], state["board"]["height"]
+    cells: dict[tuple[int, int], str] = {}
+    for piece in state.get("terrain", {}).values():
+        for q, r in piece["hexes"]:
+            cells[(q, r)] = TEXT_TERRAIN.get(piece["kind"], "?")
+    for marker in state.get("markers", {}).values():
+        cells[tuple(marker["at"])] = "*"
+    vortex_lines = []
+    for vid, vortex in state.get("vortices", {}).items():
+        at = f"[{vortex['at'][0]},{vortex['at'][1]}]"
+        if vortex["removed"]:
+            vortex_lines.append(f"  {vid} removed (last at {at})")
+            continue
+        for h in hx.hexon_hexes(tuple(vortex["at"])) if hx.is_hexon_centre(tuple(vortex["at"])) else [tuple(vortex["at"])]:
+            cells.setdefault(h, "@")
+        vortex_lines.append(f"  {vid} at {at} facing {vortex['facing']}, {vortex['ether']} ether, "
+                            f"{vortex['allegiance'] or 'unaligned'}")
+    players = list(state["players"])
+    upper, lower = iter(string.ascii_uppercase + string.digits), iter(string.ascii_lowercase + "!$&+=?@")
+    legend = []
+    for mid, model in state.get("models", {}).items():
+        symbol = next(upper if model["player"] == players[0] else lower, "?")
+        legend.append(f"  {symbol} {names.of('models', mid)} ({mid}, {names.player(model['player'])}, "
+                      f"{model['size']}) at " + " ".join(f"[{q},{r}]" for q, r in model["at"]))
+        for h in _footprint(model):
+            cells[h] = symbol
+    lines = [column_ruler(width, 0, "q (row 0)"), ""]
+    for row in range(height):
+        shift = " " if row % 2 else ""
+        line = [cells.get(hx.from_offset(col, row), ".") for col in range(width)]
+        first_q = hx.from_offset(0, row)[0]
+        lines.append(f"r{row:<3d}{shift}" + " ".join(line) + f"   (q from {first_q})")
+    key = "  # solid  ^ burning ground  % deadly bog  \" cover  * marker  @ vortex"
+    vortices = ["vortices:", *vortex_lines] if vortex_lines else []
+    return "\n".join([head_text(state, names), scores_text(state, names), *lines, "models:", *legend, *vortices, key])
+
+
+def column_ruler(width: int, row: int, label: str) -> str:
+    """The q of each column of ``row``, written vertically-free: every column's last digit, tens above."""
+    qs = [hx.from_offset(col, row)[0] for col in range(width)]
+    tens = " ".join(str(abs(q) // 10 % 10) if abs(q) >= 10 else " " for q in qs)
+    units = " ".join(str(abs(q) % 10) for q in qs)
+    return f"    {tens}\n    {units}   {label}"
+
+
+# --- the presentation --------------------------------------------------------------------------
+
+class TornscapePresentation(Presentation):
+    needs_before = True
+    SUMMARIES = SUMMARIES
+    NAMED = {"models": "models", "terrain": "terrain"}
+
+    def details(self, event: dict | None, names: Names | None = None) -> str | None:
+        """The card of a PhenomenonDrawn: its name, effect, relation and trigger."""
+        if not event or event.get("type") != "PhenomenonDrawn":
+            return None
+        p = payload(event)
+        parts = [f"**{phenomenon_name(p.get('card'))}** (`{p.get('card')}`)", f"{p.get('effect')} effect"]
+        if p.get("relation"):
+            parts.append(f"{p['relation']} vortex")
+        if p.get("trigger"):
+            parts.append(f"trigger: {words(p['trigger'])}")
+        return " · ".join(parts)
+
+    def highlight(self, event: dict | None, before: dict | None) -> dict:
+        return highlight(event, before)
+
+    def picture(self, state: dict, event: dict | None = None, before: dict | None = None,
+                events: list[dict] | None = None, names: Names | None = None) -> str:
+        return (f"<style>{bd.CSS}</style>"
+                + bd.render_board(state, self.highlight(event, before), names=names or None))
+
+    def scene(self, header: dict, changes: list, lines: list[dict], names: Names | None = None,
+              skip: set[int] | None = None):
+        names = names or self.names(header)
+        return bd.board_scene(header, changes, lines, self.pack.state_class.OBJECT_PARTS, names, self.highlight,
+                              lambda state: self.status_look(state, names), skip=skip)
+
+    def sides(self, header: dict, names: Names) -> list[str]:
+        """The player whose models start lower on the board (higher r) is at the bottom."""
+        rows: dict[str, list[int]] = {}
+        for m in (header.get("setup") or {}).get("models") or []:
+            for h in bd.positions(m.get("at"))[:1]:
+                rows.setdefault(str(m.get("player")), []).append(h[1])
+        order = sorted(rows, key=lambda pid: -sum(rows[pid]) / len(rows[pid]))
+        return [names.player(pid) for pid in order]
+
+    def text_board(self, state: dict, event: dict | None = None, names: Names | None = None) -> str:
+        return text_board(state, names or bd.state_names(state))
+
+    def owner(self, p: dict, state: dict) -> str | None:
+        """The player of the model an event names."""
+        model = p.get("model") if not isinstance(p.get("model"), dict) else p["model"].get("id")
+        return ((state.get("models") or {}).get(str(model)) or {}).get("player") if model else None

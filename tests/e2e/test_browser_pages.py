@@ -1,0 +1,78 @@
+"""Every page of the dashboard in a real browser at 1,400 and 820 px wide: nothing runs off the page, no
+Streamlit toolbar; screenshots kept in ROLLCALL_SCREENSHOTS. Over a small simulated tournament of each
+system."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from streamlit_server import SCREENSHOTS, chromium, streamlit_server
+
+pytestmark = pytest.mark.browser
+TOURNAMENTS = (("tornscape", "Page Open", 6, 2), ("t9a", "Page Magic Cup", 4, 2),
+               ("claustrophobia", "Page Descent", 4, 2))
+
+
+@pytest.fixture(scope="module")
+def pages_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from domain.application import Rollcall
+    from projections.projector import Projector
+    from simulation.tournaments import simulate_tournament
+
+    data = tmp_path_factory.mktemp("pages") / "data"
+    store = Rollcall.open(data)
+    for system, name, players, rounds in TOURNAMENTS:
+        store.create_tournament(name, system)
+        for game in simulate_tournament(system, name, players, rounds, 5, turns=3,
+                                        on_bye=lambda r, p, f, name=name: store.award_bye(name, r, p, f)):
+            store.import_record(game.lines, game.game)
+    store.close()
+    Projector(data).run()
+    return data
+
+
+@pytest.fixture(scope="module")
+def server(pages_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with streamlit_server(pages_data, tmp_path_factory.mktemp("streamlit-pages") / "server.log") as base:
+        yield base
+
+
+def first_game(data: Path) -> str:
+    from projections.queries import connect_read, list_games
+
+    con = connect_read(data)
+    try:
+        return list_games(con)[0]["game"]
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("width", (1400, 820))
+def test_every_page_fits_the_width_and_has_no_toolbar(server: str, pages_data: Path, width: int) -> None:
+    game = first_game(pages_data)
+    pages = {"games": "/", "replay": f"/replay?game={game}&seq=12", "dispute": f"/dispute?game={game}&seq=5",
+             "standings": "/standings?tournament=Page+Open", "analytics": "/analytics?tournament=Page+Open"}
+    with chromium() as browser:
+        context = browser.new_context(viewport={"width": width, "height": 1100})
+        page = context.new_page()
+        page.set_default_timeout(60_000)
+        try:
+            for name, path in pages.items():
+                page.goto(server + path)
+                page.locator("[data-testid='stMainBlockContainer']").wait_for()
+                page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
+                                       " || document.querySelector('[data-testid=\"stStatusWidget\"]').innerText === ''")
+                page.wait_for_timeout(2500)
+                assert page.get_by_role("button", name="Deploy").count() == 0
+                assert not page.locator("[data-testid='stException']").count(), name
+                wide = page.evaluate("() => [...document.querySelectorAll('[data-testid=\"stMainBlockContainer\"] *')]"
+                                     ".filter(e => !e.closest('[data-testid=\"stDataFrame\"]')"  # a grid scrolls inside itself
+                                     " && e.getBoundingClientRect().width > 0"
+                                     " && e.getBoundingClientRect().right > window.innerWidth + 1).length")
+                if SCREENSHOTS:
+                    page.screenshot(path=str(Path(SCREENSHOTS) / f"page-{name}-{width}.png"), full_page=True)
+                assert wide == 0, f"{name}: {wide} elements run off the page at {width} px"
+        finally:
+            context.close()

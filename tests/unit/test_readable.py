@@ -1,0 +1,21 @@
+"""Tables as people read them (dashboard/readable.py)."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from dashboard.readable import readable
+
+
+def test_numbers_are_rounded_missing_values_said_and_factions_in_words() -> None:
+    frame = pd.DataFrame({"faction": ["dread_elves", None], "luck": [1.23456, None], "p_value": [0.0004, 0.51234],
+                          "games": [3, 4], "rate": [0.5, math.nan]})
+    shown = readable(frame)
+    assert list(shown["faction"]) == ["Dread Elves", "—"]
+    assert list(shown["luck"]) == ["1.23", "—"]
+    assert list(shown["p_value"]) == ["< 0.001", "0.512"]
+    assert list(shown["games"]) == [3, 4]
+    assert list(shown["rate"]) == ["0.5", "—"]
+    assert "None" not in shown.to_string()
