@@ -16,9 +16,18 @@ app = App()
 @app.command()
 def project(rebuild: Annotated[bool, typer.Option(help="Drop the read models and rebuild them from scratch.")] = False,
             data: DataDir = None) -> None:
-    """Bring the DuckDB read models up to date from the event store."""
+    """Bring the DuckDB read models up to date from the event store; names any game its rules pack cannot
+    replay (exit status 1), whose read models stop at that event while every other game's are kept."""
+    from projections.queries import projection_failures
+
     count = project_events(data, rebuild)
     typer.echo(f"projected {plural(count, 'event')}")
+    failures = read(data, projection_failures)
+    for failure in failures:
+        typer.echo(f"error: game {failure['game'] or failure['stream_id']} cannot be replayed from seq "
+                   f"{failure['seq']}: {failure['error']} (`rollcall verify` names the damage)", err=True)
+    if failures:
+        raise typer.Exit(1)
 
 
 @app.command()

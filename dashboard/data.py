@@ -172,15 +172,14 @@ def casts_involved(game: str, about: list[int]) -> list[dict]:
 
 @st.cache_data(max_entries=16, show_spinner=False)
 def _state_changes(ver: tuple[str, int], game: str, as_ruled: bool) -> list[tuple]:
-    from domain.timeline import state_changes as changes
+    from projections import queries
 
-    return list(changes(header(game), [e["payload"] for e in game_events(game)], as_ruled=as_ruled))
+    return _reader(*ver).run(lambda con: queries.state_changes(con, game, as_ruled=as_ruled))
 
 
 def state_changes(game: str, as_ruled: bool = False) -> list[tuple]:
     """The per-event changes of ``game``'s replay state, ``(seq, part, key, value)`` as
-    ``domain.timeline.state_changes`` gives them (today computed from the stored lines; the one place to
-    read them from a read model instead)."""
+    ``domain.timeline.state_changes`` gives them, from the read models' state rows."""
     return _state_changes(version(), game, bool(as_ruled))
 
 

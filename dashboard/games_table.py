@@ -106,7 +106,7 @@ def games_frame(games: list[dict]) -> tuple[pd.DataFrame, dict]:
             elif name == "score":
                 row[name] = score_text(g)
             elif name == "ended":
-                row[name] = "ended" if g[name] else "in play"
+                row[name] = ("cannot be replayed" if g.get("replay_error") else "ended" if g[name] else "in play")
             else:
                 row[name] = _text(g[name])
         rows.append(row)

@@ -28,6 +28,7 @@ from domain.errors import (GameAlreadyRecorded, GameMovedOn, GameNotFound, Malfo
 from domain.game import Game
 from domain.header import normalise_header
 from domain.integrity import GAME_CREATED, Damage, StoredLine, Verified, verify_rows
+from domain.timeline import unreplayable
 from domain.randomness import DiceSeed
 from domain.record import Line, LocatedError, event_hash, export_line, header_hash, read_lines
 from domain.seats import SEAT_RULE, Seat, seats_of
@@ -392,9 +393,10 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
             raise GameNotFound(game_id)
         result = verify_rows(game_id, [StoredLine(s.originator_version, s.topic, self._decoded(s.state))
                                        for s in stored], anchor)
-        if result.ok and result.events >= 0:
+        if result.ok:
             datas = [self._decoded(s.state)["data"] for s in stored]
-            if datas[0].get("dice_mode") == "digital":
+            result.damage = unreplayable(datas)
+            if result.ok and datas[0].get("dice_mode") == "digital":
                 result.damage = self._verify_digital(game_id, datas)
         return result
 

@@ -27,7 +27,7 @@ def authorship(previous: str | None, line_hash: str, author: str | None) -> str:
 @dataclass
 class Damage:
     seq: int
-    kind: str  # changed | removed | reordered | inserted
+    kind: str  # changed | removed | reordered | inserted | unreplayable
     detail: str
 
 

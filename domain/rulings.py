@@ -106,6 +106,7 @@ def rebuild(system: GameSystem, state: GameState) -> None:
     state.voided = voided_seqs(lines)
     state.as_played = False
     state.seq, state.head = seq, head
+    state.rebuilt = True  # readers that follow what each event changed look at the whole state again
 
 
 def check_again(system: GameSystem, header: dict, lines: list[dict], seq: int) -> list[Breach]:

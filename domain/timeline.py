@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from domain.integrity import Damage
 from domain.rulings import as_ruled as ruled_lines
 from domain.systems import system_for
 from domain.systems.state import SCALAR, Checks, GameState
@@ -25,17 +26,11 @@ Change = tuple[int, str, str, Any]
 
 
 def parts(state: GameState) -> dict[tuple[str, str], Any]:
-    """The state as (part, key) -> value."""
-    out: dict[tuple[str, str], Any] = {}
-    objects = state.OBJECT_PARTS
-    for part, value in state.to_json().items():
-        if part in NOT_PARTS:
-            continue
-        if part in objects:
-            for key, item in value.items():
-                out[(part, key)] = item
-        else:
-            out[(part, SCALAR)] = value
+    """The whole state as (part, key) -> value."""
+    out: dict[tuple[str, str], Any] = {(part, SCALAR): value for part, value in state.scalars().items()}
+    for part in state.OBJECT_PARTS:
+        for key, item in state.objects(part).items():
+            out[(part, key)] = item
     return out
 
 
@@ -50,27 +45,99 @@ def start(header: dict) -> GameState:
     return state
 
 
+class Tracker:
+    """One game followed event by event: its state, and after each event what it changed.
+
+    Only what may have changed is looked at: the single values and the small object parts at every
+    event, and of the parts the state tracks (``GameState.TRACKED_PARTS``) the objects it marked
+    (``touch``), unless the whole state was rebuilt (a ruling's ``void``). ``rolls`` holds the seqs of
+    the rolls the last event made, re-rolled or used."""
+
+    def __init__(self, header: dict, lines: Iterable[dict] = ()) -> None:
+        self.header = header
+        self.system = system_for(header["system"])
+        self.state = start(header)
+        for line in lines:
+            self.system.apply(self.state, line)
+        self.values = parts(self.state)
+        self.state.touched.clear()
+        self.state.rebuilt = False
+        self.rolls: list[int] = []
+        self.untracked = [p for p in self.state.OBJECT_PARTS if p not in self.state.TRACKED_PARTS]
+
+    def setup(self) -> list[tuple[str, str, Any]]:
+        """The state as changes (what seq 0 sets)."""
+        return [(part, key, value) for (part, key), value in self.values.items()]
+
+    def apply(self, line: dict) -> list[tuple[str, str, Any]]:
+        """Apply one stored line; the (part, key, value) it changed (value None: the object is gone)."""
+        state = self.state
+        self.system.apply(state, line)
+        touched = state.touched
+        self.rolls = [key for part, key in touched if part == "rolls"]
+        if state.rebuilt:
+            state.rebuilt = False
+            touched.clear()
+            return self._differences(parts(state))
+        now: dict[tuple[str, str], Any] = {(part, SCALAR): value for part, value in state.scalars().items()}
+        for part, key in touched:
+            if part != "rolls":
+                now[(part, key)] = state.object_json(part, key)
+        touched.clear()
+        for part in self.untracked:
+            keys = {key for (p, key) in self.values if p == part}
+            for key, item in state.objects(part).items():
+                now[(part, key)] = item
+                keys.discard(key)
+            for key in keys:
+                now[(part, key)] = None
+        return self._differences(now, whole=False)
+
+    def _differences(self, now: dict[tuple[str, str], Any], *, whole: bool = True) -> list[tuple[str, str, Any]]:
+        """What differs in ``now`` from the values last seen (``whole``: ``now`` is the whole state, so
+        what it lacks is gone)."""
+        values = self.values
+        out = []
+        for where, value in now.items():
+            if values.get(where, _GONE) != value:
+                out.append((where[0], where[1], value))
+                if value is None and where[1] != SCALAR:  # an object gone (a single value may be None)
+                    values.pop(where, None)
+                else:
+                    values[where] = value
+        if whole:
+            for where in values.keys() - now.keys():
+                out.append((where[0], where[1], None))
+                del values[where]
+        return out
+
+
+def unreplayable(lines: list[dict]):
+    """Where a stored game (header first) cannot be replayed by its rules pack — a game whose lines were
+    changed into something the rules never accepted — as integrity Damage; None when every line applies."""
+    seq = 0
+    try:
+        tracker = Tracker(lines[0])
+        for line in lines[1:]:
+            seq = line.get("seq", seq)
+            tracker.apply(line)
+    except Exception as exc:  # noqa: BLE001  any failure of apply is the game's, reported, never raised
+        return Damage(seq, "unreplayable", f"its rules pack cannot apply it ({type(exc).__name__}: {exc})")
+    return None
+
+
 def state_changes(header: dict, lines: Iterable[dict], *, as_ruled: bool = False) -> Iterator[Change]:
     """Every change of the game's state, seq 0 (the setup) first; ``as_ruled`` leaves out the events a
     ``void`` ruling removed anywhere in the game."""
     lines = list(lines)
     if as_ruled:
         lines = ruled_lines(lines)
-    state = start(header)
-    system = system_for(header["system"])
-    before = parts(state)
-    for (part, key), value in before.items():
+    tracker = Tracker(header)
+    for part, key, value in tracker.setup():
         yield 0, part, key, value
     for line in lines:
-        system.apply(state, line)
-        after = parts(state)
-        seq = line["seq"]
-        for where, value in after.items():
-            if before.get(where, _GONE) != value:
-                yield seq, where[0], where[1], value
-        for where in before.keys() - after.keys():
-            yield seq, where[0], where[1], None
-        before = after
+        for part, key, value in tracker.apply(line):
+            yield line["seq"], part, key, value
 
 
 def state_at(changes: Iterable[Change], seq: int, object_parts: Iterable[str] = ()) -> dict[str, Any]:

@@ -1,10 +1,13 @@
 """The projector: the event store's notification log -> DuckDB read models, in large batches.
 
-Each batch is one Arrow table and one DuckDB transaction: the rows go into a temporary raw table,
-the SQL files of ``projections/sql/`` derive every read model from them (set-based, JSON parsed by
-DuckDB), and the tracking position is recorded. A kill at any moment loses at most the open batch,
-which the next run projects again. After a run the live file ``<data>/rollcall.duckdb`` is published
-as ``<data>/rollcall.read.duckdb``, the only file readers open.
+Each batch is replayed by the rules packs' own apply (projections.replay: the events with their turn,
+phase and player, the state rows of every game, the rolls) and loaded in one DuckDB transaction: the SQL
+files of ``projections/sql/`` fill every read model from those tables (set-based; SQL does no rule), and
+the tracking position is recorded. A kill at any moment loses at most the open batch, which the next run
+projects again. One game that cannot be replayed is named (``fct_projection_failures``) and never stops
+the others. After a run the live file ``<data>/rollcall.duckdb`` is published as
+``<data>/rollcall.read.duckdb``, the only file readers open. The read models are derived data: a live
+file that is empty, damaged or not Rollcall's is rebuilt from the event store.
 """
 
 from __future__ import annotations
@@ -14,33 +17,31 @@ from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
-import pyarrow as pa
+import pyarrow.compute as pc
 from eventsourcing.persistence import Tracking
 
 from domain import settings
 from domain.settings import EVENTS_FILE, LIVE_FILE, PUBLISHED_FILE
 from projections.publish import publish
-from projections.sources import RecorderSource, Source, SQLiteSource
+from projections.sources import RecorderSource, Replayed, Source, SQLiteSource
 from projections.sqlfiles import statements, transaction
 from projections.tracking import CREATE_TABLE as CREATE_TRACKING, DuckDBTrackingRecorder
 
 APPLICATION = "Rollcall"
 
 TABLES = ("dim_games", "dim_players", "dim_models", "fct_events", "fct_rolls", "fct_dice", "fct_moves",
-          "fct_ejections", "fct_model_states", "fct_terrain_states", "fct_marker_states", "fct_vortex_states",
-          "fct_player_states")
-# The SQL files run for each batch after raw_events.sql, in the order of their dependences.
-DERIVE = ("dim_games", "dim_players", "dim_models", "new_events", "fct_events", "fct_dice", "fct_rolls",
-          "model_changes", "fct_model_states", "fct_moves", "fct_ejections", "fct_terrain_states",
-          "fct_marker_states", "fct_vortex_states", "fct_player_states", "dim_games_stats", "new_tournament_events")
-TOPIC = "rollcall:"
+          "fct_ejections", "fct_states")
+# The SQL files run for each batch, in the order of their dependences, over the batch's tables
+# (batch_events, batch_changes, batch_closes, batch_rolls, batch_resets, batch_failures: projections.replay).
+DERIVE = ("dim_games", "dim_players", "dim_models", "fct_events", "fct_states", "fct_rolls", "fct_dice",
+          "fct_moves", "fct_ejections", "dim_games_stats", "new_tournament_events", "fct_projection_failures")
 # Small row groups: most of a batch's rows fill whole row groups, which DuckDB writes compressed to the
 # file at commit instead of logging them to the WAL and rewriting them at the next checkpoint.
 ROW_GROUP_ROWS = 16_384
 # Read models that are views over the tables (and the d6 odds they use): nothing to derive per batch.
 # Created in this order (a view must follow those it reads).
-GAME_VIEWS = ("dim_d6_sums", "dim_dice", "fct_roll_odds", "fct_casts", "fct_dispels", "fct_flux_draws",
-              "fct_card_draws", "fct_initiative")
+GAME_VIEWS = ("fct_states_views", "dim_d6_sums", "dim_dice", "fct_roll_odds", "fct_casts", "fct_dispels",
+              "fct_flux_draws", "fct_card_draws", "fct_initiative")
 TOURNAMENT_VIEWS = ("fct_tournament_events", "dim_tournament_players", "fct_pairings", "dim_withdrawn_games",
                     "dim_tournaments", "fct_results", "fct_standings")  # the first: a table
 DISPUTE_VIEWS = ("fct_disputes", "fct_rulings")
@@ -64,16 +65,15 @@ class Projector:
         self.published_path = self.data_dir / PUBLISHED_FILE
 
     def run(self, rebuild: bool = False, batch_size: int = BATCH_ROWS, progress: Progress | None = None) -> int:
-        """Project every event after the tracking position (all if ``rebuild``), publish; the number projected.
-
-        ``progress(done, total)`` is called after each committed batch."""
+        """Project every event after the tracking position (all if ``rebuild``), publish; the number of stored
+        rows read. ``progress(done, total)`` is called after each committed batch."""
         source = self._source()
         self.data_dir.mkdir(parents=True, exist_ok=True)
         version = definitions_version()
         if not rebuild and self.live_path.exists() and _stored_version(self.live_path) != version:
-            rebuild = True  # the read models' SQL changed (a new Rollcall): rows of the old SQL would be stale
+            rebuild = True  # other SQL (a new Rollcall), or a file that is not Rollcall's read models: derived data
         if rebuild:
-            _connect(self.live_path).close()  # fails while another projector holds the file
+            _readable(self.live_path)  # refuses while another projector holds the file
             for path in (self.live_path, self.live_path.with_name(LIVE_FILE + ".wal")):
                 path.unlink(missing_ok=True)  # a new file: dropped tables would leave the old one's size
         con = _connect(self.live_path)
@@ -94,7 +94,7 @@ class Projector:
             done = 0
             for batch in batches:
                 _project(con, tracking, batch)
-                done += batch.num_rows
+                done += batch.read
                 if progress is not None:
                     progress(done, max(total, done))
             from projections.stats import refresh  # the statistics tables of the games just projected
@@ -137,38 +137,54 @@ def definitions_version() -> str:
 
 
 def _stored_version(path: Path) -> str | None:
-    """The definitions version the live file was projected with (None: unknown, e.g. an older file)."""
-    con = _connect(path)
+    """The definitions version the live file was projected with (None: unknown, empty, damaged or not
+    Rollcall's read models). A file another projector holds is not looked into: that raises."""
+    try:
+        con = _connect(path)
+    except duckdb.Error as exc:
+        if _locked(exc):
+            raise
+        return None
     try:
         found = con.execute("SELECT version FROM read_model_version").fetchall()
-    except duckdb.CatalogException:
+    except duckdb.Error:
         return None
     finally:
         con.close()
     return found[0][0] if found else None
 
 
-def _project(con: duckdb.DuckDBPyConnection, tracking: DuckDBTrackingRecorder, batch: pa.Table) -> None:
-    """One batch in one transaction: raw rows, every read model, the tracking position."""
+def _readable(path: Path) -> bool:
+    """Whether the live file opens as a DuckDB database (an error if another projector holds it)."""
+    try:
+        _connect(path).close()
+    except duckdb.Error as exc:
+        if _locked(exc):
+            raise
+        return False
+    return True
+
+
+def _locked(exc: duckdb.Error) -> bool:
+    return "lock" in str(exc).lower()
+
+
+def _project(con: duckdb.DuckDBPyConnection, tracking: DuckDBTrackingRecorder, batch: Replayed) -> None:
+    """One batch in one transaction: every read model from the batch's tables, the tracking position."""
+    tables = batch.tables
+    kinds = {t for t in pc.unique(tables["events"].column("type")).to_pylist() if t is not None}
     with transaction(con):
-        con.register("arrow_batch", batch)
-        types = _load(con)
-        con.unregister("arrow_batch")
-        for name in DERIVE:
-            for statement in statements(name):
-                if statement.needed(types):
-                    con.execute(statement.sql).fetchall()
-        tracking.insert_tracking_in(con, Tracking(APPLICATION, batch.column("notification_id")[-1].as_py()))
-
-
-def _load(con: duckdb.DuckDBPyConnection) -> set[str]:
-    """Fill raw_events and new_headers from ``arrow_batch``; the batch's event types (see sqlfiles)."""
-    *load, list_types = statements("raw_events")
-    for statement in load:
-        con.execute(statement.sql).fetchall()
-    topics, (markers, vortices) = con.execute(list_types.sql).fetchall()[0]
-    setup = {"SetupMarkers": markers, "SetupVortices": vortices}
-    return {t.removeprefix(TOPIC) for t in topics or ()} | {name for name, some in setup.items() if some}
+        for name, table in tables.items():
+            con.register(f"batch_{name}", table)
+        try:
+            for name in DERIVE:
+                for statement in statements(name):
+                    if statement.needed(kinds):
+                        con.execute(statement.sql).fetchall()
+            tracking.insert_tracking_in(con, Tracking(APPLICATION, batch.last_id))
+        finally:
+            for name in tables:
+                con.unregister(f"batch_{name}")
 
 
 def _load_default_dice(con: duckdb.DuckDBPyConnection) -> None:

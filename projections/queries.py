@@ -13,7 +13,6 @@ from domain.settings import PUBLISHED_FILE, data_dir as data_folder
 from projections.publish import open_published
 from projections.sqlfiles import sql_text, statements
 
-PARTS = ("players", "models", "terrain", "markers", "vortices")  # the objects of the replay state
 
 
 def connect_read(data_dir: str | os.PathLike | None = None) -> duckdb.DuckDBPyConnection:
@@ -42,47 +41,46 @@ def game_events(con: duckdb.DuckDBPyConnection, game: str) -> list[dict[str, Any
 
 def state_at(con: duckdb.DuckDBPyConnection, game: str, seq: int | None = None, *,
              as_ruled: bool = False) -> dict[str, Any]:
-    """The replay JSON of docs/replay.md after event ``seq`` (clamped to 0..last_seq; None: the last).
+    """The replay JSON of docs/replay.md after event ``seq`` (clamped to 0..last_seq; None: the last): one
+    range query over the state rows the projector made with the rules packs' own apply.
 
     The as-played game (the default) keeps every event; ``as_ruled`` leaves out those a ``void``
     ruling removed (anywhere in the game), and adds ``voided``, the seqs left out."""
-    head, *parts = statements("state_at")
+    from domain.systems import system_for
+    from domain.systems.state import SCALAR
+
+    head, parts = statements("state_at")
     found = rows(con, head.sql, {"game": game, "seq": None if seq is None else int(seq)})
     if not found:
         raise GameNotFound(game)
+    game_row = found[0]
+    ruled = as_ruled and game_row.pop("has_ruled")
+    game_row.pop("has_ruled", None)
+    state = game_row | {part: {} for part in system_for(game_row["system"]).state_class.OBJECT_PARTS}
+    for row in rows(con, parts.sql, {"game": game, "seq": state["seq"], "ruled": bool(ruled)}):
+        if row["key"] == SCALAR:
+            state[row["part"]] = row["value"]
+        elif row["value"] is not None:
+            state.setdefault(row["part"], {})[row["key"]] = row["value"]
     if as_ruled:
-        return found[0] | _ruled(con, game, found[0]["seq"])
-    state = found[0] | {part: {} for part in PARTS}
-    for statement in parts:
-        for row in rows(con, statement.sql, {"game": game, "seq": state["seq"]}):
-            state[row["part"]][row["key"]] = row["value"]
-    if state["system"] != "tornscape":
-        state.update(_folded(con, game, state["seq"]))
+        voided = rows(con, "SELECT DISTINCT seq FROM fct_voided WHERE game = $game ORDER BY seq", {"game": game})
+        state |= {"as_ruled": True, "voided": [r["seq"] for r in voided]}
     return state
 
 
-def _folded(con: duckdb.DuckDBPyConnection, game: str, seq: int) -> dict[str, Any]:
-    """A magic phase or an initiative has no board to index: its state (pools, Flux cards, wizards;
-    warriors and their lines) is the domain's own fold of the game's stored lines up to ``seq``."""
-    from domain.game import fold
-
-    header = rows(con, "SELECT header FROM dim_games WHERE game = $game", {"game": game})[0]["header"]
-    lines = [e["payload"] for e in game_events(con, game) if e["seq"] <= seq]
-    folded = fold(header, lines).to_json()
-    return {k: v for k, v in folded.items() if k not in ("game", "system", "seq", "turn", "phase")}
+def projection_failures(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
+    """The games the replay could not follow: game, from which seq, and why (the projector went on)."""
+    return rows(con, "SELECT game, stream_id, seq, error FROM fct_projection_failures ORDER BY game")
 
 
-def _ruled(con: duckdb.DuckDBPyConnection, game: str, seq: int) -> dict[str, Any]:
-    """The as-ruled state after ``seq``: the domain's fold of the lines no ``void`` ruling removed."""
-    from domain.game import fold
-    from domain.rulings import as_ruled, voided_seqs
-
-    header = rows(con, "SELECT header FROM dim_games WHERE game = $game", {"game": game})[0]["header"]
-    lines = [e["payload"] for e in game_events(con, game)]
-    kept = [line for line in as_ruled(lines) if line["seq"] <= seq]
-    folded = fold(header, kept).to_json()
-    return {k: v for k, v in folded.items() if k not in ("game", "system", "seq")} | {
-        "as_ruled": True, "voided": sorted(voided_seqs(lines))}
+def state_changes(con: duckdb.DuckDBPyConnection, game: str, *, as_ruled: bool = False) -> list[tuple]:
+    """The per-event changes of the game's replay state, ``(seq, part, key, value)`` in order (as
+    ``domain.timeline.state_changes`` gives them), from the state rows the projector made; as ruled only
+    where a ruling voided events (otherwise the game as played)."""
+    ruled = as_ruled and bool(rows(con, "SELECT 1 AS x FROM fct_states WHERE game = $game AND ruled LIMIT 1",
+                                   {"game": game}))
+    return [(r["seq"], r["part"], r["key"], r["value"])
+            for r in rows(con, sql_text("state_changes"), {"game": game, "ruled": ruled})]
 
 
 def turn_starts(con: duckdb.DuckDBPyConnection, game: str) -> list[tuple[int, int]]:

@@ -1,94 +1,70 @@
-"""Reading the event store's notification log in batches for the projector, parsed by DuckDB.
+"""Reading the event store's notification log in batches for the projector, replayed (projections.replay).
 
-A batch is one Arrow table of stored rows (notification_id, originator_id, topic, state), which
-DuckDB parses (sql/parsed_batch.sql) into the Arrow table the projector loads as its raw table.
-The SQLite store is read directly, read-only. A run of several batches is read and parsed by a child
-process that streams them as Arrow IPC, so reading overlaps with the projector's DuckDB work (a
-thread would not: DuckDB and a busy Python thread take turns with the GIL). Other stores are read
-through the application recorder.
+A batch is the stored rows (notification id, originator id, topic, state) after a notification id, turned
+by the Replayer into the Arrow tables the projector loads. The SQLite store is read directly, read-only.
+A run of several batches is read and replayed by a child process that streams the tables to the
+projector, so the replay overlaps with the projector's DuckDB work (a thread would not: DuckDB and a busy
+Python thread take turns with the GIL). Other stores are read through the application's recorder.
 
-    python -m projections.sources EVENTS_SQLITE AFTER BATCH_SIZE   (the child: Arrow IPC on stdout)
+    python -m projections.sources EVENTS_SQLITE AFTER BATCH_SIZE   (the child: pickled batches on stdout)
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import pickle
 import queue
 import sqlite3
 import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from uuid import UUID
 
-try:
-    from fcntl import fcntl
-except ImportError:  # not POSIX: the default pipe size
-    fcntl = None
-
-import duckdb
 import pyarrow as pa
 
-from projections.sqlfiles import sql_text, statements
+from projections.replay import Replayer
 
-STORED = pa.schema([("notification_id", pa.int64()), ("originator_id", pa.string()), ("topic", pa.string()),
-                    ("state", pa.string())])
 READ = "SELECT rowid, originator_id, topic, state FROM stored_events WHERE rowid > ? ORDER BY rowid LIMIT ?"
-AHEAD = 2  # parsed batches read ahead of the projector
+LINES = ("SELECT state FROM stored_events WHERE originator_id = ? AND originator_version <= ? "
+         "ORDER BY originator_version")
+AHEAD = 2  # replayed batches read ahead of the projector
 F_SETPIPE_SZ = 1031  # Linux: a larger pipe, fewer switches between the child and the projector
 
 
-def stored_table(rows: list[tuple]) -> pa.Table:
-    """Stored rows as Arrow; ``state`` (UTF-8 JSON bytes) becomes a string column unchanged."""
-    if not rows:
-        return STORED.empty_table()
-    ids, originators, topics, states = zip(*rows)
-    return pa.Table.from_arrays([pa.array(ids, pa.int64()), pa.array(originators, pa.string()),
-                                 pa.array(topics, pa.string()), pa.array(states, pa.binary()).view(pa.string())],
-                                schema=STORED)
+@dataclass
+class Replayed:
+    """One batch as the projector loads it: its tables (projections.replay), the last notification id read,
+    and how many stored rows it read."""
 
-
-class Parser:
-    """Parses stored rows with sql/parsed_batch.sql in a private in-memory DuckDB."""
-
-    def __init__(self) -> None:
-        self.con = duckdb.connect(":memory:")
-        self.con.execute("SET threads = 1").fetchall()
-        self.con.execute("SET arrow_lossless_conversion = true").fetchall()  # JSON stays JSON
-        for statement in statements("macros"):
-            self.con.execute(statement.sql).fetchall()
-
-    def parse(self, rows: pa.Table) -> pa.Table:
-        self.con.register("stored_batch", rows)
-        try:
-            return self.con.sql(sql_text("parsed_batch")).to_arrow_table()
-        finally:
-            self.con.unregister("stored_batch")
-
-    def close(self) -> None:
-        self.con.close()
+    tables: dict[str, pa.Table]
+    last_id: int
+    read: int
 
 
 class Source:
-    """Parsed batches of the notification log after a notification id."""
+    """Replayed batches of the notification log after a notification id."""
 
     def max_id(self) -> int:
         raise NotImplementedError
 
-    def rows(self, after: int, limit: int) -> pa.Table:
-        """Up to ``limit`` stored rows after notification ``after``."""
+    def rows(self, after: int, limit: int) -> list[tuple[int, str, str, bytes]]:
+        """Up to ``limit`` stored rows after notification ``after``: (id, stream id hex, topic, state)."""
         raise NotImplementedError
 
-    def batches(self, after: int, limit: int) -> Iterator[pa.Table]:
-        parser = Parser()
-        try:
-            while (rows := self.rows(after, limit)).num_rows:
-                yield parser.parse(rows)
-                after = rows.column("notification_id")[-1].as_py()
-        finally:
-            parser.close()
+    def lines(self, stream: str, upto: int) -> list[bytes]:
+        """The stored states of a game's aggregate, versions 1 to ``upto``."""
+        raise NotImplementedError
+
+    def batches(self, after: int, limit: int) -> Iterator[Replayed]:
+        replayer = Replayer(self.lines)
+        while rows := self.rows(after, limit):
+            batch = replayer.batch(rows)
+            after = rows[-1][0]
+            yield Replayed(batch.tables(), after, len(rows))
 
     def close(self) -> None:
         pass
@@ -109,16 +85,18 @@ class SQLiteSource(Source):
             return 0
         return self.con.execute("SELECT coalesce(max(rowid), 0) FROM stored_events").fetchone()[0]
 
-    def rows(self, after: int, limit: int) -> pa.Table:
-        return stored_table(self.con.execute(READ, (after, limit)).fetchall() if self.con is not None else [])
+    def rows(self, after: int, limit: int) -> list[tuple[int, str, str, bytes]]:
+        return self.con.execute(READ, (after, limit)).fetchall() if self.con is not None else []
 
-    def batches(self, after: int, limit: int) -> Iterator[pa.Table]:
-        """The batches: the first read here, the others by a child process started at once."""
+    def lines(self, stream: str, upto: int) -> list[bytes]:
+        return [state for (state,) in self.con.execute(LINES, (stream, upto))]
+
+    def batches(self, after: int, limit: int) -> Iterator[Replayed]:
+        """One batch read here; more by a child process started at once, which replays them ahead."""
         if self.max_id() - after <= limit:  # one batch: nothing to overlap
             return super().batches(after, limit)
-        first = self.rows(after, limit)
-        self._start_child(first.column("notification_id")[-1].as_py(), limit)
-        return self._streamed(first)
+        self._start_child(after, limit)
+        return self._streamed()
 
     def _start_child(self, after: int, limit: int) -> None:
         root = str(Path(__file__).resolve().parents[1])  # importable in the child even if not installed
@@ -126,23 +104,22 @@ class SQLiteSource(Source):
         self._stop_child()
         self.child = subprocess.Popen([sys.executable, "-m", "projections.sources", str(self.path), str(after),
                                        str(limit)], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env)
-        if fcntl is not None:
-            with contextlib.suppress(OSError):
+        if hasattr(os, "O_NONBLOCK"):  # Linux: a larger pipe
+            with contextlib.suppress(OSError, ImportError):
+                from fcntl import fcntl
+
                 fcntl(self.child.stdout.fileno(), F_SETPIPE_SZ, 1 << 20)
         # A thread drains the pipe ahead (up to AHEAD batches): the child need not wait for the
         # projector to finish a batch before it writes the next.
         self.drain = threading.Thread(target=_drain, args=(self.child.stdout, self.ahead), daemon=True,
-                                      name="rollcall-ipc")
+                                      name="rollcall-replay")
         self.drain.start()
 
-    def _streamed(self, first: pa.Table) -> Iterator[pa.Table]:
-        parser = Parser()
-        try:
-            yield parser.parse(first)
-        finally:
-            parser.close()
+    def _streamed(self) -> Iterator[Replayed]:
         while (batch := self.ahead.get()) is not None:
-            yield pa.Table.from_batches([batch])
+            if isinstance(batch, Exception):
+                raise RuntimeError(f"reading {self.path} failed: {batch}") from batch
+            yield batch
         if self.child.wait() != 0:
             raise RuntimeError(f"reading {self.path} failed (exit status {self.child.returncode})")
 
@@ -177,18 +154,23 @@ class RecorderSource(Source):
     def max_id(self) -> int:
         return self.recorder.max_notification_id() or 0
 
-    def rows(self, after: int, limit: int) -> pa.Table:
+    def rows(self, after: int, limit: int) -> list[tuple[int, str, str, bytes]]:
         found = self.recorder.select_notifications(after + 1, limit)
-        return stored_table([(n.id, _stream(n.originator_id), n.topic, bytes(n.state)) for n in found])
+        return [(n.id, _stream(n.originator_id), n.topic, bytes(n.state)) for n in found]
+
+    def lines(self, stream: str, upto: int) -> list[bytes]:
+        return [bytes(s.state) for s in self.recorder.select_events(UUID(stream), lte=upto)]
 
 
 def _drain(pipe, ahead: queue.Queue) -> None:
-    """Put each record batch of the Arrow IPC stream on ``pipe`` into ``ahead``, then None."""
+    """Put each pickled batch on ``pipe`` into ``ahead``, then None (whatever happens: the projector waits)."""
     try:
-        for batch in pa.ipc.open_stream(pipe):
-            ahead.put(batch)
-    except (pa.ArrowInvalid, OSError, ValueError):  # nothing written, or the child or the pipe went away
+        while True:
+            ahead.put(pickle.load(pipe))
+    except EOFError:  # the end, or the child went away (the projector then checks its exit status)
         pass
+    except Exception as exc:  # noqa: BLE001  given to the projector, which raises it
+        ahead.put(exc)
     finally:
         ahead.put(None)
 
@@ -198,21 +180,21 @@ def _stream(originator_id: UUID | str) -> str:
 
 
 def main(path: str, after: str, limit: str) -> None:
-    """The child: every parsed batch after ``after`` as Arrow IPC on stdout."""
+    """The child: every replayed batch after ``after``, pickled on stdout."""
     source = SQLiteSource(Path(path))
-    writer = None
+    out = sys.stdout.buffer
     try:
         for batch in Source.batches(source, int(after), int(limit)):
-            writer = writer or pa.ipc.new_stream(sys.stdout.buffer, batch.schema)
-            writer.write_table(batch)
+            pickle.dump(batch, out, protocol=pickle.HIGHEST_PROTOCOL)
+            out.flush()
     finally:
-        if writer is not None:
-            writer.close()
         source.close()
 
 
 if __name__ == "__main__":
+    from projections import sources  # the batches' classes as the projector knows them (not __main__'s)
+
     try:
-        main(*sys.argv[1:])
+        sources.main(*sys.argv[1:])
     except BrokenPipeError:  # the projector stopped reading (it failed or was killed)
         sys.exit(1)

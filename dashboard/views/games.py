@@ -18,6 +18,9 @@ players = cols[2].multiselect("Player", sorted({n for g in games for n in player
 systems = cols[3].multiselect("System", sorted({g.get("system") for g in games if g.get("system")}),
                               placeholder="every system")
 shown = filter_games(games, tournaments, rounds, players, systems)
+for broken in (g for g in games if g.get("replay_error")):
+    st.warning(f"Game {broken['game']} cannot be replayed from {broken['replay_error']} — its events are kept, its "
+               "board stops there; `rollcall verify` names the damage.", icon=":material/error:")
 frame, config = games_frame(shown)
 st.caption(f"{len(shown)} of {len(games)} games in {data.data_dir()} · ▶ replay opens a game at its setup")
 st.dataframe(frame, column_config=config, hide_index=True, width="stretch",

@@ -132,6 +132,16 @@ class GameSystem:
             return False
         return True
 
+    def actor(self, state: GameState, event: dict) -> str | None:
+        """The player who made ``event`` at ``state`` (the state before it): its ``player``, else the owner
+        of the piece it names (``owner``)."""
+        player = event.get("player")
+        return player if isinstance(player, str) else self.owner(state, event)
+
+    def owner(self, state: GameState, event: dict) -> str | None:
+        """The player whose piece ``event`` names (a model, a wizard, a warrior); systems say."""
+        return None
+
     def playing(self, state: GameState) -> bool:
         """Whether the game is under way (not ended, not sealed): a system offers its own actions only then."""
         return not state.ended and not state.sealed
@@ -265,6 +275,7 @@ class GameSystem:
         state.rolls[event["seq"]] = Roll(event["seq"], event["player"], event["purpose"], event["die"],
                                          list(event["faces"]), event.get("source", "physical"),
                                          initial=tuple(event["faces"]))
+        state.touch("rolls", event["seq"])
 
     def roll(self, state: GameState, seq: int, name: str = "roll") -> Roll:
         roll = state.rolls.get(seq)
@@ -309,6 +320,7 @@ class GameSystem:
     def apply_DieRerolled(self, state: GameState, event: dict) -> None:
         roll = state.rolls[event["roll"]]
         roll.faces[event["index"]] = event["face"]
+        state.touch("rolls", roll.seq)
         if event.get("source") == "digital":
             state.digital_rerolls.append((event["seq"], roll.die, event["face"]))
 
@@ -320,6 +332,7 @@ class GameSystem:
 
     def apply_PointsScored(self, state: GameState, event: dict) -> None:
         state.scores[event["player"]] += event["points"]
+        state.touch("players", event["player"])
 
     def decide_GameEnded(self, state: GameState, event: dict, chk: Checks) -> None:
         if state.ended:

@@ -23,9 +23,16 @@ SCALAR = ""  # the key of a part of the state that is a single value (domain.tim
 
 
 class GameState:
-    """The state every system tracks: players, turn, phase, rolls, scores, the chain head."""
+    """The state every system tracks: players, turn, phase, rolls, scores, the chain head.
 
-    OBJECT_PARTS: tuple[str, ...] = ("players",)  # parts of to_json() that map ids to objects (domain.timeline)
+    Its replay JSON (``to_json``, docs/replay.md) is made of *parts*: single values (``scalars``) and maps of
+    objects by id (``OBJECT_PARTS``: ``objects(part)``, one by one ``object_json(part, key)``). A part in
+    ``TRACKED_PARTS`` is one whose every change ``apply`` marks with ``touch(part, key)``, so a reader that
+    follows a game event by event (domain.timeline) looks at those objects alone; the other parts are small
+    and looked at whole. ``touch("rolls", seq)`` marks a roll made, re-rolled or used."""
+
+    OBJECT_PARTS: tuple[str, ...] = ("players",)
+    TRACKED_PARTS: frozenset[str] = frozenset()
 
     def __init__(self, header: dict, rules: dict) -> None:
         self.header = header
@@ -50,17 +57,46 @@ class GameState:
         # a fold that only reads (the as-played replay) keeps the events a ruling voided; a live game
         # turns into its as-ruled state at each `void` (domain.rulings.rebuild)
         self.as_played = False
+        self.touched: set[tuple[str, object]] = set()  # (part, key) changed since a reader last looked
+        self.rebuilt = False  # the whole state was rebuilt (domain.rulings.rebuild): nothing is marked
+
+    def touch(self, part: str, key: object) -> None:
+        self.touched.add((part, key))
+
+    def mark_used(self, roll: int, by: int) -> None:
+        """Roll ``roll`` is used by the event at seq ``by``."""
+        self.rolls[roll].used_by = by
+        self.touched.add(("rolls", roll))
 
     def opponent(self, player: str) -> str:
         return next(p for p in self.players if p != player)
 
     def to_json(self) -> dict:
-        return {
-            "game": self.game, "system": self.system, "seq": self.seq, "turn": self.turn,
-            "phase": self.phase,
-            "players": {pid: {"name": p.get("name"), "faction": p.get("faction"), "score": self.scores[pid]}
-                        for pid, p in self.players.items()},
-        }
+        return {"game": self.game, "system": self.system, "seq": self.seq, **self.scalars(),
+                **{part: self.objects(part) for part in self.OBJECT_PARTS}}
+
+    def scalars(self) -> dict:
+        """The parts that are single values."""
+        return {"turn": self.turn, "phase": self.phase}
+
+    def objects(self, part: str) -> dict:
+        """Every object of an object part, by id."""
+        return {key: self.object_json(part, key) for key in self.object_keys(part)}
+
+    def object_keys(self, part: str):
+        if part == "players":
+            return self.players
+        raise KeyError(part)
+
+    def object_json(self, part: str, key: str):
+        """One object of an object part as the replay JSON shows it; None if there is none."""
+        if part == "players":
+            return self.player_json(key) if key in self.players else None
+        raise KeyError(part)
+
+    def player_json(self, pid: str) -> dict:
+        player = self.players[pid]
+        return {"name": player.get("name"), "faction": player.get("faction"), "score": self.scores[pid]}
 
 
 class Checks:

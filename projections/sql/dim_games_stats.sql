@@ -5,12 +5,11 @@ SET events = g.events + s.n, last_seq = greatest(g.last_seq, s.last_seq),
     ended = g.ended OR s.result IS NOT NULL,
     winner = CASE WHEN s.result IS NULL THEN g.winner ELSE s.result.winner END,
     score = CASE WHEN s.result IS NULL THEN g.score ELSE s.result.score END
-FROM (SELECT e.game, count(*) AS n, max(e.seq) AS last_seq,
-             arg_max({'turn': e.turn, 'phase': e.phase}, e.seq) AS last,
-             sum(e.violations) AS violations, any_value(f.result) AS result
-      FROM new_events e
-      LEFT JOIN (SELECT e.game, arg_max({'winner': r.x.winner, 'score': r.x.score}, e.seq) AS result
-                 FROM new_events e JOIN raw_events r USING (notification_id)
-                 WHERE e.type = 'GameEnded' GROUP BY e.game) f USING (game)
-      GROUP BY e.game) s
+FROM (SELECT game, count(*) AS n, max(seq) AS last_seq, arg_max({'turn': turn, 'phase': phase}, seq) AS last,
+             sum(coalesce(json_array_length(violations), 0)) AS violations,
+             arg_max(CASE WHEN type = 'GameEnded'
+                          THEN {'winner': payload ->> 'winner', 'score': (payload -> 'score')::JSON} END, seq)
+                 FILTER (WHERE type = 'GameEnded') AS result
+      FROM batch_events WHERE game IS NOT NULL AND type <> 'GameCreated' AND topic LIKE 'rollcall:%'
+      GROUP BY game) s
 WHERE g.game = s.game;

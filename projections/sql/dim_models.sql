@@ -7,8 +7,8 @@ FROM (SELECT game, placed_seq,
              json_transform(m, '{"id": "VARCHAR", "player": "VARCHAR", "name": "VARCHAR", "size": "VARCHAR",
                                  "step": "INTEGER", "run": "INTEGER", "agility": "INTEGER",
                                  "explore": "INTEGER"}') AS m
-      FROM (SELECT game, unnest(setup.models) AS m, 0 AS placed_seq FROM new_headers
+      FROM (SELECT game, unnest(json_transform(payload, '{"setup": {"models": "JSON[]"}}').setup.models) AS m,
+                   0 AS placed_seq
+            FROM batch_events WHERE type = 'GameCreated' AND game IS NOT NULL
             UNION ALL
-            SELECT g.game, r.d.model, r.d.seq
-            FROM raw_events r JOIN dim_games g ON g.stream_id = r.originator_id
-            WHERE r.topic = 'rollcall:ModelPlaced'));
+            SELECT game, json_extract(payload, '$.model'), seq FROM batch_events WHERE type = 'ModelPlaced'));

@@ -1,3 +1,6 @@
+-- Every event of a game, with the turn and phase the game is in after it and the player who made it (from
+-- the replay: projections/replay.py).
 INSERT INTO fct_events
-SELECT e.game, e.seq, e.type, e.turn, e.phase, e.player, r.line, r.d.violations, e.notification_id, r.author
-FROM new_events e JOIN raw_events r USING (notification_id);
+SELECT game, seq, type, turn, phase, player, payload::JSON, violations::JSON, notification_id, author
+FROM batch_events
+WHERE game IS NOT NULL AND type <> 'GameCreated' AND topic LIKE 'rollcall:%';

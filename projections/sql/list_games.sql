@@ -1,5 +1,8 @@
--- Every projected game, in the order the games were recorded.
-SELECT game, system, tournament, round, table_no, started, players, events, last_seq, turn, phase,
-       violations, ended, winner, score
-FROM dim_games
-ORDER BY notification_id;
+-- Every projected game, in the order the games were recorded; replay_error: why its rules pack could not
+-- replay it from some seq on (its read models stop there), NULL for a game replayed whole.
+SELECT g.game, g.system, g.tournament, g.round, g.table_no, g.started, g.players, g.events, g.last_seq, g.turn,
+       g.phase, g.violations, g.ended, g.winner, g.score,
+       CASE WHEN f.game IS NOT NULL THEN 'seq ' || f.seq || ': ' || f.error END AS replay_error
+FROM dim_games g
+LEFT JOIN fct_projection_failures f ON f.game = g.game
+ORDER BY g.notification_id;

@@ -1,5 +1,4 @@
--- The batch's tournament events (game tables never see them: new_events.sql joins dim_games).
--- when: rollcall-tournament:Created, rollcall-tournament:ByeAwarded, rollcall-tournament:PlayerRegistered, rollcall-tournament:PlayerCheckedIn, rollcall-tournament:PlayerDropped, rollcall-tournament:RoundPaired
+-- The batch's tournament events (game tables never see them).
 INSERT INTO fct_tournament_events
-SELECT notification_id, originator_id, topic, line
-FROM raw_events WHERE topic LIKE 'rollcall-tournament:%';
+SELECT notification_id, stream_id, topic, payload::JSON
+FROM batch_events WHERE topic LIKE 'rollcall-tournament:%';

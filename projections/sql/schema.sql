@@ -1,6 +1,6 @@
--- Read models of the projector (DDL). Positions are JSON [q, r]; a model's `pos` is a list of them
--- (its `at` in the replay JSON); a marker's `pos` is one position.
--- valid_from_seq / valid_to_seq: the state holds for seqs from..to inclusive; valid_to_seq NULL = still holds.
+-- Read models of the projector (DDL). Positions are JSON [q, r]; a model's position is a list of them (its
+-- `at` in the replay JSON). valid_from_seq / valid_to_seq: a state row holds for seqs from..to inclusive;
+-- valid_to_seq NULL: it still holds.
 
 CREATE TABLE IF NOT EXISTS dim_games (
     game VARCHAR, stream_id VARCHAR, system VARCHAR, tournament VARCHAR, round BIGINT, table_no BIGINT,
@@ -20,11 +20,10 @@ CREATE TABLE IF NOT EXISTS fct_events (
     game VARCHAR, seq BIGINT, type VARCHAR, turn BIGINT, phase VARCHAR, player VARCHAR,
     payload JSON USING COMPRESSION uncompressed, violations JSON, notification_id BIGINT,
     author VARCHAR);  -- who wrote it: the name of the key presented (NULL in a store without keys)
-ALTER TABLE fct_events ADD COLUMN IF NOT EXISTS author VARCHAR;  -- read models projected before authors
 
 CREATE TABLE IF NOT EXISTS fct_rolls (
     game VARCHAR, seq BIGINT, player VARCHAR, purpose VARCHAR, die VARCHAR, n_dice INTEGER,
-    faces JSON, source VARCHAR, used_by_seq BIGINT);
+    faces JSON, source VARCHAR, used_by_seq BIGINT);  -- faces as finally shown (after re-rolls)
 
 CREATE TABLE IF NOT EXISTS fct_dice (
     game VARCHAR, roll_seq BIGINT, idx INTEGER, original VARCHAR, final VARCHAR, rerolled BOOLEAN,
@@ -39,22 +38,15 @@ CREATE TABLE IF NOT EXISTS fct_ejections (
     game VARCHAR, seq BIGINT, kind VARCHAR, model VARCHAR, player VARCHAR, by_model VARCHAR,
     to_at JSON, dodge_seq BIGINT, dodged BOOLEAN, free_attacks JSON);
 
--- placed_seq: the placement the state belongs to (dim_models.placed_seq: 0 for the setup).
-CREATE TABLE IF NOT EXISTS fct_model_states (
-    game VARCHAR, model VARCHAR, valid_from_seq BIGINT, valid_to_seq BIGINT, pos JSON, removed BOOLEAN,
-    placed_seq BIGINT);
+-- The replay state of every game, object by object (docs/replay.md): `part` is a map of objects
+-- (players, models, terrain, markers, vortices, wizards, spells, warriors) with `key` the object's id, or a
+-- single value (turn, phase, board, activation, pending, magic, human, initiative) with `key` ''. `value` is
+-- the object as the replay JSON shows it, NULL where it is gone. `ruled`: the as-ruled game (only games a
+-- ruling voided events of have such rows). Written by the projector from the rules packs' own apply.
+CREATE TABLE IF NOT EXISTS fct_states (
+    game VARCHAR, ruled BOOLEAN, part VARCHAR, key VARCHAR, valid_from_seq BIGINT, valid_to_seq BIGINT,
+    value JSON);
 
-CREATE TABLE IF NOT EXISTS fct_terrain_states (
-    game VARCHAR, terrain VARCHAR, kind VARCHAR, hexes JSON, valid_from_seq BIGINT, valid_to_seq BIGINT);
+-- Games the replay could not follow (a stored game its rules pack cannot apply): from which seq, and why.
+CREATE TABLE IF NOT EXISTS fct_projection_failures (game VARCHAR, stream_id VARCHAR, seq BIGINT, error VARCHAR);
 
-CREATE TABLE IF NOT EXISTS fct_marker_states (
-    game VARCHAR, marker VARCHAR, kind VARCHAR, pos JSON, linked_to VARCHAR, valid_from_seq BIGINT,
-    valid_to_seq BIGINT);
-
-CREATE TABLE IF NOT EXISTS fct_vortex_states (
-    game VARCHAR, vortex VARCHAR, pos JSON, facing INTEGER, ether BIGINT, allegiance VARCHAR, removed BOOLEAN,
-    valid_from_seq BIGINT, valid_to_seq BIGINT);
-
-CREATE TABLE IF NOT EXISTS fct_player_states (
-    game VARCHAR, player VARCHAR, score BIGINT, crystals BIGINT, faith_creation BIGINT, faith_destruction BIGINT,
-    faith_life BIGINT, faith_death BIGINT, valid_from_seq BIGINT, valid_to_seq BIGINT);

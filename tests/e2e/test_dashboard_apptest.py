@@ -6,6 +6,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from dashboard_records import LEGAL_EVENTS, write_record
 from replay_payload import board, by_class, component_data, picture_at, positions, rings
 from streamlit.testing.v1 import AppTest
 
@@ -135,6 +136,34 @@ def test_games_page_lists_games_with_replay_links(data_env: Path) -> None:
     assert set(frame["game"]) == {"e2e-legal", "e2e-lenient"}
     links = dict(zip(frame["game"], frame["replay"]))
     assert links["e2e-legal"] == "replay?game=e2e-legal&seq=0"
+
+
+def test_games_page_marks_a_game_its_rules_pack_cannot_replay(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+    import sqlite3
+
+    from domain.application import Rollcall
+    from projections.projector import Projector
+
+    data = tmp_path / "data"
+    record = write_record(tmp_path / "broken.rollcall.jsonl", "e2e-broken", LEGAL_EVENTS)
+    with open(record, encoding="utf-8") as handle:
+        Rollcall.open(data).import_record(handle, str(record))
+    con = sqlite3.connect(data / "events.sqlite")
+    with con:  # the first move of the stored game now names a model it never had
+        rowid, state = con.execute("SELECT rowid, state FROM stored_events WHERE topic = 'rollcall:ModelMoved' "
+                                   "ORDER BY rowid LIMIT 1").fetchone()
+        changed = json.loads(state)
+        changed["data"]["model"] = "nobody"
+        con.execute("UPDATE stored_events SET state = ? WHERE rowid = ?", (json.dumps(changed).encode(), rowid))
+    con.close()
+    Projector(data).run()
+    monkeypatch.setenv("ROLLCALL_DATA", str(data))
+    at = AppTest.from_file(GAMES, default_timeout=30).run()
+    assert not at.exception
+    assert any("e2e-broken cannot be replayed" in w.value for w in at.warning)
+    frame = at.dataframe[0].value
+    assert list(frame["ended"]) == ["cannot be replayed"]
 
 
 def test_app_navigation_runs_both_pages(data_env: Path) -> None:

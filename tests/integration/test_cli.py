@@ -236,3 +236,29 @@ def test_a_record_naming_a_system_by_another_alias_imports_replays_and_exports_u
     assert "magic phase" in replayed.output
     exported = run("export", lines[0]["game"])
     assert json.loads(exported.output.splitlines()[0])["system"] == "t9a"
+
+
+def test_project_and_verify_name_a_game_its_rules_pack_cannot_replay(run, tmp_data, tmp_path):
+    run("import", str(EXAMPLE))
+    other = tmp_path / "other.rollcall.jsonl"
+    lines = [json.loads(x) for x in EXAMPLE.read_text().splitlines() if x.strip() and not x.startswith("#")]
+    lines[0] = {k: v for k, v in lines[0].items() if k not in ("hash", "round")} | {"game": "bystander"}
+    other.write_text("".join(json.dumps({k: v for k, v in x.items() if k != "hash"}) + "\n" for x in lines))
+    run("import", str(other))
+    con = sqlite3.connect(tmp_data / "events.sqlite")
+    with con:  # a stored move of the example now names a model its game never had
+        rowid, state = con.execute("SELECT s.rowid, s.state FROM stored_events s WHERE s.topic = 'rollcall:ModelMoved' "
+                                   "ORDER BY s.rowid LIMIT 1").fetchone()
+        changed = json.loads(state)
+        changed["data"]["model"] = "nobody"
+        con.execute("UPDATE stored_events SET state = ? WHERE rowid = ?", (json.dumps(changed).encode(), rowid))
+    con.close()
+    projected = run("project")
+    assert projected.exit_code == 1
+    assert f"game {game_id(EXAMPLE)} cannot be replayed from seq" in projected.output and "KeyError" in projected.output
+    assert "Traceback" not in projected.output
+    listed = run("games")
+    assert "bystander" in listed.output
+    verified = run("verify")
+    assert verified.exit_code == 1 and "OK       bystander" in verified.output
+    assert f"DAMAGED  {game_id(EXAMPLE)}" in verified.output  # the chain breaks first (its line was changed)

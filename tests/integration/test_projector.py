@@ -229,3 +229,60 @@ def test_readers_of_the_published_copy_never_wait_for_the_projector(tmp_path, st
     finally:
         proc.kill()
         proc.wait(TIMEOUT)
+
+
+def break_a_stored_move(data: Path) -> str:
+    """Make one stored ModelMoved name a model its game never had: the rules pack cannot apply it. The game."""
+    import json
+
+    con = sqlite3.connect(data / "events.sqlite")
+    with con:
+        rowid, state = con.execute("SELECT rowid, state FROM stored_events WHERE topic = 'rollcall:ModelMoved' "
+                                   "ORDER BY rowid LIMIT 1").fetchone()
+        decoded = json.loads(state)
+        decoded["data"]["model"] = "nobody"
+        con.execute("UPDATE stored_events SET state = ? WHERE rowid = ?", (json.dumps(decoded).encode(), rowid))
+        oid = con.execute("SELECT originator_id FROM stored_events WHERE rowid = ?", (rowid,)).fetchone()[0]
+        header = con.execute("SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = 1",
+                             (oid,)).fetchone()[0]
+    con.close()
+    return json.loads(header)["data"]["game"]
+
+
+@pytest.mark.parametrize("batch", [100_000, 97])
+def test_a_game_the_rules_cannot_replay_is_named_and_every_other_game_is_projected(tmp_path, store, batch):
+    data = data_with(store, tmp_path / "data")
+    broken = break_a_stored_move(data)
+    Projector(data).run(batch_size=batch)
+    con = connect_read(data)
+    try:
+        failures = con.execute("SELECT game, seq, error FROM fct_projection_failures").fetchall()
+        assert [(g, "KeyError" in e) for g, _, e in failures] == [(broken, True)]
+        games = {g["game"]: g for g in list_games(con)}
+        assert len(games) == _games(store) and games[broken]["events"] > 0  # its events are facts: kept
+        others = [g for g in games if g != broken]
+        assert all(state_at(con, g)["seq"] == games[g]["last_seq"] for g in others)
+    finally:
+        con.close()
+    assert Projector(data).run() == 0  # and later runs go on
+
+
+def _games(store: Path) -> int:
+    with sqlite3.connect(store) as con:
+        return con.execute("SELECT count(*) FROM stored_events WHERE topic = 'rollcall:GameCreated'").fetchone()[0]
+
+
+@pytest.mark.parametrize("damage", ["empty", "garbage", "foreign"])
+def test_an_empty_damaged_or_foreign_live_file_is_rebuilt_from_the_store(tmp_path, store, rebuilt, damage):
+    data = data_with(store, tmp_path / "data")
+    live = data / LIVE_FILE
+    if damage == "empty":
+        live.write_bytes(b"")
+    elif damage == "garbage":
+        live.write_bytes(os.urandom(64 * 1024))
+    else:
+        other = duckdb.connect(str(live))
+        other.execute("CREATE TABLE inventory (item VARCHAR)").fetchall()
+        other.close()
+    assert Projector(data).run() == _events(store)
+    assert_same(tables(data), rebuilt)

@@ -213,8 +213,9 @@ def test_a_deleted_last_event_is_found_only_against_an_anchor(data: Path, db: sq
     assert "ends at seq 7" in damage.detail
 
 
-def rewrite_from_seq_3(db: sqlite3.Connection, *, authorship_too: bool) -> None:
-    """Change seq 3, then compute every hash after it again (and the authorship chain, if asked)."""
+def rewrite_from_seq_3(db: sqlite3.Connection, *, authorship_too: bool, change=None) -> None:
+    """Change seq 3 (a note, or ``change(data)``), then compute every hash after it again (and the authorship
+    chain, if asked)."""
     from domain.integrity import authorship
     from domain.record import event_hash
 
@@ -223,7 +224,7 @@ def rewrite_from_seq_3(db: sqlite3.Connection, *, authorship_too: bool) -> None:
     for version in range(4, 10):
         state = row_state(db, version)
         if version == 4:
-            state["data"]["note"] = "rewritten"
+            (change or (lambda data: data.update(note="rewritten")))(state["data"])
         state["data"]["hash"] = previous = event_hash(previous, state["data"])
         if authorship_too:
             state["authored"] = authored = authorship(authored, previous, state["author"])
@@ -260,3 +261,12 @@ def test_an_undamaged_game_verifies_against_its_own_export_and_its_head(data: Pa
     app.close()
     assert (head["seq"], head["hash"]) == (8, anchor()[8])
     assert verify_against(data, db, {head["seq"]: head["hash"]}).ok
+
+
+def test_a_game_rewritten_into_one_its_rules_cannot_replay_is_found(data: Path, db: sqlite3.Connection) -> None:
+    """Both chains computed again around a line the rules never accepted (seq 3 activates a model the game
+    never had): the chains hold, the replay does not."""
+    rewrite_from_seq_3(db, authorship_too=True, change=lambda data: data.update(model="nobody"))
+    damage = verify(data, db).damage
+    assert (damage.seq, damage.kind) == (3, "unreplayable")
+    assert "KeyError" in damage.detail

@@ -70,15 +70,20 @@ class ClaustrophobiaState(GameState):
         roll = self.rolls.get(self.initiative_roll) if self.initiative_roll else None
         return [] if roll is None else [i for i in range(len(roll.faces)) if i not in self.dice_taken]
 
-    def to_json(self) -> dict:
-        out = super().to_json()
-        out["human"] = self.human
-        out["warriors"] = {wid: w.to_json() for wid, w in sorted(self.warriors.items())}
+    def scalars(self) -> dict:
         roll = self.rolls.get(self.initiative_roll) if self.initiative_roll else None
-        out["initiative"] = None if roll is None else {
+        return {**super().scalars(), "human": self.human, "initiative": None if roll is None else {
             "roll": roll.seq, "faces": list(roll.faces), "taken": sorted(self.dice_taken),
-            "set_aside": self.dice_left()}
-        return out
+            "set_aside": self.dice_left()}}
+
+    def object_keys(self, part: str):
+        return sorted(self.warriors) if part == "warriors" else super().object_keys(part)
+
+    def object_json(self, part: str, key: str):
+        if part == "warriors":
+            warrior = self.warriors.get(key)
+            return warrior.to_json() if warrior is not None else None
+        return super().object_json(part, key)
 
 
 class Claustrophobia(InitiativeActions, GameSystem):
@@ -147,6 +152,9 @@ class Claustrophobia(InitiativeActions, GameSystem):
             face = int(state.rolls[event["roll"]].faces[event["index"]])
             return "R102" if name == "exhausted" or not warrior.available(face) else "R100"
         return super().derived_rule(state, event, name, given, value)
+
+    def owner(self, state: ClaustrophobiaState, event: dict) -> str | None:
+        return state.human if isinstance(event.get("warrior"), str) else None
 
     def on(self, state: ClaustrophobiaState, rule: str) -> bool:
         return bool(state.rules.get("switches", {}).get(rule, True))

@@ -75,26 +75,36 @@ class T9AState(GameState):
         self.amnesia: set = set()
         self.setup = setup
 
-    def to_json(self) -> dict:
-        out = super().to_json()
+    def scalars(self) -> dict:
         phase = self.phase_state
-        for pid, p in out["players"].items():
-            p["magic_dice"] = self.magic_dice[pid]
-            p["veil"] = phase.veil if phase and phase.active == pid and phase.step != "ended" else self.carried[pid]
-            p["flux_left"] = list(self.flux_left[pid])
-        out["magic"] = {
+        return {**super().scalars(), "magic": {
             "active": phase.active if phase else None, "step": phase.step if phase else None,
             "flux_card": phase.card if phase else None,
             "miscast_modifier": phase.miscast_modifier if phase else 0,
             "cast": None if not phase or not phase.cast else {
                 "seq": phase.cast.seq, "wizard": phase.cast.wizard, "spell": phase.cast.spell,
                 "total": phase.cast.total, "passed": phase.cast.passed, "dispelled": phase.cast.dispelled,
-                "miscast": phase.cast.miscast, "step": phase.cast.step},
-        }
-        out["wizards"] = {wid: {"player": w["player"], "spells": list(w["spells"]), "fleeing": w.get("fleeing", False)}
-                          for wid, w in sorted(self.wizards.items())}
-        out["spells"] = {sid: dict(s) for sid, s in sorted(self.spells.items())}
-        return out
+                "miscast": phase.cast.miscast, "step": phase.cast.step}}}
+
+    def object_keys(self, part: str):
+        found = {"wizards": self.wizards, "spells": self.spells}
+        return sorted(found[part]) if part in found else super().object_keys(part)
+
+    def object_json(self, part: str, key: str):
+        if part == "wizards":
+            wizard = self.wizards.get(key)
+            return None if wizard is None else {"player": wizard["player"], "spells": list(wizard["spells"]),
+                                                "fleeing": wizard.get("fleeing", False)}
+        if part == "spells":
+            spell = self.spells.get(key)
+            return None if spell is None else dict(spell)
+        return super().object_json(part, key)
+
+    def player_json(self, pid: str) -> dict:
+        phase = self.phase_state
+        veil = phase.veil if phase and phase.active == pid and phase.step != "ended" else self.carried[pid]
+        return {**super().player_json(pid), "magic_dice": self.magic_dice[pid], "veil": veil,
+                "flux_left": list(self.flux_left[pid])}
 
 
 def natural_fails(faces: list[int], failing: list[int]) -> bool:
@@ -242,6 +252,12 @@ class T9A(MagicActions, GameSystem):
         roll = state.rolls.get(event.get("roll"))
         return (roll is not None and self.on(state, "X01")
                 and natural_fails([int(f) for f in roll.faces], state.rules[rules]["single_die_natural_fail"]))
+
+    def owner(self, state: T9AState, event: dict) -> str | None:
+        wizard = state.wizards.get(event.get("wizard")) if isinstance(event.get("wizard"), str) else None
+        if wizard is not None:
+            return wizard["player"]
+        return event.get("active") if isinstance(event.get("active"), str) else None
 
     def digital_draw(self, state: T9AState, seed: bytes, choice: str | None = None) -> dict:
         """The Flux card of the magic phase just started, from the active player's cards left (R84)."""
@@ -400,7 +416,7 @@ class T9A(MagicActions, GameSystem):
         used = event["dice"]
         bound = spell["kind"] == "bound" and self.on(state, "X03")
         if event.get("roll") is not None and not bound:
-            state.rolls[event["roll"]].used_by = event["seq"]
+            state.mark_used(event["roll"], event["seq"])
             faces = [int(f) for f in state.rolls[event["roll"]].faces]
             if (not event["passed"] and used >= 2 and state.rules["casting"]["fizzle"]
                     and self.on(state, "X02")):
@@ -455,7 +471,7 @@ class T9A(MagicActions, GameSystem):
         phase = self.open_phase(state)
         used = event["dice"]
         faces = [int(f) for f in state.rolls[event["roll"]].faces]
-        state.rolls[event["roll"]].used_by = event["seq"]
+        state.mark_used(event["roll"], event["seq"])
         if phase is None:
             return
         reactive = state.opponent(phase.active)

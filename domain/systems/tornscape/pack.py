@@ -86,6 +86,13 @@ class Tornscape(VortexRules, GameSystem):
         """The common actions, then Tornscape's own (domain.systems.tornscape.legal)."""
         return [*super().legal_actions(state), *legal.legal_actions(self, state)]
 
+    def owner(self, state: TornscapeState, event: dict) -> str | None:
+        model = event.get("model")
+        if isinstance(model, dict):  # ModelPlaced
+            return model.get("player")
+        found = state.models.get(model) if isinstance(model, str) else None
+        return found.player if found is not None else None
+
     def phases_due(self, state: TornscapeState) -> list[str]:
         """The activation phase once a turn starts; Phase V is Tornscape's own action (R31: when every model
         has activated, vortex by vortex)."""
@@ -614,7 +621,7 @@ class Tornscape(VortexRules, GameSystem):
         state.put(model, recorded_position(model.size, event["to"]))
         state.pending = [p for p in state.pending if not (p.kind == "model" and p.id == model.id)]
         if event.get("dodge") is not None:
-            state.rolls[event["dodge"]].used_by = event["seq"]
+            state.mark_used(event["dodge"], event["seq"])
 
     def decide_ModelDisplaced(self, state: TornscapeState, event: dict, chk: Checks) -> dict:
         model = self.model(state, event)
@@ -638,7 +645,7 @@ class Tornscape(VortexRules, GameSystem):
         if not event.get("dodged") or model.size == "infantry":
             state.put(model, recorded_position(model.size, event["to"]))
         if event.get("dodge") is not None:
-            state.rolls[event["dodge"]].used_by = event["seq"]
+            state.mark_used(event["dodge"], event["seq"])
 
     # --- markers ---------------------------------------------------------------------------
     def _marker_spots(self, state: TornscapeState, marker: Marker, mover: Model, end) -> list[tuple[int, int]]:
@@ -669,6 +676,7 @@ class Tornscape(VortexRules, GameSystem):
 
     def apply_MarkerEjected(self, state: TornscapeState, event: dict) -> None:
         marker = state.markers[event["marker"]]
+        state.touch("markers", marker.id)
         state.marker_at.pop(marker.at, None)
         marker.at = tuple(event["to"])
         state.marker_at[marker.at] = marker.id
@@ -696,6 +704,7 @@ class Tornscape(VortexRules, GameSystem):
             state.marker_at.pop(marker.at, None)
         else:
             marker.linked_to = event["model"]
+        state.touch("markers", marker.id)
 
     # --- placing and removing models -------------------------------------------------------
     def decide_ModelPlaced(self, state: TornscapeState, event: dict, chk: Checks) -> None:
@@ -755,3 +764,4 @@ class Tornscape(VortexRules, GameSystem):
         super().apply_DieRerolled(state, event)
         if event.get("paid", "crystal") == "crystal":
             state.crystals[event["player"]] -= 1
+            state.touch("players", event["player"])

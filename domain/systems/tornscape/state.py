@@ -67,6 +67,7 @@ class Pending:
 
 class TornscapeState(VortexState, GameState):
     OBJECT_PARTS = ("players", "models", "terrain", "markers", "vortices")
+    TRACKED_PARTS = frozenset(OBJECT_PARTS)  # every apply marks what it changes (GameState.touch)
 
     def __init__(self, header: dict, rules: dict) -> None:
         super().__init__(header, rules)
@@ -90,6 +91,7 @@ class TornscapeState(VortexState, GameState):
 
     # occupancy -----------------------------------------------------------------------------
     def put(self, model: Model, at: list[Hex]) -> None:
+        self.touched.add(("models", model.id))
         for h in model.fp:
             ids = self.occupants[h]
             ids.remove(model.id)
@@ -100,12 +102,14 @@ class TornscapeState(VortexState, GameState):
             self.occupants.setdefault(h, []).append(model.id)
 
     def add_model(self, model: Model) -> None:
+        self.touched.add(("models", model.id))
         self.models[model.id] = model
         self.in_play[model.player] += 1
         for h in model.fp:
             self.occupants.setdefault(h, []).append(model.id)
 
     def remove_model(self, model_id: str) -> None:
+        self.touched.add(("models", model_id))
         model = self.models.pop(model_id)
         self.in_play[model.player] -= 1
         self.activated[model.player].discard(model_id)
@@ -116,6 +120,7 @@ class TornscapeState(VortexState, GameState):
                 del self.occupants[h]
 
     def remove_terrain(self, terrain_id: str) -> None:
+        self.touched.add(("terrain", terrain_id))
         piece = self.terrain.pop(terrain_id)
         if piece["kind"] == "solid":
             for h in piece["hexes"]:
@@ -135,17 +140,29 @@ class TornscapeState(VortexState, GameState):
         """No miniature, marker or solid terrain: where an ejected model may go."""
         return h not in self.occupants and h not in self.marker_at and h not in self.solid
 
-    def to_json(self) -> dict:
-        out = super().to_json()
-        out["board"] = {"width": self.width, "height": self.height}
-        out["models"] = {mid: m.to_json() for mid, m in sorted(self.models.items())}
-        out["terrain"] = {tid: {"kind": t["kind"], "hexes": [list(h) for h in t["hexes"]]}
-                          for tid, t in sorted(self.terrain.items())}
-        out["markers"] = {k: m.to_json() for k, m in sorted(self.markers.items())}
-        out["vortices"] = self.vortices_json()
-        for pid, player in out["players"].items():
-            player["crystals"] = self.crystals[pid]
-            player["faith"] = dict(self.faith[pid])
-        out["activation"] = self.activation
-        out["pending"] = [{"kind": p.kind, "id": p.id, "by": p.by} for p in self.pending]
-        return out
+    def scalars(self) -> dict:
+        return {**super().scalars(), "board": {"width": self.width, "height": self.height},
+                "activation": self.activation,
+                "pending": [{"kind": p.kind, "id": p.id, "by": p.by} for p in self.pending]}
+
+    def object_keys(self, part: str):
+        found = {"models": self.models, "terrain": self.terrain, "markers": self.markers, "vortices": self.vortices}
+        return sorted(found[part]) if part in found else super().object_keys(part)
+
+    def object_json(self, part: str, key: str):
+        if part == "models":
+            model = self.models.get(key)
+            return model.to_json() if model is not None else None
+        if part == "terrain":
+            piece = self.terrain.get(key)
+            return {"kind": piece["kind"], "hexes": [list(h) for h in piece["hexes"]]} if piece is not None else None
+        if part == "markers":
+            marker = self.markers.get(key)
+            return marker.to_json() if marker is not None else None
+        if part == "vortices":
+            vortex = self.vortices.get(key)
+            return vortex.to_json() if vortex is not None else None
+        return super().object_json(part, key)
+
+    def player_json(self, pid: str) -> dict:
+        return {**super().player_json(pid), "crystals": self.crystals[pid], "faith": dict(self.faith[pid])}

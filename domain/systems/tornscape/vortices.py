@@ -87,8 +87,6 @@ class VortexState:
                     out.remove(card)
         return out
 
-    def vortices_json(self) -> dict:
-        return {vid: v.to_json() for vid, v in sorted(self.vortices.items())}
 
 
 class VortexRules:
@@ -271,8 +269,9 @@ class VortexRules:
 
     def apply_VortexStabilised(self, state, event: dict) -> None:
         state.vortices[event["vortex"]].allegiance = event["allegiance"]
+        state.touch("vortices", event["vortex"])
         state.stabilised_in_activation = True
-        state.rolls[event["roll"]].used_by = event["seq"]
+        state.mark_used(event["roll"], event["seq"])
 
     # --- explore ---------------------------------------------------------------------------
     def decide_VortexExplored(self, state, event: dict, chk: Checks) -> dict:
@@ -301,12 +300,14 @@ class VortexRules:
         model = state.models[event["model"]]
         vortex.ether -= event["ether_gained"]
         state.crystals[model.player] += event["ether_gained"]
+        state.touch("vortices", vortex.id)
+        state.touch("players", model.player)
         if event["vortex_removed"]:
             vortex.removed = True  # R03; its last hexon is kept (R37)
         trigger = "explore_success" if event["success"] else "explore_failure"
         state.draws.extend(self.cells(state, model, trigger, [vortex.id], event["seq"]))
         state.actions_used.add("explore")
-        state.rolls[event["roll"]].used_by = event["seq"]
+        state.mark_used(event["roll"], event["seq"])
 
     # --- phenomena -------------------------------------------------------------------------
     def decide_PhenomenonDrawn(self, state, event: dict, chk: Checks) -> dict:
@@ -419,8 +420,9 @@ class VortexRules:
         vortex.place(tuple(event["to"]))
         if event.get("facing") is not None:
             vortex.facing = event["facing"]
+        state.touch("vortices", vortex.id)
         state.vortices_moved.append(vortex.id)
-        state.rolls[event["roll"]].used_by = event["seq"]
+        state.mark_used(event["roll"], event["seq"])
 
     # --- crystals --------------------------------------------------------------------------
     def decide_EtherConverted(self, state, event: dict, chk: Checks) -> None:
@@ -435,3 +437,4 @@ class VortexRules:
     def apply_EtherConverted(self, state, event: dict) -> None:
         state.crystals[event["player"]] -= event["amount"]  # R38: one crystal, one faith token
         state.faith[event["player"]][event["domain"]] += event["amount"]
+        state.touch("players", event["player"])

@@ -1,0 +1,275 @@
+"""The read models' one replay engine: every stored event applied by its game's rules pack.
+
+The projector reads the notification log in batches. Here each batch's stored rows are decoded, and each
+game's events applied in order by ``domain.timeline.Tracker`` — the rules packs' own ``apply``, the same
+the aggregate uses — into the rows the projector loads: the events (with the turn and phase the game is in
+after each, and the player who made it), the state rows of every object of the replay state with the seqs
+they hold for (validity intervals; ``ruled``: the as-ruled game, for games a ruling voided events of), the
+rolls each event made, re-rolled or used, and the games that could not be replayed. No rule is written
+again in SQL.
+
+A game met in the middle (its creation projected by an earlier run) is restored from the event store: its
+stored lines up to the last one projected, folded. Games not seen for a while are forgotten (a bounded
+cache) and restored again if they come back.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+import pyarrow as pa
+
+from domain.rulings import as_ruled, voided_seqs
+from domain.timeline import Tracker
+
+GAME_TOPIC = "rollcall:"
+CREATED = "rollcall:GameCreated"
+HIDDEN = ("rollcall:DiceSeed", "rollcall-access:", "rollcall-seat:")  # never projected: secrets, keys, seats
+CACHED_GAMES = 512  # games whose replay is kept between batches
+
+EVENTS = pa.schema([("notification_id", pa.int64()), ("stream_id", pa.string()), ("topic", pa.string()),
+                    ("game", pa.string()), ("seq", pa.int64()), ("type", pa.string()), ("turn", pa.int64()),
+                    ("phase", pa.string()), ("player", pa.string()), ("author", pa.string()),
+                    ("payload", pa.string()), ("violations", pa.string())])
+CHANGES = pa.schema([("game", pa.string()), ("ruled", pa.bool_()), ("part", pa.string()), ("key", pa.string()),
+                     ("valid_from_seq", pa.int64()), ("valid_to_seq", pa.int64()), ("value", pa.string())])
+CLOSES = pa.schema([("game", pa.string()), ("ruled", pa.bool_()), ("part", pa.string()), ("key", pa.string()),
+                    ("valid_to_seq", pa.int64())])
+ROLLS = pa.schema([("game", pa.string()), ("seq", pa.int64()), ("player", pa.string()), ("purpose", pa.string()),
+                   ("die", pa.string()), ("initial", pa.string()), ("faces", pa.string()), ("source", pa.string()),
+                   ("used_by_seq", pa.int64())])
+RESETS = pa.schema([("game", pa.string()), ("ruled", pa.bool_())])
+FAILURES = pa.schema([("game", pa.string()), ("stream_id", pa.string()), ("seq", pa.int64()), ("error", pa.string())])
+
+Loader = Callable[[str, int], list[bytes]]  # (stream id, last version) -> the stored states, versions 1..last
+
+
+def _json(value: Any) -> str | None:
+    return None if value is None else orjson.dumps(value).decode()
+
+
+@dataclass
+class Batch:
+    """The rows of one batch, column by column, and the last notification id it read."""
+
+    last_id: int = 0
+    events: dict[str, list] = field(default_factory=lambda: {name: [] for name in EVENTS.names})
+    changes: dict[str, list] = field(default_factory=lambda: {name: [] for name in CHANGES.names})
+    closes: list[tuple] = field(default_factory=list)
+    rolls: dict[tuple[str, int], tuple] = field(default_factory=dict)
+    resets: list[tuple] = field(default_factory=list)
+    failures: list[tuple] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.events["notification_id"])
+
+    def tables(self) -> dict[str, pa.Table]:
+        def rows(schema: pa.Schema, items: list[tuple]) -> pa.Table:
+            columns = list(zip(*items)) if items else [[] for _ in schema.names]
+            return pa.Table.from_arrays([pa.array(c, f.type) for c, f in zip(columns, schema)], schema=schema)
+        return {
+            "events": pa.Table.from_pydict(self.events, schema=EVENTS),
+            "changes": pa.Table.from_pydict(self.changes, schema=CHANGES),
+            "closes": rows(CLOSES, self.closes),
+            "rolls": rows(ROLLS, list(self.rolls.values())),
+            "resets": rows(RESETS, self.resets),
+            "failures": rows(FAILURES, self.failures),
+        }
+
+
+class Timeline:
+    """One timeline of a game (as played, or as ruled) and the state rows it has made."""
+
+    def __init__(self, game: str, ruled: bool, tracker: Tracker, *, restored: bool) -> None:
+        self.game, self.ruled, self.tracker = game, ruled, tracker
+        self.restored = restored  # its earlier rows were made by an earlier run: every key may have one open
+        self.seen: set[tuple[str, str]] = set()  # keys with rows made by this replay
+        self.in_batch: dict[tuple[str, str], int] = {}  # key -> index of its open row in this batch
+
+    def add(self, batch: Batch, seq: int, changes: Iterable[tuple[str, str, Any]]) -> None:
+        rows = batch.changes
+        to_seq = rows["valid_to_seq"]
+        for part, key, value in changes:
+            where = (part, key)
+            index = self.in_batch.get(where)
+            if index is not None:
+                to_seq[index] = seq - 1
+            elif self.restored or where in self.seen:
+                batch.closes.append((self.game, self.ruled, part, key, seq - 1))
+            self.seen.add(where)
+            self.in_batch[where] = len(to_seq)
+            rows["game"].append(self.game)
+            rows["ruled"].append(self.ruled)
+            rows["part"].append(part)
+            rows["key"].append(key)
+            rows["valid_from_seq"].append(seq)
+            to_seq.append(None)
+            rows["value"].append(_json(value))
+
+
+class GameReplay:
+    """A game being replayed: its as-played timeline and, once a ruling voided events, its as-ruled one."""
+
+    def __init__(self, header: dict, lines: list[dict], *, restored: bool) -> None:
+        self.header = header
+        self.game: str = header["game"]
+        self.played = Timeline(self.game, False, Tracker(header, lines), restored=restored)
+        self.ruled: Timeline | None = None
+        if voided_seqs(lines):
+            self.ruled = Timeline(self.game, True, Tracker(header, as_ruled(lines)), restored=restored)
+        self.failed = False
+
+    @property
+    def lines(self) -> list[dict]:
+        return self.played.tracker.state.lines
+
+    def start_batch(self) -> None:
+        self.played.in_batch.clear()
+        if self.ruled is not None:
+            self.ruled.in_batch.clear()
+
+    def setup(self, batch: Batch) -> None:
+        self.played.add(batch, 0, self.played.tracker.setup())
+
+    def apply(self, batch: Batch, line: dict) -> tuple[str | None, int, str | None]:
+        """Apply one event line: its rows in ``batch``; (the player who made it, turn and phase after it)."""
+        tracker = self.played.tracker
+        system, state = tracker.system, tracker.state
+        actor = system.actor(state, line)
+        seq = line["seq"]
+        self.played.add(batch, seq, tracker.apply(line))
+        self._rolls(batch, state, tracker.rolls)
+        if line.get("type") == "RulingMade" and line.get("decision") == "void":
+            self._rule_again(batch)
+        elif self.ruled is not None:  # an event voids only earlier ones: this one holds in the as-ruled game
+            self.ruled.add(batch, seq, self.ruled.tracker.apply(line))
+        return actor, state.turn, state.phase
+
+    def _rule_again(self, batch: Batch) -> None:
+        """A ruling voided events: the as-ruled timeline is made again from the start."""
+        batch.resets.append((self.game, True))
+        tracker = Tracker(self.header)
+        self.ruled = Timeline(self.game, True, tracker, restored=False)
+        self.ruled.add(batch, 0, tracker.setup())
+        for line in as_ruled(self.lines):
+            self.ruled.add(batch, line["seq"], tracker.apply(line))
+
+    def _rolls(self, batch: Batch, state, seqs: list[int]) -> None:
+        for seq in seqs:
+            roll = state.rolls.get(seq)
+            if roll is not None:
+                batch.rolls[(self.game, seq)] = (self.game, seq, roll.player, roll.purpose, roll.die,
+                                                 _json(list(roll.initial)), _json(roll.faces), roll.source,
+                                                 roll.used_by)
+
+
+class Replayer:
+    """Turns stored rows into the projector's rows, keeping the games it follows between batches."""
+
+    def __init__(self, load: Loader, capacity: int = CACHED_GAMES) -> None:
+        self.load = load
+        self.capacity = capacity
+        self.games: OrderedDict[str, GameReplay] = OrderedDict()  # stream id -> replay, least recent first
+        self.broken: dict[str, str] = {}  # stream id -> game of a game that could not be replayed
+
+    def batch(self, rows: Iterable[tuple[int, str, str, bytes]]) -> Batch:
+        """The rows of (notification id, stream id, topic, stored state) in notification order."""
+        batch = Batch()
+        for replay in self.games.values():
+            replay.start_batch()
+        for notification_id, stream, topic, state in rows:
+            batch.last_id = notification_id
+            if topic.startswith(HIDDEN):
+                continue
+            try:
+                decoded = orjson.loads(state)
+            except orjson.JSONDecodeError as exc:
+                batch.failures.append((None, stream, None, f"a stored event cannot be read: {exc}"))
+                continue
+            data = decoded.get("data")
+            if not topic.startswith(GAME_TOPIC) or not isinstance(data, dict):
+                self._other(batch, notification_id, stream, topic, decoded)
+            elif topic == CREATED:
+                self._created(batch, notification_id, stream, decoded, data)
+            else:
+                self._event(batch, notification_id, stream, topic, decoded, data)
+        return batch
+
+    def _event_row(self, batch: Batch, notification_id: int, stream: str, topic: str, game: str | None,
+                   seq: int | None, kind: str | None, turn, phase, player, author, data: dict | None) -> None:
+        e = batch.events
+        e["notification_id"].append(notification_id)
+        e["stream_id"].append(stream)
+        e["topic"].append(topic)
+        e["game"].append(game)
+        e["seq"].append(seq)
+        e["type"].append(kind)
+        e["turn"].append(turn)
+        e["phase"].append(phase)
+        e["player"].append(player)
+        e["author"].append(author)
+        e["payload"].append(_json(data))
+        e["violations"].append(_json(data.get("violations")) if isinstance(data, dict) else None)
+
+    def _other(self, batch: Batch, notification_id: int, stream: str, topic: str, decoded: dict) -> None:
+        """A stored event of another aggregate (a tournament's): kept as it is, for the read models that want it."""
+        data = decoded.get("data")
+        self._event_row(batch, notification_id, stream, topic, None, None, topic.rpartition(":")[2], None, None,
+                        None, decoded.get("author"), data if isinstance(data, dict) else None)
+
+    def _created(self, batch: Batch, notification_id: int, stream: str, decoded: dict, header: dict) -> None:
+        game = header.get("game")
+        self._event_row(batch, notification_id, stream, CREATED, game, 0, "GameCreated", 0, None, None,
+                        decoded.get("author"), header)
+        try:
+            replay = GameReplay(header, [], restored=False)
+        except Exception as exc:  # noqa: BLE001  a game no rule pack can set up: named, the others go on
+            self._failed(batch, stream, game, 0, exc)
+            return
+        self._keep(stream, replay)
+        replay.setup(batch)
+
+    def _event(self, batch: Batch, notification_id: int, stream: str, topic: str, decoded: dict, line: dict) -> None:
+        replay = self.games.get(stream)
+        if replay is not None:
+            self.games.move_to_end(stream)
+        elif stream in self.broken:
+            replay = None
+        else:
+            replay = self._restore(batch, stream, line.get("seq"))
+        game = replay.game if replay is not None else self.broken.get(stream)
+        turn = phase = player = None
+        if replay is not None:
+            try:
+                player, turn, phase = replay.apply(batch, line)
+            except Exception as exc:  # noqa: BLE001  one game's fault never stops the others
+                self._failed(batch, stream, game, line.get("seq"), exc)
+        self._event_row(batch, notification_id, stream, topic, game, line.get("seq"), line.get("type"), turn, phase,
+                        player if isinstance(player, str) else None, decoded.get("author"), line)
+
+    def _restore(self, batch: Batch, stream: str, seq: Any) -> GameReplay | None:
+        """A game met in the middle: its stored lines before ``seq``, folded."""
+        try:
+            states = self.load(stream, seq if isinstance(seq, int) else 0)
+            datas = [orjson.loads(s)["data"] for s in states]
+            replay = GameReplay(datas[0], datas[1:], restored=True)
+        except Exception as exc:  # noqa: BLE001
+            self._failed(batch, stream, None, seq, exc)
+            return None
+        self._keep(stream, replay)
+        return replay
+
+    def _keep(self, stream: str, replay: GameReplay) -> None:
+        self.games[stream] = replay
+        if len(self.games) > self.capacity:
+            self.games.popitem(last=False)
+
+    def _failed(self, batch: Batch, stream: str, game: str | None, seq: Any, exc: Exception) -> None:
+        self.games.pop(stream, None)
+        self.broken[stream] = game
+        batch.failures.append((game, stream, seq if isinstance(seq, int) else None,
+                               f"{type(exc).__name__}: {exc}"[:500]))
