@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.options import App, AsJson, DataDir, Key, data_dir, echo_json, open_app, project
+from cli.options import App, AsJson, DataDir, Key, data_dir, echo_json, open_app, up_to_date
 from domain.errors import RecordError, RollcallError
 
 app = App()
@@ -137,7 +137,7 @@ def replay(game: Annotated[str, typer.Argument(help="Game id.")],
     from cli.textboard import text_board
     from projections.queries import connect_read, game_events, rows, state_at
 
-    project(data)
+    up_to_date(data)
     con = connect_read(data_dir(data))
     try:
         state = state_at(con, game, seq, as_ruled=as_ruled)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import socket
-import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -20,6 +19,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup
 
 from cli.errors import reported
 from domain import settings
+from domain.errors import RollcallError
 from domain.application import Rollcall
 
 DataDir = Annotated[Optional[Path], typer.Option("--data", envvar=settings.DATA_ENV, metavar="DIR",
@@ -94,26 +94,41 @@ def open_app(data: Path | None, key: str | None = None) -> Rollcall:
 
 
 def project(data: Path | None, rebuild: bool = False) -> int:
-    """Bring the read models up to date (a progress bar on the terminal); the number of events projected."""
+    """Bring the read models up to date (a progress bar on the terminal); the number of stored rows read.
+    Refused while another projector follows the store (the dashboard's: it keeps them current)."""
     from rich.console import Console
     from rich.progress import Progress
 
+    from projections.follow import Busy, projector_lock
     from projections.projector import Projector
 
-    with Progress(transient=True, console=Console(stderr=True)) as progress:  # stdout stays for the output
-        task = progress.add_task("projecting", total=None)
+    try:
+        with projector_lock(data_dir(data)), Progress(transient=True, console=Console(stderr=True)) as progress:
+            task = progress.add_task("projecting", total=None)  # (on stderr: stdout stays for the output)
 
-        def tick(done: int, total: int) -> None:
-            progress.update(task, completed=done, total=total)
+            def tick(done: int, total: int) -> None:
+                progress.update(task, completed=done, total=total)
 
-        return Projector(data_dir(data), app=open_app(data)).run(rebuild=rebuild, progress=tick)
+            return Projector(data_dir(data), app=open_app(data)).run(rebuild=rebuild, progress=tick)
+    except Busy as exc:
+        raise RollcallError(f"{exc} (`rollcall dashboard` keeps the read models current): stop it to project here"
+                            ) from None
+
+
+def up_to_date(data: Path | None) -> None:
+    """The published read models brought up to date here, unless a projector follows the store (the
+    dashboard's), which keeps them current: a reader never competes with it."""
+    from projections.follow import followed
+
+    if not followed(data_dir(data)):
+        project(data)
 
 
 def read(data: Path | None, query: Callable, *args: Any) -> Any:
-    """Project what is new, then run ``query(con, *args)`` over the published read-only copy."""
+    """Run ``query(con, *args)`` over the published read-only copy, up to date (``up_to_date``)."""
     from projections.queries import connect_read
 
-    project(data)
+    up_to_date(data)
     con = connect_read(data_dir(data))
     try:
         return query(con, *args)

@@ -40,6 +40,7 @@ def serve(port: int, data, browser: bool = False) -> None:
         typer.echo(f"port {port} is busy; using {chosen}")
     url = f"http://localhost:{chosen}"
     typer.echo(f"dashboard on {url}")
+    follower = _follower(data, env)
     server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(entry), "--server.port", str(chosen),
                                "--server.address", "localhost", "--server.headless", "true",
                                "--browser.gatherUsageStats", "false", "--client.toolbarMode", "viewer"], env=env)
@@ -52,7 +53,22 @@ def serve(port: int, data, browser: bool = False) -> None:
     except KeyboardInterrupt:
         server.terminate()
         status = server.wait()
+    finally:
+        if follower is not None:
+            follower.terminate()
+            follower.wait()
     raise typer.Exit(status)
+
+
+def _follower(data, env: dict) -> subprocess.Popen | None:
+    """The projector that keeps the read models current while the dashboard runs (projections.follow), or
+    None where one follows the store already (another dashboard on this data folder)."""
+    from projections.follow import followed
+
+    if followed(data_dir(data)):
+        typer.echo("the read models are kept current by the projector already following this data folder")
+        return None
+    return subprocess.Popen([sys.executable, "-m", "projections.follow", str(data_dir(data).resolve())], env=env)
 
 
 def can_open_browser() -> bool:

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from cli.options import App, AsJson, DataDir, data_dir, plural, project
+from cli.options import App, AsJson, DataDir, data_dir, plural, up_to_date
 from domain.errors import RollcallError
 
 # per query: its title and the columns shown (JSON output carries every column)
@@ -53,7 +53,7 @@ def stats(tournament: Annotated[Optional[str], typer.Option(help="Tournament (de
     from projections.queries import connect_read
     from projections.stats import ANALYTICS_QUERIES, Scope, focus_game, scope_games
 
-    project(data)
+    up_to_date(data)
     con = connect_read(data_dir(data))
     try:
         scope = Scope(tournament=tournament, games=tuple(game or ()))

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from dashboard.live import follow_updates
+
 PAGES_DIR = Path(__file__).parent / "views"
 
 # section -> pages; url paths come from the file names (/games, /replay).
@@ -25,4 +27,6 @@ PAGES = {
 }
 
 st.set_page_config(page_title="Rollcall", page_icon=":material/casino:", layout="wide")
-st.navigation(PAGES).run()
+page = st.navigation(PAGES)
+follow_updates()  # every page shows new events by itself (dashboard/live.py), even one that stops early
+page.run()

@@ -141,7 +141,6 @@ def write(action, game: str, key: str | None, clear: tuple[str, ...] = (), **fie
     ``clear`` are emptied once the write went through."""
     from domain.application import Rollcall
     from domain.errors import RollcallError
-    from projections.projector import Projector
 
     store = Rollcall.open(data.data_dir(), key=key or None)
     try:
@@ -149,7 +148,6 @@ def write(action, game: str, key: str | None, clear: tuple[str, ...] = (), **fie
     except RollcallError as exc:
         st.session_state["dispute_message"] = ("error", str(exc))
     else:
-        Projector(data.data_dir(), app=store).run()
         st.session_state["dispute_message"] = ("success", f"recorded seq {event['seq']} ({event['type']})")
         st.session_state["clear_fields"] = clear  # a refused write keeps what was typed
         if event["type"] == "RulingMade" and event["decision"] == "void":

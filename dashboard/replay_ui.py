@@ -143,3 +143,22 @@ def event_details(event: dict | None, game: str, system: str, names: Names, roll
         st.markdown(_field_table(derived, rules, "derived by the rules"), unsafe_allow_html=True)
     for v in ev.violations(event):
         st.error(f"**{v['rule']}** — {v['message']}", icon="⚠️")
+
+
+END = "replay_end"  # (game, its last seq, whether the page showed that last seq) of the page's last run
+
+
+def note_end(game: str, last: int, seq: int) -> None:
+    """Remember where the page is against the game's end, for the next run (``was_at_the_end``)."""
+    st.session_state[END] = (game, last, seq >= last)
+
+
+def was_at_the_end(game: str, last: int) -> bool:
+    """Whether the page showed this game's last event and the game has gone on since (new events arrived:
+    the page follows the game live)."""
+    seen = st.session_state.get(END)
+    if not seen or seen[0] != game or last <= seen[1]:
+        return False
+    browser = (st.session_state.get("replay") or {}).get("position") or {}
+    at_end = browser.get("seq") == seen[1] if isinstance(browser.get("seq"), int) else seen[2]
+    return bool(at_end)

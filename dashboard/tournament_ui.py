@@ -52,7 +52,6 @@ def pair_round(name: str, round_no: int, key: str | None) -> None:
     date and run the page again, which shows the outcome (``show_message``)."""
     from domain.application import Rollcall
     from domain.errors import RollcallError
-    from projections.projector import Projector
 
     store = Rollcall.open(data.data_dir(), key=key or None)
     try:
@@ -60,7 +59,6 @@ def pair_round(name: str, round_no: int, key: str | None) -> None:
     except RollcallError as exc:
         st.session_state["tournament_message"] = ("error", str(exc))
     else:
-        Projector(data.data_dir(), app=store).run()
         tables = len(paired["tables"])
         st.session_state["tournament_message"] = (
             "success", f"round {round_no} paired: {tables} table{'s' if tables != 1 else ''}"

@@ -12,8 +12,9 @@ file that is empty, damaged or not Rollcall's is rebuilt from the event store.
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import duckdb
@@ -22,7 +23,7 @@ from eventsourcing.persistence import Tracking
 
 from domain import settings
 from domain.settings import EVENTS_FILE, LIVE_FILE, PUBLISHED_FILE
-from projections.publish import publish
+from projections.publish import Copier, publish
 from projections.sources import RecorderSource, Replayed, Source, SQLiteSource
 from projections.sqlfiles import statements, transaction
 from projections.tracking import CREATE_TABLE as CREATE_TRACKING, DuckDBTrackingRecorder
@@ -49,8 +50,8 @@ STAT_VIEWS: tuple[str, ...] = ("stat_tables",)  # tables and macros; filled by p
 VIEWS = GAME_VIEWS + TOURNAMENT_VIEWS + DISPUTE_VIEWS + STAT_VIEWS
 # Events per batch (one transaction): large enough that the per-batch cost of the SQL files is small.
 BATCH_ROWS = 100_000
-# Checkpoint once, at the end of a run; one thread (a batch is too small to gain from more).
-SETTINGS = ("SET checkpoint_threshold = '1GB'", "SET threads = 1")
+# Checkpoint once, at the end of a run.
+SETTINGS = ("SET checkpoint_threshold = '1GB'",)
 
 Progress = Callable[[int, int], None]
 
@@ -63,11 +64,17 @@ class Projector:
         self.app = app
         self.live_path = self.data_dir / LIVE_FILE
         self.published_path = self.data_dir / PUBLISHED_FILE
+        self.position: int | None = None  # the last notification id projected by this projector's last run
 
     def run(self, rebuild: bool = False, batch_size: int = BATCH_ROWS, progress: Progress | None = None) -> int:
         """Project every event after the tracking position (all if ``rebuild``), publish; the number of stored
         rows read. ``progress(done, total)`` is called after each committed batch."""
-        source = self._source()
+        with self.session(rebuild) as session:
+            return session.step(batch_size, progress)
+
+    @contextlib.contextmanager
+    def session(self, rebuild: bool = False, copier: Copier | None = None) -> Iterator[Session]:
+        """The live file open and its read models set up, for one run or for a follower's many steps."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
         version = definitions_version()
         if not rebuild and self.live_path.exists() and _stored_version(self.live_path) != version:
@@ -79,9 +86,6 @@ class Projector:
         con = _connect(self.live_path)
         try:
             con.execute(CREATE_TRACKING).fetchall()  # DuckDBTrackingRecorder(con) would use a cursor (not live)
-            tracking = DuckDBTrackingRecorder(con)
-            position = tracking.max_tracking_id_in(con, APPLICATION) or 0
-            batches = source.batches(position, batch_size)  # starts reading while the schema is set up
             for name in ("schema", "macros"):
                 for statement in statements(name):
                     con.execute(statement.sql).fetchall()
@@ -90,24 +94,20 @@ class Projector:
             for name in VIEWS:
                 for statement in statements(name):
                     con.execute(statement.sql).fetchall()
-            total = max(source.max_id() - position, 0)
-            done = 0
-            for batch in batches:
-                _project(con, tracking, batch)
-                done += batch.read
-                if progress is not None:
-                    progress(done, max(total, done))
-            from projections.stats import refresh  # the statistics tables of the games just projected
+            yield Session(self, con, publish_always=rebuild, copier=copier)
+        finally:
+            con.close()
 
-            con.execute(f"SET threads = {os.cpu_count() or 1}").fetchall()  # the batches are read: every core is free
-            refreshed = refresh(con)
-            if done or refreshed or rebuild or not self.published_path.exists():
-                con.execute("CHECKPOINT").fetchall()  # publish() would checkpoint its cursor's catalog, not live
-                publish(con, self.live_path, self.published_path)
-            return done
+    def behind(self) -> bool:
+        """Whether the store holds events this projector has not projected (a cheap look: the store's last
+        notification id against the position of this projector's last run; True before its first)."""
+        if self.position is None:
+            return True
+        source = self._source()
+        try:
+            return source.max_id() > self.position
         finally:
             source.close()
-            con.close()
 
     def _source(self) -> Source:
         app = self.app
@@ -122,6 +122,48 @@ class Projector:
             if name and ":memory:" not in name and Path(name).is_file():
                 return SQLiteSource(Path(name))
         return RecorderSource(app.recorder)
+
+
+class Session:
+    """An open live file: each ``step`` projects what is new and publishes it."""
+
+    def __init__(self, projector: Projector, con: duckdb.DuckDBPyConnection, *, publish_always: bool = False,
+                 copier: Copier | None = None) -> None:
+        self.projector, self.con = projector, con
+        self.tracking = DuckDBTrackingRecorder(con)
+        self.publish_always = publish_always  # a rebuild publishes even an empty store
+        self.copier = copier
+
+    def step(self, batch_size: int = BATCH_ROWS, progress: Progress | None = None, *, statistics: bool = True) -> int:
+        """Project every event after the tracking position, refresh the statistics (``statistics``) and publish
+        when anything changed; the number of stored rows read."""
+        con, projector = self.con, self.projector
+        source = projector._source()
+        try:
+            position = self.tracking.max_tracking_id_in(con, APPLICATION) or 0
+            total = max(source.max_id() - position, 0)
+            done = 0
+            con.execute("SET threads = 1").fetchall()  # a batch is too small to gain from more
+            for batch in source.batches(position, batch_size):
+                _project(con, self.tracking, batch)
+                done += batch.read
+                position = batch.last_id
+                if progress is not None:
+                    progress(done, max(total, done))
+        finally:
+            source.close()
+        projector.position = position
+        refreshed = False
+        if statistics:
+            from projections.stats import refresh  # the statistics tables of the games just projected
+
+            con.execute(f"SET threads = {os.cpu_count() or 1}").fetchall()  # the batches are read: every core is free
+            refreshed = refresh(con)
+        if done or refreshed or self.publish_always or not projector.published_path.exists():
+            con.execute("CHECKPOINT").fetchall()  # publish() would checkpoint its cursor's catalog, not live
+            publish(con, projector.live_path, projector.published_path, self.copier)
+            self.publish_always = False
+        return done
 
 
 def definitions_version() -> str:

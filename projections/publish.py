@@ -43,15 +43,51 @@ with open(sys.argv[1], "rb") as src, open(sys.argv[2], "wb") as dst:
 """
 
 
+class Copier:
+    """A child process that copies files on request, for a projector that publishes often (a follower):
+    one process for every copy instead of a new one each time (see the module docstring for why the copy
+    is never made in the projector itself)."""
+
+    SCRIPT = """\
+import os, shutil, sys
+for line in sys.stdin:
+    src, dst = line.rstrip("\\n").split("\\0")
+    try:
+        with open(src, "rb") as a, open(dst, "wb") as b:
+            shutil.copyfileobj(a, b, 1 << 20)
+            b.flush()
+            os.fsync(b.fileno())
+        print("ok", flush=True)
+    except OSError as exc:
+        print("error", exc, flush=True)
+"""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen([sys.executable or "python3", "-I", "-S", "-c", self.SCRIPT],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def copy(self, src: Path, dst: Path) -> None:
+        self.proc.stdin.write(f"{src}\0{dst}\n")
+        self.proc.stdin.flush()
+        answer = self.proc.stdout.readline().strip()
+        if answer != "ok":
+            raise OSError(f"copying {src} to {dst} failed: {answer or 'the copier stopped'}")
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
 def publish(
     conn: duckdb.DuckDBPyConnection,
     live_path: str | PathLike[str],
     published_path: str | PathLike[str],
+    copier: Copier | None = None,
 ) -> Path:
     """Atomically replace ``published_path`` with a copy of ``live_path``.
 
-    ``conn`` is the writer's connection to ``live_path``. Returns the
-    published path.
+    ``conn`` is the writer's connection to ``live_path``; ``copier``: a long-lived copying process (else a
+    child process is started for this copy). Returns the published path.
     """
     live = Path(live_path)
     published = Path(published_path)
@@ -71,7 +107,7 @@ def publish(
     )
     os.close(fd)
     try:
-        _copy_in_child(live, Path(tmp_name))
+        (copier.copy if copier is not None else _copy_in_child)(live, Path(tmp_name))
         os.replace(tmp_name, published)
     except BaseException:
         try:

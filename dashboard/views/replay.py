@@ -39,11 +39,14 @@ ruled = ui.ruled_toggle(voided, link.ruled, top[1])
 token, body = data.replay_body(game, ruled)
 here = position(token)
 seq = here["seq"] if here else link.seq
+if here is None and ui.was_at_the_end(game, last):  # new events of the game: at its end, go on with it (live)
+    seq = last
 if here is None and seq > last:
     notice.warning(f"Event {seq} is past the end of **{game}**: its last event is seq {last}. "
                    f"Showing seq {last}.", icon=":material/last_page:")
 seq = min(seq, last)
 ui.write_link(game, seq, ruled)
+ui.note_end(game, last, seq)
 
 header = data.header(game)
 system = header["system"]

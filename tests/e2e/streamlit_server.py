@@ -43,6 +43,9 @@ def streamlit_server(data: Path, log: Path) -> Iterator[str]:
              "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
              "--client.toolbarMode", "viewer"],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+        # as `rollcall dashboard` does: a projector follows the store beside the server
+        follower = subprocess.Popen([sys.executable, "-m", "projections.follow", str(data)], cwd=ROOT, env=env,
+                                    stdout=out, stderr=subprocess.STDOUT)
     try:
         base = f"http://localhost:{port}"
         deadline = time.monotonic() + 30
@@ -58,12 +61,13 @@ def streamlit_server(data: Path, log: Path) -> Iterator[str]:
             time.sleep(0.2)
         yield base
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        for child in (follower, proc):
+            child.terminate()
+            try:
+                child.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
 
 
 @contextmanager

@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from projections.projector import Projector
+
 ROOT = Path(__file__).resolve().parents[2]
 PUBLIC = str(ROOT / "dashboard" / "views" / "public.py")
 STANDINGS = str(ROOT / "dashboard" / "views" / "standings.py")
@@ -100,6 +102,7 @@ def test_the_pair_button_pairs_the_next_round_from_the_standings(tmp_path: Path,
     at.button[0].click().run()
     assert not at.exception, [e.value for e in at.exception]
     assert any("round 2 paired: 2 tables, bye" in s.value for s in at.success)
+    Projector(data).run()  # the dashboard's projector follows the store (projections.follow)
     paired = expected(data, "pairings", NAME, 2)
     assert [r["table_no"] for r in paired] == [1, 2, None]
     met = {frozenset((r["player"], r["opponent"])) for r in expected(data, "pairings", NAME, 1) if r["game"]}
