@@ -156,7 +156,8 @@ def rulings(game: str) -> list[dict]:
     return _dispute_query(version(), "rulings", game)
 
 
-def voided(game: str) -> dict[int, int]:
+def voided(game: str) -> dict[int, str]:
+    """seq -> why the as-ruled game leaves it out (voided by a ruling, taken back, rewound)."""
     return _dispute_query(version(), "voided", game)
 
 
@@ -214,8 +215,7 @@ def _replay_body(ver: tuple[str, int], game: str, as_ruled: bool) -> bytes:
     import orjson
 
     from dashboard.stepper import payload
-    notes = {seq: f"void: ruling {ruling}" for seq, ruling in voided(game).items()}
-    body = payload(header(game), game_events(game), state_changes(game, as_ruled), notes, big_swings(game),
+    body = payload(header(game), game_events(game), state_changes(game, as_ruled), voided(game), big_swings(game),
                    luck_line(game), as_ruled)
     return orjson.dumps(body)
 

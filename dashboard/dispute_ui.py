@@ -72,13 +72,13 @@ def casts_frame(casts: list[dict]) -> pd.DataFrame:
     } for c in casts])
 
 
-def events_frame(events: list[dict], voided: dict[int, int], rolls: dict[int, dict], system: str | None = None,
+def events_frame(events: list[dict], voided: dict[int, str], rolls: dict[int, dict], system: str | None = None,
                  names: Names | None = None) -> pd.DataFrame:
     names = names or Names()
     return pd.DataFrame([{
         "seq": int(e["seq"]), "type": e["type"], "player": names.player(e["player"]) if e.get("player") else "",
         "summary": ev.summary(e, rolls, system, names), "written by": e.get("author") or "–",
-        "as ruled": f"void (ruling {voided[int(e['seq'])]})" if int(e["seq"]) in voided else "stands",
+        "as ruled": voided.get(int(e["seq"]), "stands"),
     } for e in events])
 
 

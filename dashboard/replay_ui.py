@@ -81,21 +81,21 @@ def game_picker(ids: list[str], game: str | None, label, container=st) -> str | 
                                format_func=label, placeholder="Pick a game to replay", on_change=_picked)
 
 
-def ruled_toggle(voided: dict[int, int], ruled: bool, container=st) -> bool:
-    """The as-played / as-ruled switch; only shown when a ruling voided events."""
+def ruled_toggle(voided: dict[int, str], ruled: bool, container=st) -> bool:
+    """The as-played / as-ruled switch; only shown when events were voided or taken back."""
     if not voided:
         return False
     return container.toggle("As ruled", value=ruled, key="ruled_pick",
-                            help=f"Leave out the {len(voided)} events a ruling voided (off: the game as played)")
+                            help=f"Leave out the {len(voided)} events voided by a ruling or taken back (off: the game as played)")
 
 
-def dispute_link(game: str, seq: int, voided: dict[int, int]) -> None:
+def dispute_link(game: str, seq: int, voided: dict[int, str]) -> None:
     """A link opening the Dispute page at the current event."""
     from urllib.parse import urlencode
 
     if seq <= 0:
         return
-    note = f" (void: ruling {voided[seq]})" if seq in voided else ""
+    note = f" ({voided[seq]})" if seq in voided else ""
     st.markdown(f'<a class="rc-dispute-link" href="/dispute?{urlencode({"game": game, "seq": seq})}" '
                 f'target="_self">⚖ Dispute this event{escape(note)}</a>', unsafe_allow_html=True)
 

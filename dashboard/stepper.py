@@ -50,7 +50,7 @@ def caption(row: dict | None, event: dict | None, marks: list[str], game: str) -
 
 
 def jumps(events: list[dict], swings: list[dict], struck: Iterable[int]) -> dict[str, list[int]]:
-    kinds = {"DisputeOpened", "RulingMade"}
+    kinds = {"DisputeOpened", "RulingMade", "TakenBack", "GameRewound"}
     return {
         "violation": [int(x["seq"]) for x in events if ev.violations(x)],
         "ruling": sorted({int(x["seq"]) for x in events if x.get("type") in kinds} | set(struck)),

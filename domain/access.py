@@ -153,6 +153,8 @@ def needs_judge(lines: list[dict], pending) -> str | None:
         data = getattr(event, "data", None) or {}
         if data.get("type") == "RulingMade":
             return "a ruling"
+        if data.get("type") == "GameRewound":
+            return "rewinding a game"
         if sealed is not None and data.get("seq", 0) > sealed:
             return f"writing to a sealed game (sealed at seq {sealed})"
     return None

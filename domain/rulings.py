@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from domain.errors import RollcallError
-from domain.systems.fields import JUDGE_EVENTS, EventSpec
+from domain.systems.fields import CORRECTIONS, JUDGE_EVENTS, EventSpec
 from domain.systems.state import Checks, GameState
 
 
@@ -27,8 +27,9 @@ class GameSystem(Protocol):
     def apply(self, state: GameState, event: dict) -> None: ...
     def derived_rule(self, state: GameState, event: dict, name: str, given: Any, value: Any) -> str: ...
 
-# Events a ruling cannot void: the judge's own and the players' confirmation of the record.
-NOT_VOIDABLE = JUDGE_EVENTS | {"GameSealed"}
+# Events a ruling cannot void: the judge's own, the corrections and the players' confirmation of the record.
+NOT_VOIDABLE = JUDGE_EVENTS | CORRECTIONS | {"GameSealed"}
+NOT_RECHECKED = JUDGE_EVENTS | CORRECTIONS  # events a replay applies without deciding them again
 
 
 @dataclass(frozen=True)
@@ -47,10 +48,21 @@ def voided_seqs(lines: Iterable[dict]) -> set[int]:
             for seq in line["about"]}
 
 
+def taken_back_seqs(lines: Iterable[dict]) -> set[int]:
+    """The seqs every take-back and rewind among ``lines`` took back (domain.corrections)."""
+    return {seq for line in lines if line.get("type") in CORRECTIONS for seq in line.get("taken_back", ())}
+
+
+def out_of_game(lines: list[dict]) -> set[int]:
+    """The seqs the as-ruled game leaves out: voided by a ruling, or taken back."""
+    return voided_seqs(lines) | taken_back_seqs(lines)
+
+
 def as_ruled(lines: list[dict]) -> list[dict]:
-    """The lines of the as-ruled game: every event but those a ``void`` ruling removed."""
-    voided = voided_seqs(lines)
-    return [line for line in lines if line.get("seq") not in voided] if voided else list(lines)
+    """The lines of the as-ruled game: every event but those a ``void`` ruling removed or a correction took
+    back."""
+    out = out_of_game(lines)
+    return [line for line in lines if line.get("seq") not in out] if out else list(lines)
 
 
 def replay(system: GameSystem, header: dict, lines: Iterable[dict]) -> tuple[GameState, list[Breach]]:
@@ -64,7 +76,7 @@ def replay(system: GameSystem, header: dict, lines: Iterable[dict]) -> tuple[Gam
     state.as_played = True
     breaches: list[Breach] = []
     for line in lines:
-        if line["type"] not in JUDGE_EVENTS:
+        if line["type"] not in NOT_RECHECKED:
             found = _recheck(system, state, line)
             breaches.extend(found)
             if any(b.rule == "F08" for b in found):
@@ -95,16 +107,21 @@ def _recheck(system: GameSystem, state: GameState, line: dict) -> list[Breach]:
 
 
 def rebuild(system: GameSystem, state: GameState) -> None:
-    """Turn a live game's state into the as-ruled state of its lines (after a ``void``), in place;
-    the seq and the chain head stay those of the last event."""
+    """Build a game's state again from the events still in it, in place: a live game's after a ``void`` or a
+    correction (the as-ruled state of its lines), an as-played fold's after a correction (every event but
+    those taken back: an as-played replay keeps what a ruling voided). The seq and the chain head stay those
+    of the last event."""
     lines = list(state.lines)
-    ruled, _ = replay(system, state.header, as_ruled(lines))
+    as_played = state.as_played
+    out = taken_back_seqs(lines) if as_played else out_of_game(lines)
+    ruled, _ = replay(system, state.header, [line for line in lines if line["seq"] not in out])
     seq, head = state.seq, state.head
     state.__dict__.clear()
     state.__dict__.update(ruled.__dict__)
     state.lines = lines
     state.voided = voided_seqs(lines)
-    state.as_played = False
+    state.taken_back = taken_back_seqs(lines)
+    state.as_played = as_played
     state.seq, state.head = seq, head
     state.rebuilt = True  # readers that follow what each event changed look at the whole state again
 
@@ -118,6 +135,6 @@ def check_again(system: GameSystem, header: dict, lines: list[dict], seq: int) -
     state.as_played = True
     for line in lines:
         if line["seq"] == seq:
-            return [] if line["type"] in JUDGE_EVENTS else _recheck(system, state, line)
+            return [] if line["type"] in NOT_RECHECKED else _recheck(system, state, line)
         system.apply(state, line)
     return []

@@ -143,6 +143,7 @@ COLUMNS: dict[str, str] = {
     "successes": "Successes of the roll (faces success and crit count).",
     "system": "Game system: tornscape, t9a or claustrophobia.",
     "table_no": "Table number.",
+    "taken_back": "True when a take-back or a judge's rewind took the event back: it stays in the record, out of the game.",
     "text": "The ruling, in words.",
     "to_at": "Position after the move (JSON).",
     "total": "Total of the roll with its modifier.",

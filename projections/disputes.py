@@ -25,10 +25,18 @@ def rulings(con: duckdb.DuckDBPyConnection, game: str) -> list[dict[str, Any]]:
     return rows(con, "SELECT * FROM fct_rulings WHERE game = $game ORDER BY seq", {"game": game})
 
 
-def voided(con: duckdb.DuckDBPyConnection, game: str) -> dict[int, int]:
-    """seq -> the seq of the ruling that voided it."""
-    found = rows(con, "SELECT seq, ruling_seq FROM fct_voided WHERE game = $game", {"game": game})
-    return {int(r["seq"]): int(r["ruling_seq"]) for r in found}
+def voided(con: duckdb.DuckDBPyConnection, game: str) -> dict[int, str]:
+    """seq -> why the as-ruled game leaves it out: ``void: ruling 12``, ``taken back at 15``, ``rewound at 20
+    by Jules`` (fct_voided)."""
+    found = rows(con, "SELECT seq, removed_by_seq, reason, judge FROM fct_voided WHERE game = $game", {"game": game})
+    return {int(r["seq"]): _why(r) for r in found}
+
+
+def _why(row: dict) -> str:
+    if row["reason"] == "void":
+        return f"void: ruling {row['removed_by_seq']}"
+    by = f" by {row['judge']}" if row["judge"] else ""
+    return f"{row['reason']} at {row['removed_by_seq']}{by}"
 
 
 def rolls_involved(con: duckdb.DuckDBPyConnection, game: str, about: list[int]) -> list[dict[str, Any]]:

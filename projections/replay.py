@@ -23,7 +23,8 @@ from typing import Any
 import orjson
 import pyarrow as pa
 
-from domain.rulings import as_ruled, voided_seqs
+from domain.rulings import as_ruled, out_of_game
+from domain.systems.fields import CORRECTIONS
 from domain.timeline import Tracker
 
 GAME_TOPIC = "rollcall:"
@@ -112,14 +113,15 @@ class Timeline:
 
 
 class GameReplay:
-    """A game being replayed: its as-played timeline and, once a ruling voided events, its as-ruled one."""
+    """A game being replayed: its as-played timeline and, once events were voided or taken back, its as-ruled
+    one."""
 
     def __init__(self, header: dict, lines: list[dict], *, restored: bool) -> None:
         self.header = header
         self.game: str = header["game"]
         self.played = Timeline(self.game, False, Tracker(header, lines), restored=restored)
         self.ruled: Timeline | None = None
-        if voided_seqs(lines):
+        if out_of_game(lines):
             self.ruled = Timeline(self.game, True, Tracker(header, as_ruled(lines)), restored=restored)
         self.failed = False
 
@@ -141,17 +143,28 @@ class GameReplay:
         system, state = tracker.system, tracker.state
         actor = system.actor(state, line)
         seq = line["seq"]
+        correction = line.get("type") in CORRECTIONS
+        rolls_before = set(state.rolls) if correction else ()
         self.played.add(batch, seq, tracker.apply(line))
         self._rolls(batch, state, tracker.rolls)
-        if line.get("type") == "RulingMade" and line.get("decision") == "void":
+        for gone in rolls_before - set(state.rolls) if correction else ():  # the rolls it took back
+            batch.rolls[(self.game, gone)] = (self.game, gone, None, None, None, None, None, None, None)
+        if correction or line.get("type") == "RulingMade" and line.get("decision") == "void":
             self._rule_again(batch)
-        elif self.ruled is not None:  # an event voids only earlier ones: this one holds in the as-ruled game
+        elif self.ruled is not None:  # an event leaves out only earlier ones: this one holds in the as-ruled game
             self.ruled.add(batch, seq, self.ruled.tracker.apply(line))
         return actor, state.turn, state.phase
 
     def _rule_again(self, batch: Batch) -> None:
-        """A ruling voided events: the as-ruled timeline is made again from the start."""
+        """A ruling voided events, or a correction took some back: the as-ruled timeline is made again from the
+        start."""
         batch.resets.append((self.game, True))
+        rows = batch.changes  # the rows the old timeline made in this batch are dropped too
+        games, ruled = rows["game"], rows["ruled"]
+        for index, (game, is_ruled) in enumerate(zip(games, ruled)):
+            if is_ruled and game == self.game:
+                games[index] = None
+        batch.closes[:] = [c for c in batch.closes if not (c[0] == self.game and c[1])]
         tracker = Tracker(self.header)
         self.ruled = Timeline(self.game, True, tracker, restored=False)
         self.ruled.add(batch, 0, tracker.setup())

@@ -20,7 +20,9 @@ from domain.record import (COMMON_OPTIONAL, EXTENSION_PREFIX, bounded, check_num
 PURPOSES = ("dodge", "stabilisation", "explore", "vortex_move", "casting", "dispel", "miscast",
             "initiative", "attack", "other")
 COMMON_TEXT = ("at", "by", "note")  # optional on every event, text unless the type's spec says otherwise
-JUDGE_EVENTS = frozenset({"DisputeOpened", "RulingMade", "Noted"})
+JUDGE_EVENTS = frozenset({"DisputeOpened", "RulingMade", "GameRewound", "Noted"})
+# the events that take back others (domain.corrections): a scorekeeper's take-back, a judge's rewind
+CORRECTIONS = frozenset({"TakenBack", "GameRewound"})
 
 Parser = Callable[[dict, str], Any]
 

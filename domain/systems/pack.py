@@ -11,19 +11,20 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from domain import limits, randomness, rulings
+from domain import corrections, limits, randomness, rulings
 from domain.errors import MalformedRecord, RollcallError, RuleViolation
 from domain.record import bounded, did_you_mean, near_miss
 from domain.systems.actions import Action, count, one_of as one_value
 from domain.systems.dice import Dice, load_rule_data, merge
 from domain.systems.presentation import Presentation
-from domain.systems.fields import (JUDGE_EVENTS, PURPOSES, EventSpec, a_list, an_object, any_value, integer,
+from domain.systems.fields import (CORRECTIONS, JUDGE_EVENTS, PURPOSES, EventSpec, a_list, an_object, any_value, integer,
                                    integer_in, integers, one_of, text, text_or_null, texts)
 from domain.systems.state import Checks, GameState, Roll
 
 # --- the rules pack ------------------------------------------------------------------------
 
-AFTER_THE_END = JUDGE_EVENTS | {"GameSealed", "GameEnded"}  # GameEnded again is F04 (one GameEnded)
+OUTSIDE_PLAY = JUDGE_EVENTS | CORRECTIONS  # events that may come at any moment of play (check_sequence)
+AFTER_THE_END = JUDGE_EVENTS | {"GameSealed", "GameEnded", "TakenBack"}  # GameEnded again is F04 (one GameEnded)
 
 class GameSystem:
     """A rules pack. Subclasses add their events; the registry finds them by alias."""
@@ -57,6 +58,7 @@ class GameSystem:
         "DisputeOpened": EventSpec({"by": text, "about": integers, "claim": text}),
         "RulingMade": EventSpec({"judge": text, "about": integers, "decision": one_of("stands", "void"), "text": text}),
         "Noted": EventSpec({"text": text}),
+        **corrections.SPECS,
     }
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -208,8 +210,14 @@ class GameSystem:
                 chk.fail("F10", f"the game has ended; only judge events and GameSealed may follow, not {event_type}")
         elif state.sealed and event_type not in JUDGE_EVENTS:
             chk.fail("F04", f"the game is sealed; only judge events may follow, not {event_type}")
+        if event_type not in OUTSIDE_PLAY:
+            self.check_sequence(state, event, chk)
         handler = self._decide[event_type]
         return handler(state, event, chk) or {} if handler else {}
+
+    def check_sequence(self, state: GameState, event: dict, chk: Checks) -> None:
+        """What the rules require to come first, before an event of play (``event``): an ejection to resolve,
+        a card to draw. Judges' events and corrections come at any moment. Systems override."""
 
     def derived_rule(self, state: GameState, event: dict, name: str, given: Any, value: Any) -> str:
         """The rule broken when a record gives derived field ``name`` as ``given`` but the rules give
@@ -391,7 +399,11 @@ class GameSystem:
                                       "cannot void", field="about")
             if seq in state.voided:
                 raise MalformedRecord(f"field `about`: seq {seq} is void already", field="about")
-        remaining = [line for line in state.lines if line["seq"] not in state.voided | set(event["about"])]
+            if seq in state.taken_back:
+                raise MalformedRecord(f"field `about`: seq {seq} was taken back; it is out of the game already",
+                                      field="about")
+        out = state.voided | state.taken_back | set(event["about"])
+        remaining = [line for line in state.lines if line["seq"] not in out]
         _, breaches = rulings.replay(self, state.header, remaining)
         voided = ", ".join(map(str, event["about"]))
         for b in breaches:
@@ -403,6 +415,18 @@ class GameSystem:
             state.voided.update(event["about"])
             if not state.as_played:
                 rulings.rebuild(self, state)
+
+    def decide_TakenBack(self, state: GameState, event: dict, chk: Checks) -> dict:
+        return corrections.decide_take_back(state, event, chk)
+
+    def apply_TakenBack(self, state: GameState, event: dict) -> None:
+        if corrections.apply_correction(state, event):
+            rulings.rebuild(self, state)
+
+    def decide_GameRewound(self, state: GameState, event: dict, chk: Checks) -> dict:
+        return corrections.decide_rewind(state, event, chk)
+
+    apply_GameRewound = apply_TakenBack
 
     def _about(self, state: GameState, event: dict) -> None:
         if not event["about"]:

@@ -384,6 +384,9 @@ COMMON_SUMMARIES: dict[str, Summary] = {
                                                   f"{p.get('claim')}"),
     "RulingMade": lambda pr, p, rolls, names: f"{p.get('judge')}: {ids_text(p.get('about'))} {p.get('decision')}",
     "Noted": lambda pr, p, rolls, names: str(p.get("text", "")),
+    "TakenBack": lambda pr, p, rolls, names: f"takes back seq {ids_text(p.get('taken_back'))}",
+    "GameRewound": lambda pr, p, rolls, names: (f"{p.get('judge')} rewinds to seq {p.get('to')} "
+                                                f"(takes back {ids_text(p.get('taken_back'))}): {p.get('text')}"),
 }
 
 

@@ -54,6 +54,7 @@ class GameState:
         self.disputes: list[dict] = []  # DisputeOpened lines
         self.rulings: list[dict] = []  # RulingMade lines
         self.voided: set[int] = set()  # seqs a `void` ruling removed from the as-ruled game
+        self.taken_back: set[int] = set()  # seqs a take-back or a rewind took back (domain.corrections)
         # a fold that only reads (the as-played replay) keeps the events a ruling voided; a live game
         # turns into its as-ruled state at each `void` (domain.rulings.rebuild)
         self.as_played = False

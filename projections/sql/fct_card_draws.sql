@@ -5,8 +5,8 @@ SELECT e.game, e.seq, e.turn, 'phenomena' AS deck, e.payload ->> 'card' AS card,
        e.payload ->> 'vortex' AS vortex, e.payload ->> 'model' AS model, e.player,
        e.payload ->> 'relation' AS relation, e.payload ->> 'trigger' AS trigger,
        (e.payload ->> 'shuffled')::BOOLEAN AS shuffled, coalesce(e.payload ->> 'source', 'physical') AS source
-FROM fct_events e WHERE e.type = 'PhenomenonDrawn'
+FROM fct_events e WHERE NOT e.taken_back AND e.type = 'PhenomenonDrawn'
 UNION ALL
 SELECT e.game, e.seq, e.turn, e.payload ->> 'deck', e.payload ->> 'card', NULL, NULL, NULL, e.player, NULL, NULL,
        NULL, coalesce(e.payload ->> 'source', 'physical')
-FROM fct_events e WHERE e.type = 'CardDrawn';
+FROM fct_events e WHERE NOT e.taken_back AND e.type = 'CardDrawn';

@@ -17,7 +17,7 @@ WITH spells AS (
            coalesce((e.payload ->> 'modifier')::INTEGER, 0) AS modifier, (e.payload ->> 'roll')::BIGINT AS roll_seq,
            (e.payload ->> 'total')::INTEGER AS total, (e.payload ->> 'passed')::BOOLEAN AS passed,
            (e.payload ->> 'miscast')::BOOLEAN AS miscast
-    FROM fct_events e WHERE e.type = 'CastingAttempted'
+    FROM fct_events e WHERE NOT e.taken_back AND e.type = 'CastingAttempted'
 )
 SELECT c.*, w.player, s.kind, s.path,
        CASE WHEN c.version = 'boosted' THEN s.boosted_value ELSE s.casting_value END AS casting_value,

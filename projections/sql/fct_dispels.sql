@@ -8,7 +8,7 @@ WITH dispels AS (
            (e.payload ->> 'dispelled')::BOOLEAN AS dispelled,
            (SELECT max(c.seq) FROM fct_events c
             WHERE c.game = e.game AND c.seq < e.seq AND c.type = 'CastingAttempted') AS cast_seq
-    FROM fct_events e WHERE e.type = 'DispelAttempted'
+    FROM fct_events e WHERE NOT e.taken_back AND e.type = 'DispelAttempted'
 )
 SELECT d.*, (c.payload ->> 'spell') AS spell, (c.payload ->> 'total')::INTEGER AS casting_total,
        (SELECT coalesce(sum(s.ways), 0) FROM dim_d6_sums s

@@ -6,4 +6,4 @@ SELECT e.game, e.seq, e.turn,
        e.payload ->> 'card' AS card, (e.payload ->> 'magic_dice')::INTEGER AS magic_dice,
        (e.payload ->> 'veil_tokens')::INTEGER AS veil_tokens, (e.payload ->> 'miscast_modifier')::INTEGER AS miscast_modifier,
        coalesce(e.payload ->> 'source', 'physical') AS source
-FROM fct_events e WHERE e.type = 'FluxCardDrawn';
+FROM fct_events e WHERE NOT e.taken_back AND e.type = 'FluxCardDrawn';

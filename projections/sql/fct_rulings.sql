@@ -5,7 +5,13 @@ SELECT game, seq, payload ->> 'judge' AS judge, CAST(payload -> 'about' AS BIGIN
        payload ->> 'decision' AS decision, payload ->> 'text' AS text, payload ->> 'at' AS at, author
 FROM fct_events WHERE type = 'RulingMade';
 
--- The events a ruling voided: one row per (game, seq) with the ruling that voided it.
+-- The events the as-ruled game leaves out: one row per (game, seq), with the event that left it out
+-- (`removed_by_seq`) and why (`reason`): `void` (a ruling), `taken back` (a scorekeeper's take-back) or
+-- `rewound` (a judge's rewind), and the judge who did it (none for a take-back).
 CREATE OR REPLACE VIEW fct_voided AS
-SELECT r.game, unnest(r.about) AS seq, r.seq AS ruling_seq, r.judge
-FROM fct_rulings r WHERE r.decision = 'void';
+SELECT r.game, unnest(r.about) AS seq, r.seq AS removed_by_seq, 'void' AS reason, r.judge
+FROM fct_rulings r WHERE r.decision = 'void'
+UNION ALL
+SELECT game, unnest(CAST(payload -> 'taken_back' AS BIGINT[])) AS seq, seq AS removed_by_seq,
+       CASE type WHEN 'TakenBack' THEN 'taken back' ELSE 'rewound' END AS reason, payload ->> 'judge' AS judge
+FROM fct_events WHERE type IN ('TakenBack', 'GameRewound');

@@ -19,7 +19,8 @@ CREATE TABLE IF NOT EXISTS dim_models (
 CREATE TABLE IF NOT EXISTS fct_events (
     game VARCHAR, seq BIGINT, type VARCHAR, turn BIGINT, phase VARCHAR, player VARCHAR,
     payload JSON USING COMPRESSION uncompressed, violations JSON, notification_id BIGINT,
-    author VARCHAR);  -- who wrote it: the name of the key presented (NULL in a store without keys)
+    author VARCHAR,  -- who wrote it: the name of the key presented (NULL in a store without keys)
+    taken_back BOOLEAN DEFAULT false);  -- a take-back or a rewind took it back (fct_taken_back.sql)
 
 CREATE TABLE IF NOT EXISTS fct_rolls (
     game VARCHAR, seq BIGINT, player VARCHAR, purpose VARCHAR, die VARCHAR, n_dice INTEGER,

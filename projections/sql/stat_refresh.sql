@@ -33,7 +33,7 @@ UNION ALL
 SELECT e.game, e.seq, r.seq, r.player, r.purpose, r.die, 'reroll', e.payload ->> 'face'
 FROM fct_events e SEMI JOIN stat_touched t ON t.game = e.game
 JOIN fct_rolls r ON r.game = e.game AND r.seq = (e.payload ->> 'roll')::BIGINT
-WHERE e.type = 'DieRerolled';
+WHERE e.type = 'DieRerolled' AND NOT e.taken_back;
 
 DELETE FROM stat_throws WHERE game IN (SELECT game FROM stat_touched);
 
@@ -76,7 +76,7 @@ DELETE FROM stat_games WHERE game IN (SELECT game FROM stat_touched);
 INSERT INTO stat_games
 SELECT e.game, arg_min(e.player, e.seq), min(e.seq)
 FROM fct_events e SEMI JOIN stat_touched t ON t.game = e.game
-WHERE e.player IS NOT NULL
+WHERE e.player IS NOT NULL AND NOT e.taken_back
 GROUP BY e.game;
 
 DELETE FROM stat_turns WHERE game IN (SELECT game FROM stat_touched);
@@ -85,7 +85,7 @@ INSERT INTO stat_turns
 WITH timed AS (
     SELECT e.game, e.turn, try_cast(e.payload ->> 'at' AS TIMESTAMPTZ) AS at_time
     FROM fct_events e SEMI JOIN stat_touched t ON t.game = e.game
-    WHERE e.turn > 0 AND contains(e.payload::VARCHAR, '"at"')
+    WHERE e.turn > 0 AND NOT e.taken_back AND contains(e.payload::VARCHAR, '"at"')
 ), turns AS (
     SELECT game, turn, min(at_time) AS first_at, max(at_time) AS last_at, count(*) AS n
     FROM timed WHERE at_time IS NOT NULL GROUP BY game, turn
@@ -123,7 +123,7 @@ INSERT INTO stat_cards
 SELECT c.game, c.seq, c.deck, c.card FROM fct_card_draws c SEMI JOIN stat_touched t ON t.game = c.game
 UNION ALL
 SELECT e.game, e.seq, 'flux', e.payload ->> 'card'
-FROM fct_events e SEMI JOIN stat_touched t ON t.game = e.game WHERE e.type = 'FluxCardDrawn';
+FROM fct_events e SEMI JOIN stat_touched t ON t.game = e.game WHERE e.type = 'FluxCardDrawn' AND NOT e.taken_back;
 
 DELETE FROM stat_initiative WHERE game IN (SELECT game FROM stat_touched);
 
@@ -156,7 +156,7 @@ INSERT INTO stat_ether
 SELECT e.game, e.player, count(*), count(*) FILTER (WHERE (e.payload ->> 'success')::BOOLEAN),
        sum(coalesce((e.payload ->> 'ether_gained')::BIGINT, 0))
 FROM fct_events e SEMI JOIN stat_touched t ON t.game = e.game
-WHERE e.type = 'VortexExplored' GROUP BY e.game, e.player;
+WHERE e.type = 'VortexExplored' AND NOT e.taken_back GROUP BY e.game, e.player;
 
 DELETE FROM stat_position;
 

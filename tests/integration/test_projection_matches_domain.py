@@ -181,6 +181,34 @@ def markers_game() -> Scribe:
     return s
 
 
+def corrections_game() -> Scribe:
+    """Mis-taps taken back (a step, then a shove with its dodge and ejection), a note kept, a judge's rewind
+    to the middle of an activation, and play going on from each."""
+    s = Scribe("pj-corrections", 12, 10,
+               models=[infantry("sword", "p1", (4, 2), agility=1), infantry("guard", "p1", (8, 3), agility=1),
+                       {"id": "faceless", "player": "p2", "name": "The Faceless", "size": "large", "at": [[5, 6]],
+                        "step": 1, "run": 2, "agility": 1}])
+    s.add("TurnStarted", turn=1)
+    s.add("PhaseStarted", phase="activation")
+    s.add("ActivationStarted", model="sword")
+    wrong = s.move("sword", "step", [[5, 2]])
+    s.add("TakenBack", **{"from": wrong["seq"]})
+    s.move("sword", "step", [[4, 3]])
+    s.add("ActivationEnded", model="sword")
+    s.add("ActivationStarted", model="faceless")
+    shove = s.move("faceless", "step", [[8, 4]], dodge={"guard": (["blank"], None)})
+    s.add("Noted", text="the guard's player disagrees")
+    s.add("TakenBack", **{"from": shove["seq"]})
+    s.move("faceless", "step", [[3, 5]])
+    s.add("ActivationEnded", model="faceless")
+    rewind_to = s.state.seq
+    s.add("ActivationStarted", model="guard")
+    s.move("guard", "step", [[8, 2]])
+    s.add("GameRewound", to=rewind_to, judge="Jules", text="the guard had activated already")
+    s.add("TurnStarted", turn=2)
+    return s
+
+
 # --- the store --------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -189,7 +217,7 @@ def projected(tmp_path_factory):
     data = tmp_path_factory.mktemp("data")
     records = tmp_path_factory.mktemp("records")
     app = Rollcall.open(data)
-    files = [scribe().write(records) for scribe in (shoves_game, huge_game, markers_game)]
+    files = [scribe().write(records) for scribe in (shoves_game, huge_game, markers_game, corrections_game)]
     files += sorted(GOLDEN.glob("*.rollcall.jsonl"))
     for seed in (3, 4):
         path = records / f"sim-{seed}.rollcall.jsonl"
@@ -211,9 +239,10 @@ def fold(app: Rollcall, game: str, seq: int) -> dict:
 
 def test_the_scripted_games_cover_the_state_changes(projected):
     app, con, ids = projected
-    types = {e["type"] for g in ("pj-shoves", "pj-huge", "pj-markers") for e in game_events(con, g)}
+    types = {e["type"] for g in ("pj-shoves", "pj-huge", "pj-markers", "pj-corrections") for e in game_events(con, g)}
     assert {"ModelMoved", "ModelEjected", "ModelDisplaced", "DiceRolled", "DieRerolled", "MarkerEjected",
-            "MarkerTaken", "PointsScored", "ModelRemoved", "ModelPlaced", "GameEnded"} <= types
+            "MarkerTaken", "PointsScored", "ModelRemoved", "ModelPlaced", "GameEnded", "TakenBack",
+            "GameRewound"} <= types
     moves = [e["payload"] for e in game_events(con, "pj-huge") if e["type"] == "ModelMoved"]
     assert [m["destroyed"] for m in moves] == [["rock1"], ["rock2"]]
     shoves = game_events(con, "pj-shoves")
@@ -343,3 +372,34 @@ def test_the_state_rows_are_the_domain_timeline_of_every_game(projected):
         lines = app.stored_lines(game)
         want = sorted(timeline(lines[0], lines[1:]), key=lambda c: (c[0], c[1], c[2]))
         assert state_changes(con, game) == want, game
+
+
+def test_a_corrected_game_projects_as_played_and_as_ruled(projected):
+    """Taken-back and rewound events: as played, the board shows them until the correction and then the state
+    before them; as ruled, they never happened."""
+    from domain.game import fold as fold_lines
+    from domain.rulings import as_ruled
+
+    app, con, ids = projected
+    lines = app.stored_lines("pj-corrections")
+    header, events = lines[0], lines[1:]
+    taken = sorted({seq for e in events if e["type"] in ("TakenBack", "GameRewound") for seq in e["taken_back"]})
+    assert len(taken) >= 6
+    for seq in range(len(events) + 1):
+        for ruled in (False, True):
+            got = state_at(con, "pj-corrections", seq, as_ruled=ruled)
+            kept = as_ruled(events) if ruled else events  # as ruled: without what the whole game took back
+            want = fold_lines(header, [e for e in kept if e["seq"] <= seq]).to_json()
+            for key in ("models", "turn", "phase", "activation", "pending"):
+                assert got[key] == want[key], (seq, ruled, key)
+    assert state_at(con, "pj-corrections", len(events), as_ruled=True)["voided"] == taken
+    flagged = con.execute("SELECT seq FROM fct_events WHERE game = 'pj-corrections' AND taken_back ORDER BY seq")
+    assert [r[0] for r in flagged.fetchall()] == taken
+    def seqs(table: str) -> set[int]:
+        return {r[0] for r in con.execute(f"SELECT seq FROM {table} WHERE game = 'pj-corrections'").fetchall()}
+
+    moved = {e["seq"] for e in events if e["type"] == "ModelMoved"}
+    assert seqs("fct_moves") == moved - set(taken) != set()
+    assert {e["type"] for e in events if e["seq"] in taken} >= {"ModelEjected", "DiceRolled"}
+    assert seqs("fct_ejections") == seqs("fct_rolls") == set()  # the one shove and its dodge roll were taken back
+    assert con.execute("SELECT count(*) FROM fct_dice WHERE game = 'pj-corrections'").fetchone()[0] == 0

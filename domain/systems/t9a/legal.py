@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from domain.systems.actions import Action, count, faces, one_of
-from domain.systems.fields import JUDGE_EVENTS
+from domain.corrections import NOT_IN_PLAY
 from domain.systems.state import GameState, Roll
 
 D6 = tuple(range(1, 7))
@@ -144,7 +144,7 @@ class MagicActions:
         """(its line, the roll) of the roll recorded last, if nothing but notes and judges' events came
         after it and no attempt has used it yet."""
         for line in reversed(state.lines):
-            if line["type"] in JUDGE_EVENTS or line["seq"] in state.voided:
+            if line["type"] in NOT_IN_PLAY or line["seq"] in state.voided or line["seq"] in state.taken_back:
                 continue
             roll = state.rolls.get(line["seq"]) if line["type"] == "DiceRolled" else None
             return (line, roll) if roll is not None and roll.used_by is None else None

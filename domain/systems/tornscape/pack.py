@@ -291,7 +291,8 @@ class Tornscape(VortexRules, GameSystem):
         return []
 
     # --- generic sequencing ----------------------------------------------------------------
-    def decide(self, state: GameState, event: dict, chk: Checks) -> dict:
+    def check_sequence(self, state: GameState, event: dict, chk: Checks) -> None:
+        """What the rules require first: the cards of an interaction, Phase V's vortices, the ejections due."""
         if state.draws:  # (both checks pass at once otherwise)
             self.check_resolving(state, event, chk)
         if state.phase == "vortex_movement":
@@ -300,7 +301,6 @@ class Tornscape(VortexRules, GameSystem):
             waiting = ", ".join(p.id for p in state.pending)
             chk.fail(self._pending_rule(state, state.pending[0]),
                      f"the ejection of {waiting} must be resolved before {event['type']}")
-        return super().decide(state, event, chk)
 
     @staticmethod
     def _pending_rule(state: TornscapeState, pending: Pending) -> str:
