@@ -14,6 +14,10 @@ PAGES_DIR = Path(__file__).parent / "views"
 
 # section -> pages; url paths come from the file names (/games, /replay).
 PAGES = {
+    "At the table": [
+        st.Page(PAGES_DIR / "new_game.py", title="New game", icon=":material/add_circle:"),
+        st.Page(PAGES_DIR / "record.py", title="Record", icon=":material/edit_note:"),
+    ],
     "Games": [
         st.Page(PAGES_DIR / "games.py", title="Games", icon=":material/table_rows:", default=True),
         st.Page(PAGES_DIR / "replay.py", title="Replay", icon=":material/replay:"),
@@ -26,7 +30,11 @@ PAGES = {
     ],
 }
 
+# pages that follow the store themselves (the Record page reads its game from it) or hold a form being filled
+SELF_FOLLOWING = frozenset({"record", "new_game"})
+
 st.set_page_config(page_title="Rollcall", page_icon=":material/casino:", layout="wide")
 page = st.navigation(PAGES)
-follow_updates()  # every page shows new events by itself (dashboard/live.py), even one that stops early
+if page.url_path not in SELF_FOLLOWING:
+    follow_updates()  # every page shows new events by itself (dashboard/live.py), even one that stops early
 page.run()

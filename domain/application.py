@@ -296,8 +296,10 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
                                 "and Rollcall must have drawn its seed")
         return game, seed
 
-    def roll(self, game_id: str, player: str, purpose: str, die: str, count: int, *, after: int | None = None) -> dict:
-        """Roll ``count`` digital dice for ``player``: the faces come from the committed seed."""
+    def roll(self, game_id: str, player: str, purpose: str, die: str, count: int, *, after: int | None = None,
+             at: str | None = None) -> dict:
+        """Roll ``count`` digital dice for ``player``: the faces come from the committed seed (``at``: the time
+        at the table)."""
         game, seed = self._digital_game(game_id)
         if die not in game.state.dice.data:
             raise MalformedRecord(f"unknown die '{die}' (dice in force: {', '.join(game.state.dice.data)})",
@@ -305,15 +307,17 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         if not 1 <= count <= 100:
             raise MalformedRecord("a roll has 1 to 100 dice", field="count")
         faces = randomness.roll(seed, game_id, game.state.seq + 1, game.state.dice.data[die], count)
-        return self.record(game_id, {"type": "DiceRolled", "player": player, "purpose": purpose, "die": die,
-                                     "faces": faces, "source": "digital"}, after=after)
+        event = {"type": "DiceRolled", "player": player, "purpose": purpose, "die": die, "faces": faces,
+                 "source": "digital"}
+        return self.record(game_id, {**event, "at": at} if at else event, after=after)
 
-    def draw_card(self, game_id: str, vortex: str | None = None, *, after: int | None = None) -> dict:
+    def draw_card(self, game_id: str, vortex: str | None = None, *, after: int | None = None,
+                  at: str | None = None) -> dict:
         """The next digital card draw the game's rules pack says is due (a Flux card in The 9th Age, an
         ether phenomenon card in Tornscape), from the committed seed."""
         game, seed = self._digital_game(game_id)
         event = game.system.digital_draw(game.state, seed, vortex)
-        return self.record(game_id, event, after=after)
+        return self.record(game_id, {**event, "at": at} if at else event, after=after)
 
     def end_game(self, game_id: str, score: dict, winner: str | None, reason: str) -> dict:
         """End a game; a digital game's end reveals its seed (``check`` adds it)."""

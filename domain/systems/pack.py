@@ -31,6 +31,7 @@ class GameSystem:
 
     alias: ClassVar[str] = ""
     aliases: ClassVar[tuple[str, ...]] = ()
+    title: ClassVar[str] = ""  # the system's name in words
     rule_data: ClassVar[str] = ""
     registry: ClassVar[dict[str, type[GameSystem]]] = {}
     state_class: ClassVar[type[GameState]] = GameState

@@ -32,13 +32,15 @@ rows that carry them in ``payload``; ``payload(event)`` reads either.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from html import escape
 from typing import Any, Callable, ClassVar
 
-__all__ = ["Names", "Presentation", "dice_symbols", "die_symbol", "e", "payload", "plural", "pos_text",
+__all__ = ["Names", "Presentation", "Taps", "dice_symbols", "die_symbol", "e", "payload", "plural", "pos_text",
            "roll_ref", "rolls_by_seq", "signed", "words"]
 
+_TOKEN = re.compile(r"[A-Za-z0-9_]+")
 DIE_SYMBOLS = {"crit": "✹", "success": "●", "blank": "○"}
 D6_SYMBOLS = "⚀⚁⚂⚃⚄⚅"
 PLAYER_PALETTE = ("#2f6fdb", "#d7353b", "#2a9d5c", "#8e5bd0", "#e08a1e", "#1fa3a3")
@@ -137,6 +139,22 @@ def dice_text(p: dict, rolls: dict[int, dict] | None) -> str:
 
 
 # --- names of things ----------------------------------------------------------------------------
+
+@dataclass
+class Taps:
+    """The choices a tap on a picture makes: a hex (``"q,r"``) or a model (its id) -> the (action, values of
+    its open fields) it records, and the hexes to mark as choices."""
+
+    hexes: dict[str, list[tuple[Any, dict]]] = field(default_factory=dict)
+    models: dict[str, list[tuple[Any, dict]]] = field(default_factory=dict)
+    marked: list = field(default_factory=list)
+
+    def add_hex(self, hex_text: str, action: Any, values: dict) -> None:
+        self.hexes.setdefault(hex_text, []).append((action, values))
+
+    def add_model(self, model: str, action: Any, values: dict) -> None:
+        self.models.setdefault(model, []).append((action, values))
+
 
 @dataclass
 class Names:
@@ -280,9 +298,29 @@ class Presentation:
     def highlight(self, event: dict | None, before: dict | None) -> dict:
         return {}
 
+    def action_label(self, label: str, names: Names) -> str:
+        """What a button offering a legal action says: the action's label with the ids of the things it names
+        (players, models, warriors, wizards, spells …) in words."""
+        kinds = [m for kind, m in names.by_kind.items() if ":" not in kind and kind not in ("factions", "owners")]
+
+        def word(match: re.Match) -> str:
+            token = match.group(0)
+            return next((m[token] for m in kinds if token in m), words(token))
+        return _TOKEN.sub(word, label)
+
+    def taps(self, actions: list, state: dict) -> Taps:
+        """What a tap on the picture of ``state`` (the replay state) may record among ``actions`` (legal
+        actions): nothing for a pack whose picture has no board to tap."""
+        return Taps()
+
     # pictures ----------------------------------------------------------------------------------
+    #: Whether ``picture`` draws a board whose hexes and models a page may let people tap (``mark``).
+    tappable: ClassVar[bool] = False
+
     def picture(self, state: dict, event: dict | None = None, before: dict | None = None,
-                events: list[dict] | None = None, names: Names | None = None) -> str:
+                events: list[dict] | None = None, names: Names | None = None, mark: dict | None = None) -> str:
+        """``mark``: what to highlight instead of the event's highlight (``{"hexes": [...], "models": [...]}``:
+        the choices a page offers)."""
         return f'<div class="rc-picture" data-seq="{e(state.get("seq"))}">{e(self.text_board(state))}</div>'
 
     CSS: ClassVar[str] = ""

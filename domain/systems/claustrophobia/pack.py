@@ -89,6 +89,7 @@ class ClaustrophobiaState(GameState):
 class Claustrophobia(InitiativeActions, GameSystem):
     presentation_class = ClaustrophobiaPresentation
     alias = "claustrophobia"
+    title = "Claustrophobia"
     rule_data = "claustrophobia"
     state_class = ClaustrophobiaState
     phases = ("initiative", "action")

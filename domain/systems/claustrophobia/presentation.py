@@ -59,7 +59,7 @@ class ClaustrophobiaPresentation(Presentation):
         return title_words(stem) + (f" {number}" if number else "")
 
     def picture(self, state: dict, event: dict | None = None, before: dict | None = None,
-                events: list[dict] | None = None, names: Names | None = None) -> str:
+                events: list[dict] | None = None, names: Names | None = None, mark: dict | None = None) -> str:
         return initiative.render_initiative(state, event, names)
 
     def scene_context(self, header: dict, changes: list, lines: list[dict]) -> dict:

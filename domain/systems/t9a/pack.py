@@ -127,6 +127,7 @@ def miscast_effect(table: dict, value: int) -> str:
 class T9A(MagicActions, GameSystem):
     presentation_class = T9APresentation
     alias = "t9a"
+    title = "The 9th Age"
     aliases = ("9th-age", "the-9th-age")
     rule_data = "t9a"
     state_class = T9AState

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.systems.presentation import (Names, Presentation, add_roll, dice_text, head_text, plural, signed,
+from domain.systems.presentation import (title_words, Names, Presentation, add_roll, dice_text, head_text, plural, signed,
                                          words)
 from domain.systems.t9a import magic
 
@@ -75,10 +75,10 @@ class T9APresentation(Presentation):
     CSS = magic.CSS
 
     def thing_name(self, kind: str, thing: dict) -> str:
-        return str(thing.get("name") or thing.get("id"))
+        return str(thing.get("name") or title_words(thing.get("id")))
 
     def picture(self, state: dict, event: dict | None = None, before: dict | None = None,
-                events: list[dict] | None = None, names: Names | None = None) -> str:
+                events: list[dict] | None = None, names: Names | None = None, mark: dict | None = None) -> str:
         return magic.render_magic(state, events, names)
 
     def scene_context(self, header: dict, changes: list, lines: list[dict]) -> dict:

@@ -47,6 +47,7 @@ def recorded_position(size: str, value: list) -> list[tuple[int, int]]:
 class Tornscape(VortexRules, GameSystem):
     presentation_class = TornscapePresentation
     alias = "tornscape"
+    title = "Tornscape"
     rule_data = "tornscape"
     state_class = TornscapeState
     phases = ("activation", "vortex_movement")

@@ -6,7 +6,7 @@ import string
 from functools import lru_cache
 from typing import Any
 
-from domain.systems.presentation import (Names, Presentation, dice_text, head_text, ids_text, payload, pos_text,
+from domain.systems.presentation import (Names, Presentation, Taps, dice_text, head_text, ids_text, payload, pos_text,
                                          scores_text, words)
 from domain.systems.tornscape import board as bd
 from domain.systems.tornscape import hexes as hx
@@ -230,16 +230,48 @@ class TornscapePresentation(Presentation):
     def highlight(self, event: dict | None, before: dict | None) -> dict:
         return highlight(event, before)
 
+    tappable = True
+
     def picture(self, state: dict, event: dict | None = None, before: dict | None = None,
-                events: list[dict] | None = None, names: Names | None = None) -> str:
-        return (f"<style>{bd.CSS}</style>"
-                + bd.render_board(state, self.highlight(event, before), names=names or None))
+                events: list[dict] | None = None, names: Names | None = None, mark: dict | None = None) -> str:
+        shown = mark if mark is not None else self.highlight(event, before)
+        return f"<style>{bd.CSS}</style>" + bd.render_board(state, shown, names=names or None)
 
     def scene(self, header: dict, changes: list, lines: list[dict], names: Names | None = None,
               skip: set[int] | None = None):
         names = names or self.names(header)
         return bd.board_scene(header, changes, lines, self.pack.state_class.OBJECT_PARTS, names, self.highlight,
                               lambda state: self.status_look(state, names), skip=skip)
+
+    def taps(self, actions: list, state: dict) -> Taps:
+        """A tap on a hex records the move ending there, or the ejection or marker push to it (for a large
+        model any hex of the hexon picks its centre: hexons never overlap); a tap on a model activates it.
+        Huge models' moves and ejections are picked from the list."""
+        models = state.get("models") or {}
+        taps = Taps()
+        for action in actions:
+            event = action.event
+            kind = event.get("type")
+            size = (models.get(str(event.get("model"))) or {}).get("size")
+            if kind == "ActivationStarted":
+                taps.add_model(str(event["model"]), action, {})
+            elif kind == "ModelMoved" and size != "huge" and action.hexes:
+                self._tap_position(taps, action.hexes[0], size == "large", action, {})
+            elif "to" in action.open and action.open["to"].kind == "one_of" and size != "huge":
+                for to in action.open["to"].values:
+                    at = to[0] if size == "large" and to and isinstance(to[0], list) else to
+                    self._tap_position(taps, at, size == "large", action, {"to": to})
+        return taps
+
+    @staticmethod
+    def _tap_position(taps: Taps, at: Any, hexon: bool, action: Any, values: dict) -> None:
+        """Mark a target hex (``hexon``: a hexon centre, whose every hex picks it)."""
+        if not (isinstance(at, (list, tuple)) and len(at) == 2 and all(type(c) is int for c in at)):
+            return
+        centre = (at[0], at[1])
+        taps.marked.append([at[0], at[1]])
+        for h in hx.hexon_hexes(centre) if hexon and hx.is_hexon_centre(centre) else (centre,):
+            taps.add_hex(f"{h[0]},{h[1]}", action, values)
 
     def sides(self, header: dict, names: Names) -> list[str]:
         """The player whose models start lower on the board (higher r) is at the bottom."""

@@ -1,0 +1,339 @@
+"""The Record page's pieces: the legal actions as buttons and small forms, and the one write they make.
+
+Everything offered comes from the rules pack (``legal_actions``): an action without open fields is one
+button; one with open fields (the faces the dice showed, a card, a score) is picked, then filled by taps and
+recorded. Moves, ejections and activations are also a tap on the board (the pack's ``taps``). Every write
+goes through the application service (``Rollcall.record``, ``roll``, ``draw_card``) with the session's key
+and the seq this page last showed, so a refusal names its rule, nothing of it is stored, and a device that
+is behind is told the game moved on.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+import streamlit as st
+
+from dashboard import session
+from domain.systems.actions import Action, Choice
+from domain.systems.presentation import Names, Presentation, dice_symbols, die_symbol, pos_text
+
+MESSAGE = "record_message"  # (kind, text) of the last write, shown once
+PICKED = "record_picked"  # the key of the action picked for filling
+SEEN = "record_seen"  # (game, seq) the page last showed: a write is refused if the game moved on since
+MODE = "record_mode"  # the kind of move the board offers: step or run
+ROLL = "record_roll_dice"
+
+
+def now() -> str:
+    """The time at the table, as events carry it (``at``)."""
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+def action_key(action: Action) -> str:
+    return json.dumps([action.event, sorted(action.open)], sort_keys=True, default=str)
+
+
+# --- writing ------------------------------------------------------------------------------------------
+
+def write(game: str, event: dict | None = None, *, roll: dict | None = None, draw: str | None | bool = False,
+          done: str = "") -> None:
+    """Record one event of ``game`` (or roll, or draw, with Rollcall's dice) as the page last showed it; the
+    outcome is the page's next message."""
+    from domain.errors import GameMovedOn, RollcallError
+
+    seen = st.session_state.get(SEEN)
+    after = seen[1] if seen and seen[0] == game else None
+    app = session.store()
+    try:
+        if roll is not None:
+            line = app.roll(game, after=after, at=now(), **roll)
+        elif draw is not False:
+            line = app.draw_card(game, draw or None, after=after, at=now())
+        else:
+            line = app.record(game, {**event, "at": now()}, after=after)
+    except GameMovedOn as exc:
+        say("warning", f"The game moved on: another device recorded up to seq {exc.now_at} meanwhile. Nothing was "
+                       "stored; this is the game now.", game)
+    except RollcallError as exc:
+        say("error", f"Not recorded — {exc}", game)
+    else:
+        say("success", f"Recorded seq {line['seq']}: {done or line['type']}", game)
+        unpick()
+
+
+def say(kind: str, text: str, game: str) -> None:
+    """The page's message about ``game``: shown until the game moves on or another message replaces it."""
+    st.session_state[MESSAGE] = (kind, text, game, None)
+
+
+def show_message(game: str, seq: int, container=st) -> None:
+    found = st.session_state.get(MESSAGE)
+    if not found or found[2] != game:
+        return
+    kind, text, _, at = found
+    if at is None:
+        st.session_state[MESSAGE] = (kind, text, game, seq)  # said about the game as it is now
+    elif at != seq:
+        st.session_state.pop(MESSAGE, None)
+        return
+    icon = {"success": ":material/check_circle:", "warning": ":material/sync_problem:",
+            "error": ":material/block:"}[kind]
+    getattr(container, kind)(text, icon=icon)
+
+
+def watch(game: str, seq: int, every: float = 1.0) -> None:
+    """Run the page again when the game moves on in the store (another device, the command line): the
+    store's last seq of the game is looked at every ``every`` seconds."""
+    @st.fragment(run_every=every)
+    def look() -> None:
+        from domain.application import game_uuid
+
+        app = session.store()
+        last = app.recorder.select_events(game_uuid(game), desc=True, limit=1)
+        if last and last[0].originator_version - 1 != seq:
+            st.rerun(scope="app")
+    look()
+
+
+# --- what is offered ---------------------------------------------------------------------------------
+
+@dataclass
+class Offer:
+    """The actions of one button: one action, or the rolls of one player, purpose and die (one per number
+    of dice), asked as one."""
+
+    label: str
+    actions: list[Action]
+    group: str
+    key: str = ""
+    rolls: bool = False
+
+    @property
+    def action(self) -> Action:
+        return self.actions[0]
+
+    @property
+    def complete(self) -> bool:
+        """One tap records it: one action, nothing to fill (not even optional text)."""
+        return len(self.actions) == 1 and self.action.complete and _optional_text(self.action) is None
+
+
+@dataclass
+class Offers:
+    groups: dict[str, list[Offer]] = field(default_factory=dict)
+    moves: dict[str, list[Action]] = field(default_factory=dict)  # step/run -> the move actions
+
+    def all(self) -> list[Offer]:
+        return [o for offers in self.groups.values() for o in offers]
+
+
+GROUP_TITLES = {"eject": "Ejection due", "vortex": "Vortex", "magic": "Magic phase", "dice": "Dice",
+                "initiative": "Initiative", "warriors": "Warriors", "activation": "Activation", "move": "Move",
+                "attack": "Attack", "crystals": "Ether crystals", "score": "Score", "turn": "Turn and phase",
+                "end": "End of the game"}
+
+
+def offers(actions: list[Action], pres: Presentation, names: Names) -> Offers:
+    """The legal actions as the page offers them, in the pack's order, grouped."""
+    out = Offers()
+    rolls: dict[tuple, Offer] = {}
+    for action in actions:
+        event = action.event
+        if event["type"] == "ModelMoved":
+            out.moves.setdefault(event.get("action", "step"), []).append(action)
+            continue
+        if event["type"] == "DiceRolled" and set(action.open) == {"faces"}:
+            ident = (event.get("player"), event.get("purpose"), event.get("die"))
+            offer = rolls.get(ident)
+            if offer is None:
+                label = f"{names.player(event.get('player'))}: {event.get('purpose')} roll"
+                offer = rolls[ident] = Offer(label, [], action.group, "roll:" + json.dumps(ident), rolls=True)
+                out.groups.setdefault(action.group, []).append(offer)
+            offer.actions.append(action)
+            continue
+        out.groups.setdefault(action.group, []).append(
+            Offer(pres.action_label(action.label, names), [action], action.group, action_key(action)))
+    late = [g for g in LATE_GROUPS if g in out.groups]  # what may come at any time goes after what is due
+    out.groups = {g: o for g, o in out.groups.items() if g not in late} | {g: out.groups[g] for g in late}
+    return out
+
+
+LATE_GROUPS = ("crystals", "warriors", "score", "end")
+
+
+# --- the forms of open fields -----------------------------------------------------------------------------
+
+def value_text(value: Any, pres: Presentation, names: Names) -> str:
+    if isinstance(value, list) and value and all(isinstance(v, int) for v in value):
+        return pos_text(value)
+    if isinstance(value, list):
+        return " ".join(pos_text(v) for v in value)
+    return pres.action_label(str(value), names)
+
+
+def choose(name: str, choice: Choice, key: str, pres: Presentation, names: Names) -> tuple[bool, Any]:
+    """A widget for one open field: (whether it is filled, its value)."""
+    title = name.split(".", 1)[1] if "." in name else name.replace("_", " ")
+    if "." in name:
+        title = f"{names.player(title)}'s {name.split('.', 1)[0]}"
+    if choice.kind == "count":
+        if choice.high - choice.low <= 12:
+            options = list(range(choice.low, choice.high + 1))
+            picked = st.segmented_control(title.capitalize(), options, key=key)
+            return picked is not None, picked
+        value = st.number_input(title.capitalize(), min_value=choice.low, max_value=choice.high, step=1, key=key,
+                                value=None)
+        return value is not None, None if value is None else int(value)
+    if choice.kind == "one_of":
+        labels = [value_text(v, pres, names) for v in choice.values]
+        if len(labels) <= 8 and len(set(labels)) == len(labels):
+            picked = st.segmented_control(title.capitalize(), labels, key=key)
+        else:
+            picked = st.selectbox(title.capitalize(), labels, index=None, key=key)
+        return picked is not None, choice.values[labels.index(picked)] if picked is not None else None
+    faces: list = []
+    for i in range(choice.count):
+        symbols = {die_symbol(f): f for f in choice.values}
+        picked = st.segmented_control(f"Die {i + 1}" if choice.count > 1 else "Face", list(symbols),
+                                      key=f"{key}:{i}")
+        faces.append(symbols.get(picked) if picked is not None else None)
+    return all(f is not None for f in faces), faces
+
+
+def fill_form(game: str, offer: Offer, pres: Presentation, names: Names, *, digital: bool) -> None:
+    """The form of a picked offer: its open fields by taps, then Record (or Roll, or Draw)."""
+    with st.container(border=True, key="rc-picked"):
+        st.markdown(f"**{offer.label}**")
+        if offer.rolls:
+            roll_form(game, offer, names, digital=digital)
+            return
+        action = offer.action
+        if digital and _drawn_card(action):
+            st.button("Draw the card", type="primary", key="rc-draw",
+                      on_click=write, args=(game,), kwargs={"draw": action.event.get("vortex") or None,
+                                                           "done": offer.label})
+            st.button("Cancel", key="rc-cancel", on_click=unpick)
+            return
+        values, filled = {}, True
+        for name, choice in action.open.items():
+            ok, value = choose(name, choice, f"rc-open:{offer.key}:{name}", pres, names)
+            filled &= ok
+            values[name] = value
+        extra = _optional_text(action)
+        if extra:
+            values_text = st.text_input(extra.capitalize() + " (optional)", key=f"rc-extra:{offer.key}")
+        else:
+            values_text = ""
+        cols = st.columns(2)
+        event = action.fill(**values) if filled else None
+        if event is not None and values_text:
+            event = {**event, extra: values_text}
+        cols[0].button("Record", type="primary", disabled=event is None, key="rc-record", on_click=write,
+                       args=(game, event), kwargs={"done": offer.label}, width="stretch")
+        cols[1].button("Cancel", key="rc-cancel", on_click=unpick, width="stretch")
+
+
+def roll_form(game: str, offer: Offer, names: Names, *, digital: bool) -> None:
+    by_count = {a.open["faces"].count: a for a in offer.actions}
+    counts = sorted(by_count)
+    if len(counts) > 1:
+        dice = st.segmented_control("Dice", counts, key=f"{ROLL}:{offer.key}")
+    else:
+        dice = counts[0]
+    if dice is None:
+        st.caption("How many dice?")
+        st.button("Cancel", key="rc-cancel", on_click=unpick)
+        return
+    action = by_count[dice]
+    event = action.event
+    if digital:
+        st.button(f"Roll {dice} {'die' if dice == 1 else 'dice'}", type="primary", key="rc-roll", on_click=write,
+                  args=(game,), kwargs={"roll": {"player": event["player"], "purpose": event["purpose"],
+                                                 "die": event["die"], "count": dice}, "done": offer.label})
+        st.button("Cancel", key="rc-cancel", on_click=unpick)
+        return
+    choice = action.open["faces"]
+    if dice == 1:  # one die: each face is a button that records at once
+        cols = st.columns(len(choice.values))
+        for col, face in zip(cols, choice.values):
+            col.button(f"{die_symbol(face)} {face}", key=f"rc-face:{face}", on_click=write,
+                       args=(game, action.fill(faces=[face])), kwargs={"done": f"{offer.label}: {face}"},
+                       width="stretch")
+        st.button("Cancel", key="rc-cancel", on_click=unpick)
+        return
+    faces: list = []
+    for i in range(dice):
+        symbols = {f"{die_symbol(f)}": f for f in choice.values}
+        picked = st.segmented_control(f"Die {i + 1}", list(symbols), key=f"rc-die:{offer.key}:{dice}:{i}")
+        faces.append(symbols.get(picked) if picked is not None else None)
+    ready = all(f is not None for f in faces)
+    cols = st.columns(2)
+    cols[0].button("Record", type="primary", disabled=not ready, key="rc-record", on_click=write,
+                   args=(game, action.fill(faces=faces) if ready else None),
+                   kwargs={"done": f"{offer.label}: {dice_symbols(faces)}" if ready else ""}, width="stretch")
+    cols[1].button("Cancel", key="rc-cancel", on_click=unpick, width="stretch")
+
+
+def _drawn_card(action: Action) -> bool:
+    """A card draw Rollcall makes in a digital game (the card is the seed's)."""
+    return action.event.get("type") in ("PhenomenonDrawn", "FluxCardDrawn") and "card" in action.open
+
+
+OPTIONAL_TEXT = {"CastingAttempted": "target"}  # free text the record may carry beside the rules' fields
+
+
+def _optional_text(action: Action) -> str | None:
+    return OPTIONAL_TEXT.get(action.event.get("type"))
+
+
+def pick(key: str) -> None:
+    st.session_state[PICKED] = key
+
+
+FORM_KEYS = ("rc-die:", "rc-open:", "rc-extra:", f"{ROLL}:", "rc-move-end:")  # what a picked form holds
+
+
+def unpick() -> None:
+    """Put the picked form away, with whatever was tapped in it (the next one starts empty)."""
+    st.session_state.pop(PICKED, None)
+    for key in [k for k in st.session_state if isinstance(k, str) and k.startswith(FORM_KEYS)]:
+        del st.session_state[key]
+
+
+def offer_button(game: str, offer: Offer, container, *, primary: bool = False) -> None:
+    """One offer: a complete action records at one tap; another is picked for its form."""
+    if offer.complete:
+        container.button(offer.label, key=f"rc-do:{offer.key}", on_click=write, args=(game, offer.action.event),
+                         kwargs={"done": offer.label}, type="primary" if primary else "secondary", width="stretch")
+    else:
+        container.button(offer.label + " …", key=f"rc-pick:{offer.key}", on_click=pick, args=(offer.key,),
+                         type="primary" if primary else "secondary", width="stretch")
+
+
+def move_choices(game: str, moves: dict[str, list[Action]], pres: Presentation, names: Names,
+                 positions: Callable[[Action], str]) -> list[Action]:
+    """The moves the board shows (one kind at a time: step or run) with a list to pick from as well; the
+    moves of the kind chosen."""
+    kinds = [k for k in ("step", "run") if k in moves]
+    if not kinds:
+        return []
+    if len(kinds) > 1:
+        kind = st.segmented_control("Move", kinds, key=MODE, default=kinds[0],
+                                    format_func=lambda k: k.capitalize()) or kinds[0]
+    else:
+        kind = kinds[0]
+        st.caption(f"Move: {kind}")
+    shown = moves[kind]
+    labels = {f"{positions(a)}": a for a in shown}
+    row = st.columns([3, 1], vertical_alignment="bottom")
+    picked = row[0].selectbox(f"Tap a highlighted hex, or pick the end of the {kind}", list(labels), index=None,
+                              key=f"rc-move-end:{kind}")
+    row[1].button("Move", key="rc-move", disabled=picked is None, on_click=write,
+                  args=(game, labels[picked].event if picked else None),
+                  kwargs={"done": pres.action_label(labels[picked].label, names) if picked else ""}, width="stretch")
+    return shown

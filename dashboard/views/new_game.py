@@ -1,0 +1,157 @@
+"""New game: start a game at the table — tournament, round, table, the two players and their factions, the
+system, the dice, and the setup (a scenario shipped with Rollcall or of the data folder, or the header of a
+record uploaded) — then record it on the Record page. The header it writes is an ordinary format-1 header,
+created through the same command as an imported record."""
+
+import hashlib
+import json
+from datetime import datetime, timezone
+from urllib.parse import urlencode
+
+import streamlit as st
+from streamlit.errors import StreamlitAPIException
+
+from dashboard import data, session
+from dashboard.tournament_ui import query
+from domain.record import derive_game_id
+from domain.scenarios import own_scenarios, scenarios
+from domain.systems import PACKS
+
+NO_TOURNAMENT = "(no tournament)"
+
+def whole(value, default: int | None = 1) -> int | None:
+    """A positive whole number of the upload, else ``default``."""
+    return value if type(value) is int and value >= 1 else default
+
+
+st.title("New game")
+session.sign_in(why="to start a game")
+
+systems = [pack.alias for pack in PACKS]
+titles = {pack.alias: pack.title for pack in PACKS}
+
+uploaded = st.file_uploader("Start from a record's header (optional)", type=["jsonl", "json"],
+                            help="A .rollcall.jsonl file (its first line is the header) or a header as JSON: "
+                                 "its system, players, setup and rules fill the form.")
+given: dict = {}
+if uploaded is not None:
+    text = uploaded.getvalue().decode("utf-8", errors="replace")
+    first = next((ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")), "")
+    try:
+        given = json.loads(first) if first.strip().startswith("{") else json.loads(text)
+    except ValueError as exc:
+        st.error(f"{uploaded.name}: line 1 is not a JSON header ({exc})", icon=":material/error:")
+        given = {}
+    if not isinstance(given, dict):
+        st.error(f"{uploaded.name}: a header is a JSON object", icon=":material/error:")
+        given = {}
+
+# widgets start again from the upload's values whenever another file is uploaded
+tag = hashlib.sha1(uploaded.getvalue()).hexdigest()[:8] if uploaded is not None else "none"
+
+try:
+    tournaments = query("list_tournaments")
+except data.NoReadModels:
+    tournaments = []
+by_name = {t["tournament"]: t for t in tournaments}
+named = given.get("tournament") if isinstance(given.get("tournament"), str) else None
+names = [NO_TOURNAMENT, *by_name, *([named] if named and named not in by_name else [])]
+wanted = named or NO_TOURNAMENT
+top = st.columns([2, 1, 1])
+tournament = top[0].selectbox("Tournament", names, index=names.index(wanted), key=f"ng-tournament-{tag}")
+chosen = by_name.get(tournament)
+in_tournament = tournament != NO_TOURNAMENT
+round_no = top[1].number_input("Round", min_value=1, step=1, value=whole(given.get("round"), None if given else 1), key=f"ng-round-{tag}",
+                               disabled=not in_tournament)
+table_no = top[2].number_input("Table", min_value=1, step=1, value=whole(given.get("table"), None if given else 1), key=f"ng-table-{tag}",
+                               disabled=not in_tournament)
+
+fixed_system = chosen.get("system") if chosen and chosen.get("created") else None  # a created tournament's
+system_given = given.get("system")
+if fixed_system in systems:
+    system = fixed_system
+    st.caption(f"System: **{titles[system]}** (the tournament's)")
+    if system_given and system_given != system and system_given in {a for p in PACKS for a in (p.alias, *p.aliases)}:
+        st.warning(f"The header uploaded is a game of {system_given}, but {tournament} is a {titles[system]} "
+                   "tournament: this game will be one of " + titles[system] + ".", icon=":material/warning:")
+else:
+    first_system = next((p.alias for p in PACKS if system_given in (p.alias, *p.aliases)), systems[0])
+    system = st.segmented_control("System", systems, default=first_system, key=f"ng-system-{tag}",
+                                  format_func=lambda s: titles[s]) or first_system
+
+registered = []
+if chosen is not None and chosen.get("created"):
+    try:
+        registered = [p for p in query("players", tournament) if p.get("dropped_after_round") is None]
+    except Exception:  # noqa: BLE001  a tournament only named by game headers has no registrations
+        registered = []
+given_players = [p for p in given.get("players") or [] if isinstance(p, dict)]
+players = []
+cols = st.columns(2)
+for seat, col in zip(("p1", "p2"), cols):
+    with col.container(border=True):
+        st.markdown(f"**Player {seat[1]}**")
+        preset = next((p for p in given_players if p.get("id") == seat), {})
+        faction_key = f"ng-faction-{seat}-{tag}"
+        if registered:
+            factions = {p["player"]: p.get("faction") or "" for p in registered}
+
+            def registered_faction(seat=seat, faction_key=faction_key, factions=factions) -> None:
+                st.session_state[faction_key] = factions.get(st.session_state.get(f"ng-name-{seat}-{tag}"), "")
+            name = st.selectbox("Name", list(factions), index=None, key=f"ng-name-{seat}-{tag}",
+                                placeholder="registered players", on_change=registered_faction)
+        else:
+            name = st.text_input("Name", value=str(preset.get("name") or ""), key=f"ng-name-{seat}-{tag}")
+        faction = st.text_input("Faction", value=str(preset.get("faction") or ""), key=faction_key)
+        players.append({"id": seat, "name": (name or "").strip(), "faction": faction.strip()})
+
+dice = st.segmented_control("Dice", ["physical", "digital"], key=f"ng-dice-{tag}",
+                            default="digital" if given.get("dice_mode") == "digital" else "physical",
+                            format_func=lambda d: {"physical": "Physical: tap the faces rolled",
+                                                   "digital": "Digital: Rollcall rolls"}[d]) or "physical"
+
+shipped = scenarios(system)
+own, problems = own_scenarios(system, data.data_dir())
+for problem in problems:
+    st.warning(problem, icon=":material/warning:")
+setups = {**{f"{n} (shipped)": s for n, s in shipped.items()}, **{f"{n} (data folder)": s for n, s in own.items()}}
+if isinstance(given.get("setup"), dict):
+    setups = {f"{uploaded.name if uploaded else 'uploaded'} (uploaded)": given["setup"], **setups}
+setup_name = st.selectbox("Setup", list(setups), key=f"ng-setup-{tag}",
+                          help="Scenarios ship in domain/scenarios/<system>/; your own go in "
+                               "<data>/scenarios/<system>/<name>.json.")
+
+default_id = given.get("game") or (derive_game_id({"tournament": tournament, "round": round_no, "table": table_no})
+                                   if in_tournament and round_no and table_no else "")
+game_id = st.text_input("Game id", value=str(default_id or ""), key=f"ng-game-{default_id}-{tag}",
+                        help="Left empty: made from the tournament, round and table, or the players.")
+
+header = {"rollcall": 1, "system": system, "players": players, "dice_mode": dice,
+          "rules": given.get("rules") if isinstance(given.get("rules"), dict) else {},
+          "setup": setups.get(setup_name, {}),
+          "started": datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")}
+if in_tournament:
+    header["tournament"] = tournament
+    header |= {name: int(value) for name, value in (("round", round_no), ("table", table_no)) if value}
+if game_id.strip():
+    header["game"] = game_id.strip()
+elif not in_tournament and all(p["name"] for p in players):
+    header["game"] = "-".join(p["name"].lower().replace(" ", "-") for p in players) + "-" + header["started"][:10]
+
+missing = [f"player {p['id'][1]}'s name" for p in players if not p["name"]]
+if missing:
+    st.caption("Still needed: " + ", ".join(missing))
+if st.button("Start the game", type="primary", disabled=bool(missing), key=f"ng-start-{tag}"):
+    from domain.errors import RollcallError
+
+    try:
+        written = session.store().write(header=header, source="the new game")
+    except RollcallError as exc:
+        st.error(f"Not started — {exc}", icon=":material/block:")
+    else:
+        st.success(f"Game **{written.game}** started: [record it](/record?{urlencode({'game': written.game})}).",
+                   icon=":material/check_circle:")
+        try:
+            st.switch_page("views/record.py", query_params={"game": written.game})
+        except StreamlitAPIException:  # a page run on its own (no navigation): the link above leads on
+            pass

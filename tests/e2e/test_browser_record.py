@@ -1,0 +1,227 @@
+"""The Record page in a real browser, used as a scorekeeper uses it: a game started on the New game page from
+a record's header, then recorded by taps only — buttons, face pickers, the board's hexes and models — and
+exported: each export equals the golden record of the same play (apart from ``at`` times, ``started`` and
+the hashes they change). Seed 004's first shove example (the Faceless shoves the Engeln Swordsman, failed
+dodge), a 9th Age magic phase with a dispel and a bound spell, and seed 003's Claustrophobia initiative.
+At 820 px (a tablet) no control runs off the page; screenshots are kept in ROLLCALL_SCREENSHOTS."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from streamlit_server import SCREENSHOTS, chromium, streamlit_server
+
+from domain.application import Rollcall
+from projections.projector import Projector
+
+pytestmark = pytest.mark.browser
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = ROOT / "tests" / "games"
+D6 = "⚀⚁⚂⚃⚄⚅"
+VOLATILE = ("at", "hash", "started")  # times at the table, and the chain they enter
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    data = tmp_path_factory.mktemp("record") / "data"
+    Rollcall.open(data)
+    Projector(data).run()
+    with streamlit_server(data, tmp_path_factory.mktemp("streamlit-record") / "server.log") as base:
+        yield base, data
+
+
+class Table:
+    """A scorekeeper at the Record page: every step a tap, then the page's word that it was recorded."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.seq = 0
+
+    def idle(self) -> None:
+        self.page.wait_for_timeout(120)
+        self.page.wait_for_function("() => !document.querySelector('[data-testid=stStatusWidget]')", timeout=30_000)
+
+    def recorded(self) -> None:
+        self.seq += 1
+        self.page.get_by_text(f"Recorded seq {self.seq}:").wait_for(timeout=30_000)
+
+    def tap(self, label: str, *, records: bool = True) -> None:
+        self.idle()
+        try:
+            self.page.get_by_role("button", name=label, exact=True).click()
+        except Exception:
+            self.page.screenshot(path="/tmp/rec/fail.png", full_page=True)
+            raise
+        if records:
+            self.recorded()
+
+    def choose(self, group: str, option: str) -> None:
+        self.idle()
+        self.page.get_by_role("radiogroup", name=group).get_by_role("radio", name=option, exact=True).click()
+
+    def faces(self, faces: list) -> None:
+        for i, face in enumerate(faces):
+            self.choose(f"Die {i + 1}", D6[face - 1] if isinstance(face, int) else face)
+
+    def hex(self, q: int, r: int) -> None:
+        self.idle()
+        self.page.locator(f'svg polygon.rc-hex[data-hex="{q},{r}"]').click(force=True)
+        self.recorded()
+
+    def model(self, mid: str) -> None:
+        self.idle()
+        self.page.locator(f"svg g#model-{mid}").click()
+        self.recorded()
+
+    def shot(self, name: str) -> None:
+        if SCREENSHOTS:
+            self.idle()
+            self.page.screenshot(path=str(Path(SCREENSHOTS) / f"record-{name}.png"), full_page=True)
+
+
+def start(page, base: str, golden: Path) -> Table:
+    """The New game page, filled from the golden record's header, then the Record page of the new game."""
+    page.goto(f"{base}/new_game")
+    page.get_by_text("Start from a record's header").wait_for()
+    page.set_input_files("input[type=file]", str(golden))
+    table = Table(page)
+    table.idle()
+    page.wait_for_function("() => [...document.querySelectorAll('input')].some(i => i.value === 'Anna')")
+    table.shot(f"new-game-{golden.stem.split('.')[0]}")
+    table.tap("Start the game", records=False)
+    page.get_by_text("Record a game").wait_for()
+    return table
+
+
+def exported(data: Path, game: str) -> list[dict]:
+    lines = [json.loads(line) for line in Rollcall.open(data).export_lines(game)]
+    return [{k: v for k, v in line.items() if k not in VOLATILE} for line in lines]
+
+
+def golden(path: Path) -> list[dict]:
+    lines = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip() and not x.startswith("#")]
+    return [{k: v for k, v in line.items() if k not in VOLATILE} for line in lines]
+
+
+def no_control_off_the_page(page) -> None:
+    wide = page.evaluate("() => [...document.querySelectorAll('[data-testid=\"stMainBlockContainer\"] *')]"
+                         ".filter(e => e.getBoundingClientRect().width > 0"
+                         " && e.getBoundingClientRect().right > window.innerWidth + 1).map(e => e.tagName)")
+    assert wide == [], f"{len(wide)} elements run off the page at {page.viewport_size['width']} px: {wide[:5]}"
+
+
+@pytest.mark.parametrize("width", (1400, 820))
+def test_the_seed_004_shove_recorded_by_taps_exports_as_its_golden_record(server, width: int) -> None:
+    base, data = server
+    path = GAMES / "seed004-ex1-shove-enemy-failed-dodge.rollcall.jsonl"
+    with chromium() as browser:
+        context = browser.new_context(viewport={"width": width, "height": 1100})
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        try:
+            round_no = 1 if width == 1400 else 2  # a player plays one game a round
+            header = {**json.loads(path.read_text(encoding="utf-8").splitlines()[0]), "game": f"ex1-{width}",
+                      "round": round_no}
+            upload = data.parent / f"ex1-{width}.rollcall.jsonl"
+            upload.write_text(json.dumps(header) + "\n", encoding="utf-8")
+            table = start(page, base, upload)
+            table.tap("Turn 1")
+            table.tap("Activation phase")
+            table.model("faceless")  # activate the Faceless by a tap on it
+            table.shot(f"ex1-activated-{width}")
+            no_control_off_the_page(page)
+            table.hex(5, 6)  # step onto the Swordsman's hexon: he must be ejected
+            table.tap("Anna: dodge roll …", records=False)
+            table.shot(f"ex1-dodge-{width}")
+            no_control_off_the_page(page)
+            table.tap("○ blank")  # one die: the face tapped is recorded at once
+            table.hex(7, 5)  # Boris picks the burning ground
+            table.tap("end The Faceless's activation")
+            table.shot(f"ex1-done-{width}")
+            no_control_off_the_page(page)
+        finally:
+            context.close()
+    want = golden(path)
+    want[0] |= {"game": f"ex1-{width}", "round": round_no}
+    assert exported(data, f"ex1-{width}") == want
+
+
+def test_a_magic_phase_recorded_by_taps_exports_as_its_golden_record(server) -> None:
+    base, data = server
+    path = GAMES / "t9a-dispelled-failed-bound.rollcall.jsonl"
+    with chromium() as browser:
+        page = browser.new_context(viewport={"width": 1400, "height": 1100}).new_page()
+        page.set_default_timeout(30_000)
+        table = start(page, base, path)
+        table.tap("Turn 1")
+        table.tap("Magic phase …", records=False)
+        table.choose("Active", "Anna")
+        table.tap("Record")
+        table.tap("Flux card drawn by Boris …", records=False)
+        table.choose("Card", "5")
+        table.tap("Record")
+        table.tap("Siphon the Veil …", records=False)
+        table.choose("Converted dice", "3")
+        table.tap("Record")
+
+        def roll(label: str, faces: list[int]) -> None:
+            table.tap(label, records=False)
+            table.choose("Dice", str(len(faces)))
+            if len(faces) == 1:
+                table.tap(f"{D6[faces[0] - 1]} {faces[0]}")
+                return
+            table.faces(faces)
+            table.tap("Record")
+
+        def cast(label: str, dice: str | None = None) -> None:
+            table.tap(label, records=False)
+            if dice is not None:
+                table.choose("Dice", dice)
+            table.idle()
+            page.get_by_label("Target (optional)").fill("goblin_mob")
+            page.get_by_label("Target (optional)").press("Enter")
+            table.tap("Record")
+
+        roll("Anna: casting roll …", [5, 4, 3])
+        cast("Archmage casts Fireball …")
+        table.shot("t9a-cast")
+        roll("Boris: dispel roll …", [6, 4, 2])
+        table.tap("Dispel attempt …", records=False)
+        table.choose("Wizard", "Shaman")
+        table.tap("Record")
+        roll("Anna: casting roll …", [1, 3])
+        cast("Archmage casts Flame Wall …")
+        cast("Archmage casts bound Wand of Sparks …", dice="2")
+        roll("Boris: dispel roll …", [3])
+        table.tap("Dispel attempt …", records=False)
+        table.choose("Wizard", "Shaman")
+        table.tap("Record")
+        table.tap("Wand of Sparks takes effect")
+        table.tap("End of the magic phase")
+        table.shot("t9a-done")
+    assert exported(data, "t9a-dispelled-failed-bound") == golden(path)
+
+
+def test_an_initiative_recorded_by_taps_exports_as_its_golden_record(server) -> None:
+    base, data = server
+    path = GAMES / "claustrophobia-seed003-sceptre-three-dice.rollcall.jsonl"
+    with chromium() as browser:
+        page = browser.new_context(viewport={"width": 820, "height": 1100}).new_page()
+        page.set_default_timeout(30_000)
+        table = start(page, base, path)
+        table.tap("Turn 1")
+        table.tap("Initiative phase")
+        table.tap("Anna: initiative roll …", records=False)
+        table.faces([5, 2, 6])
+        table.tap("Record")
+        table.tap("Redeemer takes the 5")
+        table.tap("Redeemer uses aura of foresight")
+        table.tap("Blade takes the 2")
+        table.tap("Action phase")
+        table.shot("claustrophobia-done-820")
+        no_control_off_the_page(page)
+    assert exported(data, "claustrophobia-seed003-sceptre-three-dice") == golden(path)

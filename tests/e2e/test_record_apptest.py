@@ -1,0 +1,193 @@
+"""The Record and New game pages under AppTest, over a real store: what is offered, refusals shown inline
+with their rule and nothing stored, a take-back, a judge's rewind, a device that is behind, the key asked
+once per session (never in the URL), and a new game's header."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from domain.application import Rollcall
+from projections.projector import Projector
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORD = str(ROOT / "dashboard" / "views" / "record.py")
+NEW_GAME = str(ROOT / "dashboard" / "views" / "new_game.py")
+EX1 = ROOT / "tests" / "games" / "seed004-ex1-shove-enemy-failed-dodge.rollcall.jsonl"
+GAME = "seed004-ex1"
+
+
+def lines_of(path: Path) -> list[str]:
+    return [x for x in path.read_text(encoding="utf-8").splitlines() if x.strip() and not x.startswith("#")]
+
+
+@pytest.fixture
+def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A store holding seed 004's first example up to the Faceless's activation (seq 3)."""
+    folder = tmp_path / "data"
+    store = Rollcall.open(folder)
+    store.import_record(lines_of(EX1)[:4], str(EX1))
+    Projector(folder).run()
+    monkeypatch.setenv("ROLLCALL_DATA", str(folder))
+    return folder
+
+
+def record_page(**params: str) -> AppTest:
+    at = AppTest.from_file(RECORD, default_timeout=30)
+    at.query_params["game"] = params.pop("game", GAME)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def button(at: AppTest, label: str):
+    found = [b for b in at.button if b.label == label]
+    assert found, f"no button {label!r} among {[b.label for b in at.button]}"
+    return found[0]
+
+
+def tap(at: AppTest, label: str) -> AppTest:
+    button(at, label).click()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def stored(data: Path, game: str = GAME) -> list[dict]:
+    return Rollcall.open(data).stored_lines(game)
+
+
+def test_the_page_offers_what_the_rules_allow_now(data: Path) -> None:
+    at = record_page()
+    labels = [b.label for b in at.button]
+    assert "end The Faceless's activation" in labels
+    assert not any(label.startswith("activate") for label in labels)  # one activation at a time (F05)
+    assert at.selectbox(key="rc-move-end:step").options  # the ends of a step, also tappable on the board
+    assert any("seq 3" in m.value for m in at.markdown)
+
+
+def test_a_move_from_the_list_is_recorded_and_shown_at_once(data: Path) -> None:
+    at = record_page()
+    at.selectbox(key="rc-move-end:step").set_value("[5,6]").run()
+    at = tap(at, "Move")
+    assert any("Recorded seq 4: step The Faceless to [5,6]" in s.value for s in at.success)
+    assert stored(data)[-1]["must_eject"] == ["swordsman"]
+    assert "Anna: dodge roll …" in [b.label for b in at.button]  # read from the store, not the read models
+
+
+def test_a_refusal_names_its_rule_and_stores_nothing(data: Path) -> None:
+    store = Rollcall.open(data)
+    store.record(GAME, {"type": "ModelMoved", "model": "faceless", "action": "step", "path": [[1, 4]]})
+    store.open_dispute(GAME, "p1", [4], "the Faceless went the wrong way")
+    at = record_page()
+    at.number_input(key="rc-take-from").set_value(4)
+    at = tap(at, "Take back from there")
+    assert any("F12" in e.value and "DisputeOpened at seq 5" in e.value for e in at.error)
+    assert len(stored(data)) == 6
+
+
+def test_a_mis_tap_is_taken_back_and_play_goes_on_from_before_it(data: Path) -> None:
+    at = record_page()
+    at.selectbox(key="rc-move-end:step").set_value("[1,4]").run()
+    at = tap(at, "Move")
+    take_back = [b for b in at.button if b.label.startswith("Take back seq 4")]
+    assert take_back
+    take_back[0].click()
+    at.run()
+    assert any("Recorded seq 5: took back seq 4" in s.value for s in at.success)
+    assert stored(data)[-1] == {**stored(data)[-1], "type": "TakenBack", "from": 4, "taken_back": [4]}
+    assert any("<s>4." in m.value for m in at.markdown)  # the event taken back, struck through
+    at.selectbox(key="rc-move-end:step").set_value("[5,6]").run()
+    at = tap(at, "Move")
+    assert stored(data)[-1]["path"] == [[5, 6]] and stored(data)[-1]["seq"] == 6
+
+
+def test_a_judge_rewinds_the_game(data: Path) -> None:
+    store = Rollcall.open(data)
+    for event in (json.loads(x) for x in lines_of(EX1)[4:]):
+        store.record(GAME, {k: v for k, v in event.items() if k not in ("seq", "hash")})
+    at = record_page()
+    at.number_input(key="rc-rewind-to").set_value(3)
+    at.text_input(key="rc-rewind-judge").input("Jules")
+    at.text_input(key="rc-rewind-text").input("replay the shove")
+    at = tap(at, "Rewind the game")
+    last = stored(data)[-1]
+    assert (last["type"], last["to"], last["taken_back"]) == ("GameRewound", 3, [4, 5, 6, 7])
+    assert "end The Faceless's activation" in [b.label for b in at.button]
+
+
+def test_a_rewind_needs_the_judges_name_and_why(data: Path) -> None:
+    at = record_page()
+    at.text_input(key="rc-rewind-judge").input("")
+    at = tap(at, "Rewind the game")
+    assert any("needs the judge's name" in e.value for e in at.error)
+    assert len(stored(data)) == 4
+
+
+def test_a_device_behind_the_game_is_told_it_moved_on_and_shown_the_new_state(data: Path) -> None:
+    at = record_page()
+    Rollcall.open(data).record(GAME, {"type": "ModelMoved", "model": "faceless", "action": "step", "path": [[1, 4]]})
+    at = tap(at, "end The Faceless's activation")
+    assert any("moved on" in w.value and "seq 4" in w.value for w in at.warning)
+    assert stored(data)[-1]["type"] == "ModelMoved"  # nothing of the late tap was stored
+    assert any("seq 4" in m.value for m in at.markdown)
+
+
+def test_with_keys_the_page_asks_for_a_key_once_and_never_puts_it_in_the_url(data: Path) -> None:
+    store = Rollcall.open(data)
+    organiser = store.add_key("organiser", "Olga")
+    store.key = organiser
+    scorekeeper = store.add_key("scorekeeper", "Sam")
+    at = record_page()
+    assert not [b for b in at.button if b.label.startswith("end ")]  # nothing offered before signing in
+    at.text_input(key="rc_key_typed").input("rk_wrong")
+    at = tap(at, "Sign in")
+    assert any("not a key of this store" in e.value for e in at.error)
+    at.text_input(key="rc_key_typed").input(scorekeeper)
+    at = tap(at, "Sign in")
+    assert any("Signed in as **Sam** (scorekeeper)" in c.value for c in at.caption)
+    at = tap(at, "end The Faceless's activation")
+    assert stored(data)[-1]["type"] == "ActivationEnded"
+    assert all(scorekeeper not in str(v) for v in at.query_params.values())
+    reader = Rollcall.open(data)
+    events = reader.recorder.select_events(reader.get_game(GAME).id)
+    assert json.loads(events[-1].state)["author"] == "Sam"
+
+
+def test_a_new_game_from_a_shipped_scenario_is_a_format_1_header(data: Path) -> None:
+    at = AppTest.from_file(NEW_GAME, default_timeout=30)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    names = [t for t in at.text_input if t.label == "Name"]
+    names[0].input("Anna Lind")
+    names[1].input("Boris Berg")
+    factions = [t for t in at.text_input if t.label == "Faction"]
+    factions[0].input("engeln")
+    factions[1].input("castilla")
+    at.text_input(key=[t.key for t in at.text_input if t.label == "Game id"][0]).input("club-night-1")
+    at.run()
+    button(at, "Start the game").click()
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    header = Rollcall.open(data).stored_lines("club-night-1")[0]
+    assert header["rollcall"] == 1 and header["system"] == "tornscape" and header["dice_mode"] == "physical"
+    assert [(p["id"], p["name"], p["faction"]) for p in header["players"]] == [
+        ("p1", "Anna Lind", "engeln"), ("p2", "Boris Berg", "castilla")]
+    from domain.scenarios import scenarios
+    assert header["setup"] == next(iter(scenarios("tornscape").values()))
+
+
+def test_a_scenario_of_the_data_folder_is_offered_and_a_bad_one_named(data: Path) -> None:
+    folder = data / "scenarios" / "tornscape"
+    folder.mkdir(parents=True)
+    from domain.scenarios import scenarios
+    (folder / "club-night.json").write_text(json.dumps(next(iter(scenarios("tornscape").values()))))
+    (folder / "broken.json").write_text("{not json")
+    at = AppTest.from_file(NEW_GAME, default_timeout=30)
+    at.run()
+    setup = [s for s in at.selectbox if s.label == "Setup"][0]
+    assert "club-night (data folder)" in setup.options
+    assert any("broken.json: not a JSON file" in w.value for w in at.warning)
