@@ -47,6 +47,16 @@ def create(name: Annotated[str, typer.Argument(help="Tournament name, e.g. 'Autu
     typer.echo(f"created tournament {created['name']} ({created['system']})")
 
 
+@app.command("delay")
+def delay(name: Annotated[str, typer.Argument(help="Tournament name.")],
+          seconds: Annotated[int, typer.Argument(help="Seconds spectators are kept behind each game (0: live).")],
+          data: DataDir = None, key: Key = None) -> None:
+    """Delay the broadcast of a created tournament's games: spectators without a key see each game only up to
+    its events older than SECONDS (the Live, Replay and Dispute pages); judges and scorekeepers see it all."""
+    open_app(data, key).set_broadcast_delay(name, seconds)
+    typer.echo(f"{name}: spectators see each game {seconds} s behind" if seconds else f"{name}: broadcast live")
+
+
 @app.command("bye")
 def bye(name: Annotated[str, typer.Argument(help="Tournament name.")],
         round_no: Annotated[int, typer.Option("--round", help="Round of the bye.")],

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from dashboard import session
 from dashboard.live import follow_updates
 
 PAGES_DIR = Path(__file__).parent / "views"
@@ -17,6 +18,7 @@ PAGES = {
     "At the table": [
         st.Page(PAGES_DIR / "new_game.py", title="New game", icon=":material/add_circle:"),
         st.Page(PAGES_DIR / "record.py", title="Record", icon=":material/edit_note:"),
+        st.Page(PAGES_DIR / "live.py", title="Live", icon=":material/live_tv:"),
     ],
     "Games": [
         st.Page(PAGES_DIR / "games.py", title="Games", icon=":material/table_rows:", default=True),
@@ -35,6 +37,8 @@ SELF_FOLLOWING = frozenset({"record", "new_game"})
 
 st.set_page_config(page_title="Rollcall", page_icon=":material/casino:", layout="wide")
 page = st.navigation(PAGES)
+if page.url_path not in ("record", "new_game"):  # (those pages ask in their own place)
+    session.sign_in(st.sidebar, why="to see live games unbroadcast or to write", place="-side")
 if page.url_path not in SELF_FOLLOWING:
     follow_updates()  # every page shows new events by itself (dashboard/live.py), even one that stops early
 page.run()

@@ -211,16 +211,47 @@ def big_swings(game: str) -> list[dict]:
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def _replay_body(ver: tuple[str, int], game: str, as_ruled: bool) -> bytes:
+def _replay_body(ver: tuple[str, int], game: str, as_ruled: bool, upto: int | None) -> bytes:
     import orjson
 
     from dashboard.stepper import payload
-    body = payload(header(game), game_events(game), state_changes(game, as_ruled), voided(game), big_swings(game),
-                   luck_line(game), as_ruled)
+
+    def shown(rows: list, seq=lambda r: r["seq"]) -> list:
+        return rows if upto is None else [r for r in rows if int(seq(r)) <= upto]
+    struck = voided(game) if upto is None else _reader(*ver).run(_voided_upto, game, upto)
+    body = payload(header(game), shown(game_events(game)), shown(state_changes(game, as_ruled), lambda c: c[0]),
+                   struck, shown(big_swings(game)), shown(luck_line(game)), as_ruled)
     return orjson.dumps(body)
 
 
-def replay_body(game: str, as_ruled: bool = False) -> tuple[str, bytes]:
-    """(token, JSON) of the Replay page's whole game (dashboard/stepper.py), cached per game."""
+def _voided_upto(con, game: str, upto: int) -> dict[int, str]:
+    from projections.disputes import voided as query
+
+    return {seq: why for seq, why in query(con, game, upto).items() if seq <= upto}
+
+
+def replay_body(game: str, as_ruled: bool = False, upto: int | None = None) -> tuple[str, bytes]:
+    """(token, JSON) of the Replay page's whole game (dashboard/stepper.py), cached per game; ``upto``: only
+    its events up to that seq (a broadcast delay)."""
     ver = version()
-    return f"{game}|{'ruled' if as_ruled else 'played'}|{ver[1]}", _replay_body(ver, game, bool(as_ruled))
+    return (f"{game}|{'ruled' if as_ruled else 'played'}|{ver[1]}|{upto if upto is not None else ''}",
+            _replay_body(ver, game, bool(as_ruled), upto))
+
+
+@st.cache_data(ttl=1.0, max_entries=64, show_spinner=False)
+def _broadcast(ver: tuple[str, int], game: str | None) -> dict[str, tuple[int, int]]:
+    from projections import queries
+
+    return _reader(*ver).run(queries.broadcast, game)
+
+
+def broadcast(game: str | None = None) -> dict[str, tuple[int, int]]:
+    """game -> (broadcast delay in seconds, the last seq spectators may see now) (projections.queries)."""
+    return _broadcast(version(), game)
+
+
+def visible_seq(game: str, privileged: bool) -> tuple[int, int | None]:
+    """(the delay, the last seq this viewer may see: None for all) of ``game``: a viewer with a key sees
+    everything, a spectator only the events older than its tournament's broadcast delay."""
+    delay, seq = broadcast(game).get(game, (0, 0))
+    return delay, None if privileged or delay == 0 else seq

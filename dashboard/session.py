@@ -23,11 +23,25 @@ class Who:
     role: str
 
 
+APP = "rc_app"  # (data folder, key, the application service) of this session
+
+
 def store(key: str | None = None):
-    """The application service of the data folder, presenting ``key`` (default: the session's)."""
+    """The application service of the data folder, presenting ``key`` (default: the session's). The
+    session's own is opened once and kept (on PostgreSQL an application holds a pool of connections)."""
     from domain.application import Rollcall
 
-    return Rollcall.open(data.data_dir(), key=key if key is not None else st.session_state.get(KEY))
+    if key is not None:
+        return Rollcall.open(data.data_dir(), key=key)
+    folder, presented = str(data.data_dir()), st.session_state.get(KEY)
+    kept = st.session_state.get(APP)
+    if kept is not None and kept[0] == folder and kept[1] == presented:
+        return kept[2]
+    if kept is not None:
+        kept[2].close()
+    app = Rollcall.open(folder, key=presented)
+    st.session_state[APP] = (folder, presented, app)
+    return app
 
 
 def needs_keys() -> bool:
@@ -51,18 +65,19 @@ def may(role: str) -> bool:
     return who.role in MAY.get(role, {role})
 
 
-def sign_in(container=st, *, why: str = "to record") -> Who | None:
-    """The sign-in box where the store has keys and nobody is signed in; the holder otherwise."""
+def sign_in(container=st, *, why: str = "to record", place: str = "") -> Who | None:
+    """The sign-in box where the store has keys and nobody is signed in; the holder otherwise (``place``
+    tells apart two boxes of one page)."""
     who = signed_in()
     if who is not None:
         line = container.columns([4, 1], vertical_alignment="center")
         line[0].caption(f"Signed in as **{who.name}** ({who.role})")
-        line[1].button("Sign out", key="rc_sign_out", on_click=sign_out)
+        line[1].button("Sign out", key=f"rc_sign_out{place}", on_click=sign_out)
         return who
     if not needs_keys():
         return None
-    with container.form("rc_sign_in", border=False, clear_on_submit=True):
-        typed = st.text_input(f"Your key, {why}", type="password", key="rc_key_typed",
+    with container.form(f"rc_sign_in{place}", border=False, clear_on_submit=True):
+        typed = st.text_input(f"Your key, {why}", type="password", key=f"rc_key_typed{place}",
                               help="Given by the organiser (`rollcall keys add`). Asked once in this browser "
                                    "session; it never appears in a link.")
         submitted = st.form_submit_button("Sign in")

@@ -38,6 +38,9 @@ CREATED = "rollcall-tournament:Created"
 DEFAULT_POINTS = {"win": 3, "draw": 1, "loss": 0, "bye": 3}
 
 
+MAX_DELAY = 24 * 3600  # the longest broadcast delay: a day
+
+
 class TournamentError(RollcallError):
     """A tournament command that cannot be done (the message says why)."""
 
@@ -113,8 +116,16 @@ class Tournament(Aggregate):
             aggregate.rounds[self.data["round"]] = self.data
             aggregate.withdrawn.update(self.data.get("withdrawn", ()))
 
+    class BroadcastDelaySet(Aggregate.Event):
+        TOPIC = "rollcall-tournament:BroadcastDelaySet"
+        data: dict
+
+        def apply(self, aggregate: Tournament) -> None:
+            aggregate.broadcast_delay = self.data["seconds"]
+
     def __init__(self, data: dict) -> None:
         self.data = data
+        self.broadcast_delay = 0  # seconds spectators without a key are kept behind each game (0: live)
         self.byes: list[dict] = []
         self.players: dict[str, dict] = {}   # name -> registration (faction, club, checked_in, dropped_after)
         self.rounds: dict[int, dict] = {}    # round -> its latest pairing (RoundPaired's data)
@@ -150,6 +161,16 @@ class Tournament(Aggregate):
     @property
     def points(self) -> dict:
         return {**DEFAULT_POINTS, **self.data.get("points", {})}
+
+    def set_broadcast_delay(self, seconds: int) -> dict:
+        """Spectators without a key see each game of the tournament only up to the events older than
+        ``seconds`` (as chess broadcasts are delayed against cheating); 0 shows them live."""
+        if type(seconds) is not int or not 0 <= seconds <= MAX_DELAY:
+            raise TournamentError(f"a broadcast delay is a whole number of seconds from 0 to {MAX_DELAY}, "
+                                  f"not {seconds!r}")
+        data = {"seconds": seconds}
+        self.trigger_event(self.BroadcastDelaySet, data=data)
+        return data
 
     def award_bye(self, round_no: int, player: str, faction: str | None = None) -> dict:
         """A player sits out a round and scores the points of a bye."""
@@ -283,6 +304,10 @@ class TournamentMixin:
     def award_bye(self, name: str, round_no: int, player: str, faction: str | None = None) -> dict:
         """Record that ``player`` has a bye in round ``round_no`` of a created tournament."""
         return self._organise(name, lambda t: t.award_bye(round_no, player, faction))
+
+    def set_broadcast_delay(self, name: str, seconds: int) -> dict:
+        """Keep spectators without a key ``seconds`` behind every game of a created tournament."""
+        return self._organise(name, lambda t: t.set_broadcast_delay(seconds))
 
     def register_player(self, name: str, player: str, faction: str | None = None, club: str | None = None) -> dict:
         """Register a player (name, faction, club or team) in a created tournament."""

@@ -25,10 +25,11 @@ def rulings(con: duckdb.DuckDBPyConnection, game: str) -> list[dict[str, Any]]:
     return rows(con, "SELECT * FROM fct_rulings WHERE game = $game ORDER BY seq", {"game": game})
 
 
-def voided(con: duckdb.DuckDBPyConnection, game: str) -> dict[int, str]:
+def voided(con: duckdb.DuckDBPyConnection, game: str, upto: int | None = None) -> dict[int, str]:
     """seq -> why the as-ruled game leaves it out: ``void: ruling 12``, ``taken back at 15``, ``rewound at 20
-    by Jules`` (fct_voided)."""
-    found = rows(con, "SELECT seq, removed_by_seq, reason, judge FROM fct_voided WHERE game = $game", {"game": game})
+    by Jules`` (fct_voided); ``upto``: as the game stood after that seq."""
+    found = rows(con, "SELECT seq, removed_by_seq, reason, judge FROM fct_voided WHERE game = $game "
+                      "AND ($upto IS NULL OR removed_by_seq <= $upto)", {"game": game, "upto": upto})
     return {int(r["seq"]): _why(r) for r in found}
 
 

@@ -68,6 +68,16 @@ def state_at(con: duckdb.DuckDBPyConnection, game: str, seq: int | None = None, 
     return state
 
 
+def broadcast(con: duckdb.DuckDBPyConnection, game: str | None = None, now: str | None = None) -> dict[str, tuple]:
+    """game -> (its tournament's broadcast delay in seconds, the last seq spectators may see at ``now``: an
+    ISO time, default the present) of one game or of every game."""
+    from datetime import datetime, timezone
+
+    moment = now or datetime.now(timezone.utc).isoformat()
+    return {r["game"]: (int(r["delay"]), int(r["visible_seq"]))
+            for r in rows(con, sql_text("broadcast"), {"game": game, "now": moment})}
+
+
 def projection_failures(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     """The games the replay could not follow: game, from which seq, and why (the projector went on)."""
     return rows(con, "SELECT game, stream_id, seq, error FROM fct_projection_failures ORDER BY game")

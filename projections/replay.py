@@ -35,7 +35,7 @@ CACHED_GAMES = 512  # games whose replay is kept between batches
 EVENTS = pa.schema([("notification_id", pa.int64()), ("stream_id", pa.string()), ("topic", pa.string()),
                     ("game", pa.string()), ("seq", pa.int64()), ("type", pa.string()), ("turn", pa.int64()),
                     ("phase", pa.string()), ("player", pa.string()), ("author", pa.string()),
-                    ("payload", pa.string()), ("violations", pa.string())])
+                    ("payload", pa.string()), ("violations", pa.string()), ("recorded_at", pa.string())])
 CHANGES = pa.schema([("game", pa.string()), ("ruled", pa.bool_()), ("part", pa.string()), ("key", pa.string()),
                      ("valid_from_seq", pa.int64()), ("valid_to_seq", pa.int64()), ("value", pa.string())])
 CLOSES = pa.schema([("game", pa.string()), ("ruled", pa.bool_()), ("part", pa.string()), ("key", pa.string()),
@@ -47,6 +47,13 @@ RESETS = pa.schema([("game", pa.string()), ("ruled", pa.bool_())])
 FAILURES = pa.schema([("game", pa.string()), ("stream_id", pa.string()), ("seq", pa.int64()), ("error", pa.string())])
 
 Loader = Callable[[str, int], list[bytes]]  # (stream id, last version) -> the stored states, versions 1..last
+
+
+def _recorded(decoded: dict) -> str | None:
+    """When the event was stored (eventsourcing's timestamp of it), ISO 8601."""
+    stamp = decoded.get("timestamp")
+    found = stamp.get("_data_") if isinstance(stamp, dict) else stamp
+    return found if isinstance(found, str) else None
 
 
 def _json(value: Any) -> str | None:
@@ -213,7 +220,8 @@ class Replayer:
         return batch
 
     def _event_row(self, batch: Batch, notification_id: int, stream: str, topic: str, game: str | None,
-                   seq: int | None, kind: str | None, turn, phase, player, author, data: dict | None) -> None:
+                   seq: int | None, kind: str | None, turn, phase, player, author, data: dict | None,
+                   recorded: str | None = None) -> None:
         e = batch.events
         e["notification_id"].append(notification_id)
         e["stream_id"].append(stream)
@@ -227,17 +235,18 @@ class Replayer:
         e["author"].append(author)
         e["payload"].append(_json(data))
         e["violations"].append(_json(data.get("violations")) if isinstance(data, dict) else None)
+        e["recorded_at"].append(recorded)
 
     def _other(self, batch: Batch, notification_id: int, stream: str, topic: str, decoded: dict) -> None:
         """A stored event of another aggregate (a tournament's): kept as it is, for the read models that want it."""
         data = decoded.get("data")
         self._event_row(batch, notification_id, stream, topic, None, None, topic.rpartition(":")[2], None, None,
-                        None, decoded.get("author"), data if isinstance(data, dict) else None)
+                        None, decoded.get("author"), data if isinstance(data, dict) else None, _recorded(decoded))
 
     def _created(self, batch: Batch, notification_id: int, stream: str, decoded: dict, header: dict) -> None:
         game = header.get("game")
         self._event_row(batch, notification_id, stream, CREATED, game, 0, "GameCreated", 0, None, None,
-                        decoded.get("author"), header)
+                        decoded.get("author"), header, _recorded(decoded))
         try:
             replay = GameReplay(header, [], restored=False)
         except Exception as exc:  # noqa: BLE001  a game no rule pack can set up: named, the others go on
@@ -262,7 +271,7 @@ class Replayer:
             except Exception as exc:  # noqa: BLE001  one game's fault never stops the others
                 self._failed(batch, stream, game, line.get("seq"), exc)
         self._event_row(batch, notification_id, stream, topic, game, line.get("seq"), line.get("type"), turn, phase,
-                        player if isinstance(player, str) else None, decoded.get("author"), line)
+                        player if isinstance(player, str) else None, decoded.get("author"), line, _recorded(decoded))
 
     def _restore(self, batch: Batch, stream: str, seq: Any) -> GameReplay | None:
         """A game met in the middle: its stored lines before ``seq``, folded."""

@@ -3,7 +3,7 @@
 
 import streamlit as st
 
-from dashboard import data
+from dashboard import data, session
 from dashboard import events as ev
 from dashboard import replay_ui as ui
 from dashboard.layout import games_or_stop
@@ -34,9 +34,17 @@ if game is None:
 
 events = data.game_events(game)
 last = int(events[-1]["seq"]) if events else 0
-voided = data.voided(game)
+delay, upto = data.visible_seq(game, session.signed_in() is not None)
+if upto is not None and upto < last:  # a spectator, kept behind the game by its tournament's broadcast delay
+    notice.info(f"Broadcast with a delay of {delay} s: the game is shown up to seq {upto} (judges and "
+                "scorekeepers signed in see it all).", icon=":material/schedule:")
+    events = [x for x in events if int(x["seq"]) <= upto]
+    last = upto
+else:
+    upto = None
+voided = {seq: why for seq, why in data.voided(game).items() if upto is None or seq <= upto}
 ruled = ui.ruled_toggle(voided, link.ruled, top[1])
-token, body = data.replay_body(game, ruled)
+token, body = data.replay_body(game, ruled, upto)
 here = position(token)
 seq = here["seq"] if here else link.seq
 if here is None and ui.was_at_the_end(game, last):  # new events of the game: at its end, go on with it (live)

@@ -1,12 +1,20 @@
 -- Every tournament: those created (`rollcall tournament create`) and those only named by game
 -- headers (less the games a re-pairing withdrew). `slug` is the tournament's key (domain.record.slug of its name: lower case, every run of
--- other characters than a-z and 0-9 one hyphen); points per result default to 3 / 1 / 0, a bye 3.
+-- other characters than a-z and 0-9 one hyphen); points per result default to 3 / 1 / 0, a bye 3;
+-- `broadcast_delay`: seconds spectators without a key are kept behind each game (0: live).
 CREATE OR REPLACE VIEW dim_tournaments AS
 WITH created AS (
     SELECT data ->> 'slug' AS slug, data ->> 'name' AS tournament, data ->> 'system' AS system,
            TRY_CAST(data ->> 'rounds' AS BIGINT) AS planned_rounds, data ->> 'notes' AS notes,
            data -> 'points' AS points, notification_id
     FROM fct_tournament_events WHERE topic = 'rollcall-tournament:Created'
+), delays AS (
+    SELECT slug, arg_max((data ->> 'seconds')::BIGINT, notification_id) AS broadcast_delay
+    FROM (SELECT t.notification_id, t.data, c.data ->> 'slug' AS slug
+          FROM fct_tournament_events t JOIN fct_tournament_events c
+            ON c.tournament_id = t.tournament_id AND c.topic = 'rollcall-tournament:Created'
+          WHERE t.topic = 'rollcall-tournament:BroadcastDelaySet')
+    GROUP BY slug
 ), named AS (
     SELECT trim(regexp_replace(lower(tournament), '[^a-z0-9]+', '-', 'g'), '-') AS slug,
            arg_min(tournament, notification_id) AS tournament, arg_min(system, notification_id) AS system,
@@ -21,5 +29,6 @@ SELECT coalesce(c.slug, n.slug) AS slug, coalesce(c.tournament, n.tournament) AS
        coalesce((c.points ->> 'draw')::BIGINT, 1) AS draw_points,
        coalesce((c.points ->> 'loss')::BIGINT, 0) AS loss_points,
        coalesce((c.points ->> 'bye')::BIGINT, 3) AS bye_points,
-       coalesce(c.notification_id, n.notification_id) AS notification_id
-FROM created c FULL JOIN named n ON n.slug = c.slug;
+       coalesce(c.notification_id, n.notification_id) AS notification_id,
+       coalesce(d.broadcast_delay, 0) AS broadcast_delay
+FROM created c FULL JOIN named n ON n.slug = c.slug LEFT JOIN delays d ON d.slug = c.slug;

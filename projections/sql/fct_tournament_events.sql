@@ -3,6 +3,6 @@
 -- "faction"} for ByeAwarded, {"tournament", "player", "faction", "club"} for PlayerRegistered, {"tournament",
 -- "player"} for PlayerCheckedIn, {"tournament", "player", "after_round"} for PlayerDropped, {"tournament",
 -- "round", "pairing", "tables": [{"table", "game", "players": [{"name", "faction"}, …]}], "bye", "seed",
--- "scenario", "withdrawn"} for RoundPaired. Filled per batch by new_tournament_events.sql.
+-- "scenario", "withdrawn"} for RoundPaired, {"seconds"} for BroadcastDelaySet. Filled per batch by new_tournament_events.sql.
 CREATE TABLE IF NOT EXISTS fct_tournament_events (
     notification_id BIGINT, tournament_id VARCHAR, topic VARCHAR, data JSON);

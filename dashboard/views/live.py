@@ -1,0 +1,103 @@
+"""Live: every table of a round as a grid of small boards with the score and the turn, following the games as
+their events arrive (the dashboard's projector republishes within a second; the page runs again). A click on
+a table follows it on the Replay page, at its last event. Deep link: /live?tournament=T&round=R.
+
+A tournament may delay its broadcast (``rollcall tournament delay``): spectators without a key then see each
+game only up to its events older than the delay; anyone signed in with a key sees everything."""
+
+from html import escape
+from urllib.parse import urlencode
+
+import streamlit as st
+
+from dashboard import data, session
+from dashboard import events as ev
+from dashboard.tournament_ui import query
+
+CSS = """<style>
+.rc-live-card{border:1px solid rgba(49,51,63,.2);border-radius:.5rem;padding:.4rem .6rem;margin-bottom:.6rem}
+.rc-live-card a.rc-live-follow{text-decoration:none;color:inherit;display:block}
+.rc-live-head{font-size:.9rem;display:flex;justify-content:space-between;gap:.5rem;flex-wrap:wrap}
+.rc-live-pic{max-height:300px;overflow:hidden;margin-top:.3rem}
+.rc-live-pic svg{width:100%;height:auto;max-height:290px}
+.rc-live-pic .rc-picture,.rc-live-pic>div{zoom:.55}
+.rc-live-pic svg .rc-legend{display:none}
+.rc-live-meta{font-size:.8rem;opacity:.75}
+</style>"""
+
+ALL = "(every game under way)"
+
+st.html(CSS)
+st.title("Live")
+try:
+    games = data.list_games()
+except data.NoReadModels as exc:
+    st.info(str(exc))
+    st.stop()
+
+tournaments = [t["tournament"] for t in query("list_tournaments")]
+options = [ALL, *tournaments]
+wanted = st.query_params.get("tournament")
+top = st.columns([3, 1])
+picked = top[0].selectbox("Tournament", options, index=options.index(wanted) if wanted in options else 0,
+                          key="live-tournament")
+if picked == ALL:
+    shown = [g for g in games if not g.get("ended")]
+    st.query_params.pop("tournament", None)
+    round_no = None
+else:
+    st.query_params["tournament"] = picked
+    own = [g for g in games if g.get("tournament") == picked]
+    rounds = sorted({g["round"] for g in own if g.get("round") is not None})
+    if rounds:
+        wanted_round = st.query_params.get("round")
+        default = int(wanted_round) if wanted_round and wanted_round.isdigit() and int(wanted_round) in rounds \
+            else rounds[-1]
+        round_no = top[1].selectbox("Round", rounds, index=rounds.index(default), key="live-round")
+        st.query_params["round"] = str(round_no)
+        shown = [g for g in own if g.get("round") == round_no]
+    else:
+        round_no, shown = None, own
+shown.sort(key=lambda g: (g.get("table_no") is None, g.get("table_no") or 0, g["game"]))
+if not shown:
+    st.info("No game under way here." if picked == ALL else f"No games of {picked} yet.", icon=":material/info:")
+    st.stop()
+
+privileged = session.signed_in() is not None
+delays = data.broadcast()
+held = [g for g in shown if delays.get(g["game"], (0, 0))[0] > 0 and not privileged]
+if held:
+    delay = max(delays[g["game"]][0] for g in held)
+    st.caption(f"Broadcast with a delay of {delay} s: each game is shown as it stood {delay} s ago. Judges and "
+               "scorekeepers signed in see it live.")
+
+columns = 3 if len(shown) > 4 else 2 if len(shown) > 1 else 1
+grid = st.columns(columns, gap="small")
+for i, game in enumerate(shown):
+    gid = game["game"]
+    delay, visible = delays.get(gid, (0, game.get("last_seq") or 0))
+    seq = game.get("last_seq") or 0 if privileged or delay == 0 else visible
+    state = data.state_at(gid, seq)
+    header = data.header(gid)
+    pres = ev.presentation(header["system"])
+    names = pres.names(header)
+    scores = " – ".join(f"{escape(names.player(pid))} {p.get('score', 0)}"
+                        for pid, p in (state.get("players") or {}).items())
+    where = " · ".join(x for x in (f"table {game['table_no']}" if game.get("table_no") else "",
+                                   f"turn {state.get('turn') or 0}", f"seq {seq}") if x)
+    ended = " · ended" if game.get("ended") and seq >= (game.get("last_seq") or 0) else ""
+    link = f"/replay?{urlencode({'game': gid, 'seq': seq})}"
+    picture = pres.picture(state, names=names, mark={})
+    with grid[i % columns]:
+        st.markdown(f'<div class="rc-live-card" data-game="{escape(gid)}" data-seq="{seq}">'
+                    f'<a class="rc-live-follow" href="{escape(link)}" target="_self">'
+                    f'<div class="rc-live-head"><b>{scores}</b><span class="rc-live-meta">{escape(where)}{ended}</span></div>'
+                    f'<div class="rc-live-pic">{picture}</div></a></div>', unsafe_allow_html=True)
+
+if held:  # the delayed games move on with time even when nothing new is stored
+    @st.fragment(run_every=2.0)
+    def tick() -> None:
+        now = data.broadcast()
+        if any(now.get(g["game"]) != delays.get(g["game"]) for g in held):
+            st.rerun(scope="app")
+    tick()
