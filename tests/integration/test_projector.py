@@ -78,11 +78,15 @@ def data_with(store: Path, folder: Path) -> Path:
     return folder
 
 
+STORE_OWN = {"fct_events": "EXCLUDE (recorded_at)"}
+
+
 def tables(data: Path) -> dict[str, list[tuple]]:
     """Every read model of the published copy, rows in a total order, and the tracking position."""
     con = open_published(data / PUBLISHED_FILE)
     try:
-        dump = {t: con.execute(f"SELECT * FROM {t} ORDER BY ALL").fetchall() for t in TABLES}
+        # (when each event was stored is the store's own, not the records')
+        dump = {t: con.execute(f"SELECT * {STORE_OWN.get(t, '')} FROM {t} ORDER BY ALL").fetchall() for t in TABLES}
         dump["tracking"] = con.execute("SELECT max(notification_id) FROM tracking WHERE application_name = $a",
                                        {"a": APPLICATION}).fetchall()
     finally:
