@@ -4,7 +4,6 @@ models are choices now, and decides what a tap records; the browser only reports
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,12 +23,16 @@ def _component():
     )
 
 
-def board(html: str, targets: list[str], models: list[str], on_tap: Callable[[], None]) -> None:
-    """Mount the board (``html``: the picture), marking ``targets`` (hexes ``"q,r"``) and ``models`` (ids) as
-    choices; ``on_tap`` runs when one is tapped (``tapped`` then says where)."""
-    token = hashlib.sha1(html.encode() + repr((targets, models)).encode()).hexdigest()[:16]
-    _component()(data={"html": html, "token": token, "targets": targets, "models": models}, key=KEY,
-                 on_tap_change=on_tap, height="content")
+def board(key: str, drawing: Callable[[], str], look: list[list], seq: int, targets: list[str], models: list[str],
+          on_tap: Callable[[], None]) -> None:
+    """Mount the board: the drawing ``key`` (``drawing()`` made and sent only when the browser does not hold
+    it), every element as ``look`` says, ``targets`` (hexes ``"q,r"``) and ``models`` (ids) marked as choices;
+    ``on_tap`` runs when one is tapped (``tapped`` then says where)."""
+    state = st.session_state.get(KEY)
+    held = state.get("held") if state is not None and hasattr(state, "get") else None
+    _component()(data={"key": key, "html": "" if held == key else drawing(), "look": look, "seq": seq,
+                       "targets": targets, "models": models},
+                 key=KEY, on_tap_change=on_tap, on_held_change=lambda: None, height="content")
 
 
 def tapped() -> dict | None:

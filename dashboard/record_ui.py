@@ -86,16 +86,16 @@ def show_message(game: str, seq: int, container=st) -> None:
     getattr(container, kind)(text, icon=icon)
 
 
-def watch(game: str, seq: int, every: float = 1.0) -> None:
+def watch(game: str, every: float = 1.5) -> None:
     """Run the page again when the game moves on in the store (another device, the command line): the
-    store's last seq of the game is looked at every ``every`` seconds."""
+    store's last seq of the game is looked at every ``every`` seconds against the seq the page shows."""
     @st.fragment(run_every=every)
     def look() -> None:
         from domain.application import game_uuid
 
-        app = session.store()
-        last = app.recorder.select_events(game_uuid(game), desc=True, limit=1)
-        if last and last[0].originator_version - 1 != seq:
+        seen = st.session_state.get(SEEN)
+        last = session.store().recorder.select_events(game_uuid(game), desc=True, limit=1)
+        if last and seen and seen[0] == game and last[0].originator_version - 1 != seen[1]:
             st.rerun(scope="app")
     look()
 

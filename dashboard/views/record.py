@@ -48,132 +48,140 @@ if st.query_params.get("game") != game:
     st.query_params["game"] = game
 
 who = session.sign_in(why="to record")
-app = session.store()
-try:
-    current = app.get_game(game)
-except GameNotFound:
-    st.error(f"There is no game **{escape(game)}** in the store.", icon=":material/link_off:")
-    st.stop()
 
-state, system = current.state, current.system
-pres = system.presentation
-names = pres.names(current.header)
-st.session_state[ui.SEEN] = (game, state.seq)
-actions = system.legal_actions(state)
-offers = ui.offers(actions, pres, names)
-digital = current.header.get("dice_mode") == "digital"
-writable = session.may("record")
 
-scores = " · ".join(f"{names.player(pid)} {points}" for pid, points in state.scores.items())
-status = [f"seq {state.seq}", f"turn {state.turn}" if state.turn else "before turn 1"]
-if state.phase:
-    status.append(f"{state.phase.replace('_', ' ')} phase")
-active = getattr(state, "activation", None)
-if active:
-    status.append(f"active: {names.of('models', active)}")
-if state.sealed:
-    status.append("sealed")
-elif state.ended:
-    status.append("ended")
-st.markdown(f'<div class="rc-rec-status"><b>{escape(game)}</b> · {escape(" · ".join(status))} · '
-            f'{escape(scores)}</div>', unsafe_allow_html=True)
-message = st.container()
-ui.show_message(game, state.seq, message)
-ui.watch(game, state.seq)
-if not writable:
-    message.info("Sign in with a scorekeeper's key to record: this store has keys.", icon=":material/key:")
+@st.fragment
+def table(game: str, who) -> None:
+    """The game at the table: a tap reruns this alone (the page around it stays as it is)."""
+    app = session.store()
+    try:
+        current = app.get_game(game)
+    except GameNotFound:
+        st.error(f"There is no game **{escape(game)}** in the store.", icon=":material/link_off:")
+        return
 
-left, right = st.container(key="rc-record-cols").columns([1.5, 1], gap="medium")
-state_json = state.to_json()
-lines = list(state.lines)
+    state, system = current.state, current.system
+    pres = system.presentation
+    names = pres.names(current.header)
+    st.session_state[ui.SEEN] = (game, state.seq)
+    actions = system.legal_actions(state)
+    offers = ui.offers(actions, pres, names)
+    digital = current.header.get("dice_mode") == "digital"
+    writable = session.may("record")
 
-with right:
-    picked_key = st.session_state.get(ui.PICKED)
-    picked = next((o for o in offers.all() if o.key == picked_key), None)
-    if picked is not None and writable:
-        ui.fill_form(game, picked, pres, names, digital=digital)
-    shown_moves = []
-    if writable and offers.moves:
-        with st.container(border=True):
-            shown_moves = ui.move_choices(game, offers.moves, pres, names,
-                                          lambda a: ui.value_text(a.event["path"][-1], pres, names))
-    if writable:
-        for group, group_offers in offers.groups.items():
-            st.caption(ui.GROUP_TITLES.get(group, group.capitalize()))
-            cols = st.columns(2)
-            for i, offer in enumerate(group_offers):
-                ui.offer_button(game, offer, cols[i % 2])
-        if not actions and not state.sealed:
-            st.info("Nothing the rules allow is due here.", icon=":material/info:")
-        if state.sealed:
-            st.success("The game is sealed: only a judge may add to it.", icon=":material/verified:")
+    scores = " · ".join(f"{names.player(pid)} {points}" for pid, points in state.scores.items())
+    status = [f"seq {state.seq}", f"turn {state.turn}" if state.turn else "before turn 1"]
+    if state.phase:
+        status.append(f"{state.phase.replace('_', ' ')} phase")
+    active = getattr(state, "activation", None)
+    if active:
+        status.append(f"active: {names.of('models', active)}")
+    if state.sealed:
+        status.append("sealed")
+    elif state.ended:
+        status.append("ended")
+    st.markdown(f'<div class="rc-rec-status"><b>{escape(game)}</b> · {escape(" · ".join(status))} · '
+                f'{escape(scores)}</div>', unsafe_allow_html=True)
+    message = st.container()
+    ui.show_message(game, state.seq, message)
+    if not writable:
+        message.info("Sign in with a scorekeeper's key to record: this store has keys.", icon=":material/key:")
 
-with left:
-    due_taps = [o.action for o in offers.all() if "to" in o.action.open] or shown_moves
-    taps = pres.taps(due_taps + [a for a in actions if a.event.get("type") == "ActivationStarted"], state_json)
-    if pres.tappable:
+    left, right = st.container(key="rc-record-cols").columns([1.5, 1], gap="medium")
+    state_json = state.to_json()
+    lines = list(state.lines)
+
+    with right:
+        picked_key = st.session_state.get(ui.PICKED)
+        picked = next((o for o in offers.all() if o.key == picked_key), None)
+        if picked is not None and writable:
+            ui.fill_form(game, picked, pres, names, digital=digital)
+        shown_moves = []
+        if writable and offers.moves:
+            with st.container(border=True):
+                shown_moves = ui.move_choices(game, offers.moves, pres, names,
+                                              lambda a: ui.value_text(a.event["path"][-1], pres, names))
+        if writable:
+            for group, group_offers in offers.groups.items():
+                st.caption(ui.GROUP_TITLES.get(group, group.capitalize()))
+                cols = st.columns(2)
+                for i, offer in enumerate(group_offers):
+                    ui.offer_button(game, offer, cols[i % 2])
+            if not actions and not state.sealed:
+                st.info("Nothing the rules allow is due here.", icon=":material/info:")
+            if state.sealed:
+                st.success("The game is sealed: only a judge may add to it.", icon=":material/verified:")
+
+    with left:
+        due_taps = [o.action for o in offers.all() if "to" in o.action.open] or shown_moves
+        taps = pres.taps(due_taps + [a for a in actions if a.event.get("type") == "ActivationStarted"], state_json)
         mark = {"hexes": taps.marked, "models": [active] if active else []}
-        html = pres.picture(state_json, names=names, mark=mark, events=lines)
+        kept = pres.kept_picture(state_json, names, mark)
+        if kept is not None:
 
-        def tap() -> None:
-            where = tapped() or {}
-            for kind, found in (("hexes", where.get("hex")), ("models", where.get("model"))):
-                choices = getattr(taps, kind).get(str(found)) if found else None
-                if choices and writable:
-                    action, values = choices[0]
-                    event = action.fill(**values) if action.open else action.event
-                    ui.write(game, event, done=pres.action_label(action.label, names))
-                    return
-            if where.get("hex"):
-                ui.say("warning", f"Nothing to record at [{where['hex']}] now.", game)
+            def tap() -> None:
+                where = tapped() or {}
+                for kind, found in (("hexes", where.get("hex")), ("models", where.get("model"))):
+                    choices = getattr(taps, kind).get(str(found)) if found else None
+                    if choices and writable:
+                        action, values = choices[0]
+                        event = action.fill(**values) if action.open else action.event
+                        ui.write(game, event, done=pres.action_label(action.label, names))
+                        return
+                if where.get("hex"):
+                    ui.say("warning", f"Nothing to record at [{where['hex']}] now.", game)
 
-        board(html, list(taps.hexes), list(taps.models), tap)
-    else:
-        st.markdown(pres.picture(state_json, names=names, events=lines), unsafe_allow_html=True)
+            board(*kept, state.seq, list(taps.hexes), list(taps.models), tap)
+        else:
+            st.markdown(pres.picture(state_json, names=names, events=lines), unsafe_allow_html=True)
 
-    rolls = rolls_by_seq(lines)
+        rolls = rolls_by_seq(lines)
 
-with right:
-    if writable and lines and not state.sealed:
-        with st.expander("Corrections"):
-            playing = in_play(state)
-            if playing:
-                last = playing[-1]
-                st.button(f"Take back seq {last['seq']}: {pres.summary(last, rolls, names)}", key="rc-take-back",
-                          on_click=ui.write, args=(game, {"type": "TakenBack", "from": last["seq"]}),
-                          kwargs={"done": f"took back seq {last['seq']}"}, width="stretch")
-                first = st.number_input("Take back every event from seq", min_value=playing[0]["seq"],
-                                        max_value=last["seq"], value=last["seq"], step=1, key="rc-take-from")
-                st.button("Take back from there", key="rc-take-back-from", on_click=ui.write,
-                          args=(game, {"type": "TakenBack", "from": int(first)}),
-                          kwargs={"done": f"took back from seq {int(first)}"})
-            with st.form("rc-note", border=False, clear_on_submit=True):
-                note = st.text_input("A note for the record", key="rc-note-text")
-                if st.form_submit_button("Add the note") and note.strip():
-                    ui.write(game, {"type": "Noted", "text": note.strip()}, done="note")
-                    st.rerun()
-    if lines and session.may("judge") and (who is not None or not session.needs_keys()):
-        with st.expander("Rewind (a judge)"):
-            with st.form("rc-rewind", border=False):
-                to = st.number_input("Replay from seq", min_value=0, max_value=max(state.seq - 1, 0), step=1,
-                                     key="rc-rewind-to")
-                judge = st.text_input("Judge", value=who.name if who else "", key="rc-rewind-judge")
-                text = st.text_input("Why", key="rc-rewind-text")
-                if st.form_submit_button("Rewind the game"):
-                    if judge.strip() and text.strip():
-                        ui.write(game, {"type": "GameRewound", "to": int(to), "judge": judge.strip(),
-                                        "text": text.strip()}, done=f"rewound to seq {int(to)}")
-                    else:
-                        ui.say("error", "A rewind needs the judge's name and why.", game)
-                    st.rerun()
+    with right:
+        if writable and lines and not state.sealed:
+            with st.expander("Corrections"):
+                playing = in_play(state)
+                if playing:
+                    last = playing[-1]
+                    st.button(f"Take back seq {last['seq']}: {pres.summary(last, rolls, names)}", key="rc-take-back",
+                              on_click=ui.write, args=(game, {"type": "TakenBack", "from": last["seq"]}),
+                              kwargs={"done": f"took back seq {last['seq']}"}, width="stretch")
+                    first = st.number_input("Take back every event from seq", min_value=playing[0]["seq"],
+                                            max_value=last["seq"], value=last["seq"], step=1, key="rc-take-from")
+                    st.button("Take back from there", key="rc-take-back-from", on_click=ui.write,
+                              args=(game, {"type": "TakenBack", "from": int(first)}),
+                              kwargs={"done": f"took back from seq {int(first)}"})
+                with st.form("rc-note", border=False, clear_on_submit=True):
+                    note = st.text_input("A note for the record", key="rc-note-text")
+                    if st.form_submit_button("Add the note") and note.strip():
+                        ui.write(game, {"type": "Noted", "text": note.strip()}, done="note")
+                        st.rerun()
+        if lines and session.may("judge") and (who is not None or not session.needs_keys()):
+            with st.expander("Rewind (a judge)"):
+                with st.form("rc-rewind", border=False):
+                    to = st.number_input("Replay from seq", min_value=0, max_value=max(state.seq - 1, 0), step=1,
+                                         key="rc-rewind-to")
+                    judge = st.text_input("Judge", value=who.name if who else "", key="rc-rewind-judge")
+                    text = st.text_input("Why", key="rc-rewind-text")
+                    if st.form_submit_button("Rewind the game"):
+                        if judge.strip() and text.strip():
+                            ui.write(game, {"type": "GameRewound", "to": int(to), "judge": judge.strip(),
+                                            "text": text.strip()}, done=f"rewound to seq {int(to)}")
+                        else:
+                            ui.say("error", "A rewind needs the judge's name and why.", game)
+                        st.rerun()
 
-with right:
-    out = state.voided | state.taken_back
-    st.caption("Last events")
-    for line in lines[-8:][::-1]:
-        text = f"{line['seq']}. {pres.summary(line, rolls, names)}"
-        body = f"<s>{escape(text)}</s>" if line["seq"] in out else escape(text)
-        st.markdown(f'<div class="rc-rec-line">{body}</div>', unsafe_allow_html=True)
-    st.markdown(f'<a href="/replay?{urlencode({"game": game, "seq": state.seq})}" target="_self">Replay this game'
-                f'</a>', unsafe_allow_html=True)
+    with right:
+        out = state.voided | state.taken_back
+        st.caption("Last events")
+        for line in lines[-8:][::-1]:
+            text = f"{line['seq']}. {pres.summary(line, rolls, names)}"
+            body = f"<s>{escape(text)}</s>" if line["seq"] in out else escape(text)
+            st.markdown(f'<div class="rc-rec-line">{body}</div>', unsafe_allow_html=True)
+        st.markdown(f'<a href="/replay?{urlencode({"game": game, "seq": state.seq})}" target="_self">Replay this game'
+                    f'</a>', unsafe_allow_html=True)
 
+
+
+table(game, who)
+ui.watch(game)

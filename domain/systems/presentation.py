@@ -314,8 +314,11 @@ class Presentation:
         return Taps()
 
     # pictures ----------------------------------------------------------------------------------
-    #: Whether ``picture`` draws a board whose hexes and models a page may let people tap (``mark``).
-    tappable: ClassVar[bool] = False
+    def kept_picture(self, state: dict, names: Names, mark: dict | None = None) -> tuple[str, Any, list] | None:
+        """For a page that keeps a tappable picture drawn while the state moves on: (a key that changes only
+        when it must be drawn again, a function drawing it, the look of its every element now as [element id,
+        attribute, value]); None for a pack without one (such a page shows ``picture``)."""
+        return None
 
     def picture(self, state: dict, event: dict | None = None, before: dict | None = None,
                 events: list[dict] | None = None, names: Names | None = None, mark: dict | None = None) -> str:

@@ -17,7 +17,10 @@ the board is turned round carries ``rc-upright``.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -479,6 +482,27 @@ def render_board(state: dict, highlight: dict | None = None, hex_size: float = H
     colours = player_colours(state.get("players") or {})
     return draw_board(state.get("game", ""), state.get("seq", ""), state.get("board") or {}, objects, look,
                       state.get("players") or {}, names, colours, size)
+
+
+def live_board(state: dict, mark: dict | None, names: Names | None = None,
+               size: float = HEX_SIZE) -> tuple[str, Callable[[], str], list[list]]:
+    """The board of one state for a page that keeps it drawn while the state moves on (the Record page):
+    (a key that changes only when the drawing itself must: another board, other objects, other players;
+    the drawing, made when asked; and the look of every element now, as [element id, attribute, value])."""
+    names = names or state_names(state)
+    objects = first_values(state, [])
+    look = setup_look(state, objects, size)
+    look[("rc-hl", "html")] = highlight_svg(mark, state.get("models") or {}, size)
+    colours = player_colours(state.get("players") or {})
+    shape = [state.get("game"), state.get("board"), {part: sorted(things) for part, things in objects.items()},
+             sorted((names.by_kind.get("players") or {}).items()), sorted(colours.items()),
+             sorted((names.by_kind.get("models") or {}).items())]
+    key = hashlib.sha1(json.dumps(shape, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+    def drawing() -> str:
+        return draw_board(state.get("game", ""), state.get("seq", ""), state.get("board") or {}, objects, look,
+                          state.get("players") or {}, names, colours, size)
+    return key, drawing, [[element, attr, value] for (element, attr), value in look.items()]
 
 
 def player_colours(players: Any) -> dict[str, str]:

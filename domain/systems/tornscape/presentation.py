@@ -230,7 +230,9 @@ class TornscapePresentation(Presentation):
     def highlight(self, event: dict | None, before: dict | None) -> dict:
         return highlight(event, before)
 
-    tappable = True
+    def kept_picture(self, state: dict, names: Names, mark: dict | None = None):
+        key, drawing, look = bd.live_board(state, mark, names)
+        return key, (lambda: f"<style>{bd.CSS}</style>" + drawing()), look
 
     def picture(self, state: dict, event: dict | None = None, before: dict | None = None,
                 events: list[dict] | None = None, names: Names | None = None, mark: dict | None = None) -> str:
