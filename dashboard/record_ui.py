@@ -27,6 +27,7 @@ PICKED = "record_picked"  # the key of the action picked for filling
 SEEN = "record_seen"  # (game, seq) the page last showed: a write is refused if the game moved on since
 MODE = "record_mode"  # the kind of move the board offers: step or run
 ROLL = "record_roll_dice"
+WRITTEN = "record_written"  # (what was written, its message) of a write the page has not shown yet
 
 
 def now() -> str:
@@ -48,6 +49,14 @@ def write(game: str, event: dict | None = None, *, roll: dict | None = None, dra
 
     seen = st.session_state.get(SEEN)
     after = seen[1] if seen and seen[0] == game else None
+    attempt = json.dumps([game, event, roll, draw], sort_keys=True, default=str)
+    done_before = st.session_state.get(WRITTEN)
+    if done_before and done_before[0] == attempt:
+        # The same tap delivered again before the page showed its outcome (Streamlit replays a trigger when
+        # a rerun of the whole page cuts short the run it came in): it is stored already, once.
+        say("success", done_before[1], game)
+        unpick()
+        return
     app = session.store()
     try:
         if roll is not None:
@@ -62,8 +71,18 @@ def write(game: str, event: dict | None = None, *, roll: dict | None = None, dra
     except RollcallError as exc:
         say("error", f"Not recorded — {exc}", game)
     else:
-        say("success", f"Recorded seq {line['seq']}: {done or line['type']}", game)
+        text = f"Recorded seq {line['seq']}: {done or line['type']}"
+        st.session_state[WRITTEN] = (attempt, text)
+        st.session_state[SEEN] = (game, line["seq"])  # the page's own write is no news to the store's watch
+        say("success", text, game)
         unpick()
+
+
+def showing(game: str, seq: int) -> None:
+    """The page shows ``game`` at ``seq`` now: later writes are checked against it, and a write before it
+    has been shown."""
+    st.session_state[SEEN] = (game, seq)
+    st.session_state.pop(WRITTEN, None)
 
 
 def say(kind: str, text: str, game: str) -> None:
@@ -183,26 +202,70 @@ def choose(name: str, choice: Choice, key: str, pres: Presentation, names: Names
         title = f"{names.player(title)}'s {name.split('.', 1)[0]}"
     if choice.kind == "count":
         if choice.high - choice.low <= 12:
-            options = list(range(choice.low, choice.high + 1))
-            picked = st.segmented_control(title.capitalize(), options, key=key)
-            return picked is not None, picked
-        value = st.number_input(title.capitalize(), min_value=choice.low, max_value=choice.high, step=1, key=key,
-                                value=None)
-        return value is not None, None if value is None else int(value)
-    if choice.kind == "one_of":
+            st.segmented_control(title.capitalize(), list(range(choice.low, choice.high + 1)), key=key)
+        else:
+            st.number_input(title.capitalize(), min_value=choice.low, max_value=choice.high, step=1, key=key,
+                            value=None)
+    elif choice.kind == "one_of":
         labels = [value_text(v, pres, names) for v in choice.values]
         if len(labels) <= 8 and len(set(labels)) == len(labels):
-            picked = st.segmented_control(title.capitalize(), labels, key=key)
+            st.segmented_control(title.capitalize(), labels, key=key)
         else:
-            picked = st.selectbox(title.capitalize(), labels, index=None, key=key)
-        return picked is not None, choice.values[labels.index(picked)] if picked is not None else None
-    faces: list = []
-    for i in range(choice.count):
-        symbols = {die_symbol(f): f for f in choice.values}
-        picked = st.segmented_control(f"Die {i + 1}" if choice.count > 1 else "Face", list(symbols),
-                                      key=f"{key}:{i}")
-        faces.append(symbols.get(picked) if picked is not None else None)
+            st.selectbox(title.capitalize(), labels, index=None, key=key)
+    else:
+        for i in range(choice.count):
+            st.segmented_control(f"Die {i + 1}" if choice.count > 1 else "Face",
+                                 [die_symbol(f) for f in choice.values], key=f"{key}:{i}")
+    return chosen(choice, key, pres, names)
+
+
+def chosen(choice: Choice, key: str, pres: Presentation, names: Names) -> tuple[bool, Any]:
+    """What the widget of one open field holds now (whether it is filled, its value): read when Record is
+    tapped, so a value changed just before the tap counts even if the page had no run in between."""
+    picked = st.session_state.get(key)
+    if choice.kind == "count":
+        return picked is not None, None if picked is None else int(picked)
+    if choice.kind == "one_of":
+        labels = [value_text(v, pres, names) for v in choice.values]
+        return picked in labels, choice.values[labels.index(picked)] if picked in labels else None
+    symbols = {die_symbol(f): f for f in choice.values}
+    faces = [symbols.get(st.session_state.get(f"{key}:{i}")) for i in range(choice.count)]
     return all(f is not None for f in faces), faces
+
+
+def filled_event(action: Action, offer_key: str, pres: Presentation, names: Names) -> dict | None:
+    """The event of a picked offer as its form holds it now; None while a field is open."""
+    values = {}
+    for name, choice in action.open.items():
+        ok, value = chosen(choice, f"rc-open:{offer_key}:{name}", pres, names)
+        if not ok:
+            return None
+        values[name] = value
+    event = action.fill(**values)
+    extra = _optional_text(action)
+    text = st.session_state.get(f"rc-extra:{offer_key}") if extra else None
+    return {**event, extra: text} if text else event
+
+
+def write_form(game: str, action: Action, offer_key: str, pres: Presentation, names: Names, done: str) -> None:
+    event = filled_event(action, offer_key, pres, names)
+    if event is None:
+        say("error", "Not recorded — a field of the form is still open.", game)
+        return
+    write(game, event, done=done)
+
+
+def faces_held(choice: Choice, offer_key: str, dice: int) -> list:
+    symbols = {die_symbol(f): f for f in choice.values}
+    return [symbols.get(st.session_state.get(f"rc-die:{offer_key}:{dice}:{i}")) for i in range(dice)]
+
+
+def write_faces(game: str, action: Action, offer_key: str, dice: int, label: str) -> None:
+    faces = faces_held(action.open["faces"], offer_key, dice)
+    if not all(f is not None for f in faces):
+        say("error", "Not recorded — a die has no face yet.", game)
+        return
+    write(game, action.fill(faces=faces), done=f"{label}: {dice_symbols(faces)}")
 
 
 def fill_form(game: str, offer: Offer, pres: Presentation, names: Names, *, digital: bool) -> None:
@@ -219,22 +282,15 @@ def fill_form(game: str, offer: Offer, pres: Presentation, names: Names, *, digi
                                                            "done": offer.label})
             st.button("Cancel", key="rc-cancel", on_click=unpick)
             return
-        values, filled = {}, True
         for name, choice in action.open.items():
-            ok, value = choose(name, choice, f"rc-open:{offer.key}:{name}", pres, names)
-            filled &= ok
-            values[name] = value
+            choose(name, choice, f"rc-open:{offer.key}:{name}", pres, names)
         extra = _optional_text(action)
         if extra:
-            values_text = st.text_input(extra.capitalize() + " (optional)", key=f"rc-extra:{offer.key}")
-        else:
-            values_text = ""
+            st.text_input(extra.capitalize() + " (optional)", key=f"rc-extra:{offer.key}")
         cols = st.columns(2)
-        event = action.fill(**values) if filled else None
-        if event is not None and values_text:
-            event = {**event, extra: values_text}
-        cols[0].button("Record", type="primary", disabled=event is None, key="rc-record", on_click=write,
-                       args=(game, event), kwargs={"done": offer.label}, width="stretch")
+        ready = filled_event(action, offer.key, pres, names) is not None
+        cols[0].button("Record", type="primary", disabled=not ready, key="rc-record", on_click=write_form,
+                       args=(game, action, offer.key, pres, names, offer.label), width="stretch")
         cols[1].button("Cancel", key="rc-cancel", on_click=unpick, width="stretch")
 
 
@@ -266,16 +322,13 @@ def roll_form(game: str, offer: Offer, names: Names, *, digital: bool) -> None:
                        width="stretch")
         st.button("Cancel", key="rc-cancel", on_click=unpick)
         return
-    faces: list = []
     for i in range(dice):
-        symbols = {f"{die_symbol(f)}": f for f in choice.values}
-        picked = st.segmented_control(f"Die {i + 1}", list(symbols), key=f"rc-die:{offer.key}:{dice}:{i}")
-        faces.append(symbols.get(picked) if picked is not None else None)
-    ready = all(f is not None for f in faces)
+        st.segmented_control(f"Die {i + 1}", [die_symbol(f) for f in choice.values],
+                             key=f"rc-die:{offer.key}:{dice}:{i}")
+    ready = all(f is not None for f in faces_held(choice, offer.key, dice))
     cols = st.columns(2)
-    cols[0].button("Record", type="primary", disabled=not ready, key="rc-record", on_click=write,
-                   args=(game, action.fill(faces=faces) if ready else None),
-                   kwargs={"done": f"{offer.label}: {dice_symbols(faces)}" if ready else ""}, width="stretch")
+    cols[0].button("Record", type="primary", disabled=not ready, key="rc-record", on_click=write_faces,
+                   args=(game, action, offer.key, dice, offer.label), width="stretch")
     cols[1].button("Cancel", key="rc-cancel", on_click=unpick, width="stretch")
 
 

@@ -63,7 +63,7 @@ def table(game: str, who) -> None:
     state, system = current.state, current.system
     pres = system.presentation
     names = pres.names(current.header)
-    st.session_state[ui.SEEN] = (game, state.seq)
+    ui.showing(game, state.seq)
     actions = system.legal_actions(state)
     offers = ui.offers(actions, pres, names)
     digital = current.header.get("dice_mode") == "digital"

@@ -136,6 +136,28 @@ def test_a_device_behind_the_game_is_told_it_moved_on_and_shown_the_new_state(da
     assert any("seq 4" in m.value for m in at.markdown)
 
 
+def _tap_delivered_twice() -> None:
+    """One tap whose trigger reaches the page twice (as when a rerun of the whole page cuts short the run
+    it started in, and Streamlit replays the trigger)."""
+    import streamlit as st
+
+    from dashboard import record_ui as ui
+
+    st.session_state[ui.SEEN] = ("seed004-ex1", 3)
+    for _ in range(2):
+        ui.write("seed004-ex1", {"type": "ActivationEnded", "model": "faceless"}, done="end of the activation")
+    ui.show_message("seed004-ex1", 4)
+
+
+def test_a_tap_delivered_twice_is_stored_once_and_said_recorded(data: Path) -> None:
+    at = AppTest.from_function(_tap_delivered_twice, default_timeout=30)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [s.value for s in at.success] == ["Recorded seq 4: end of the activation"]
+    assert not at.warning
+    assert [line["type"] for line in stored(data)[3:]] == ["ActivationStarted", "ActivationEnded"]
+
+
 def test_with_keys_the_page_asks_for_a_key_once_and_never_puts_it_in_the_url(data: Path) -> None:
     store = Rollcall.open(data)
     organiser = store.add_key("organiser", "Olga")
@@ -191,3 +213,19 @@ def test_a_scenario_of_the_data_folder_is_offered_and_a_bad_one_named(data: Path
     setup = [s for s in at.selectbox if s.label == "Setup"][0]
     assert "club-night (data folder)" in setup.options
     assert any("broken.json: not a JSON file" in w.value for w in at.warning)
+
+
+def test_a_target_typed_just_before_record_is_tapped_is_recorded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The form's Record reads the form as it is at the tap: a value typed and the tap arriving together (no
+    run of the page between them) both count."""
+    golden = ROOT / "tests" / "games" / "t9a-dispelled-failed-bound.rollcall.jsonl"
+    folder = tmp_path / "data"
+    Rollcall.open(folder).import_record(lines_of(golden)[:6], str(golden))  # up to the casting roll, seq 5
+    Projector(folder).run()
+    monkeypatch.setenv("ROLLCALL_DATA", str(folder))
+    at = record_page(game="t9a-dispelled-failed-bound")
+    at = tap(at, "Archmage casts Fireball …")
+    at.text_input(key=next(t.key for t in at.text_input if t.label == "Target (optional)")).input("goblin_mob")
+    at = tap(at, "Record")  # the text and the tap in the same message
+    last = stored(folder, "t9a-dispelled-failed-bound")[-1]
+    assert (last["type"], last["spell"], last.get("target")) == ("CastingAttempted", "fireball", "goblin_mob")
