@@ -19,7 +19,9 @@ ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                  "--disable-background-networking"]
-SCREENSHOTS = os.environ.get("ROLLCALL_SCREENSHOTS")  # folder to keep screenshots in (optional)
+# The browser tests' screenshots: test-output/screenshots of the checkout, or ROLLCALL_SCREENSHOTS.
+SCREENSHOTS = os.environ.get("ROLLCALL_SCREENSHOTS") or str(ROOT / "test-output" / "screenshots")
+Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
 
 
 def free_port() -> int:

@@ -41,3 +41,21 @@ def test_a_replay_at_the_games_last_event_moves_on_with_the_game(tmp_path: Path)
         store.record(GAME, {"type": "Noted", "text": "later"})
         page.wait_for_selector(f".rc-ev[data-seq='{last + 3}']", state="attached", timeout=15_000)
         assert page.locator("svg.rc-board").get_attribute("data-seq") == "2"
+
+
+def test_the_live_page_shows_an_event_recorded_elsewhere_by_itself(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    store = Rollcall.open(data)
+    with open(EX1, encoding="utf-8") as handle:
+        last = store.import_record(handle, str(EX1)).events
+    Projector(data).run()
+    with streamlit_server(data, tmp_path / "server.log") as base, chromium() as browser, new_page(browser) as page:
+        page.goto(f"{base}/live?tournament=Seed+004+examples")
+        page.wait_for_selector(f".rc-live-card[data-game='{GAME}'][data-seq='{last}']")
+        seen = []
+        for n in (1, 2, 3):
+            started = time.monotonic()
+            store.record(GAME, {"type": "Noted", "text": f"from another table {n}"})
+            page.wait_for_selector(f".rc-live-card[data-game='{GAME}'][data-seq='{last + n}']", timeout=15_000)
+            seen.append(time.monotonic() - started)
+        print(f"event recorded to the Live page: {', '.join(f'{s:.2f} s' for s in seen)}")

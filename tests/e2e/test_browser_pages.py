@@ -1,5 +1,5 @@
 """Every page of the dashboard in a real browser at 1,400 and 820 px wide: nothing runs off the page, no
-Streamlit toolbar; screenshots kept in ROLLCALL_SCREENSHOTS. Over a small simulated tournament of each
+Streamlit toolbar; screenshots of each kept in test-output/screenshots (or ROLLCALL_SCREENSHOTS). Over a small simulated tournament of each
 system."""
 
 from __future__ import annotations
@@ -53,7 +53,9 @@ def first_game(data: Path) -> str:
 def test_every_page_fits_the_width_and_has_no_toolbar(server: str, pages_data: Path, width: int) -> None:
     game = first_game(pages_data)
     pages = {"games": "/", "replay": f"/replay?game={game}&seq=12", "dispute": f"/dispute?game={game}&seq=5",
-             "standings": "/standings?tournament=Page+Open", "analytics": "/analytics?tournament=Page+Open"}
+             "standings": "/standings?tournament=Page+Open", "analytics": "/analytics?tournament=Page+Open",
+             "pairings": "/public?tournament=Page+Open", "live": "/live?tournament=Page+Open",
+             "new_game": "/new_game", "record": f"/record?game={game}"}
     with chromium() as browser:
         context = browser.new_context(viewport={"width": width, "height": 1100})
         page = context.new_page()
