@@ -11,13 +11,12 @@ import streamlit as st
 
 from dashboard.games_table import replay_link
 from dashboard.tournament_ui import pair_round, query, show_message, tournament_picker, tournaments_or_stop
-RESULT_COLUMNS = {"table_no": "table", "player": "player", "faction": "faction", "score": "VP",
-                  "opponent_score": "VP opp.", "opponent": "opponent", "opponent_faction": "opp. faction",
-                  "result": "result", "replay": "replay"}
+RESULT_COLUMNS = {"table_no": "table", "player": "player", "score": "VP", "opponent": "opponent", "result": "result",
+                  "replay": "replay"}  # each player's faction is in the standings above
 CHART_PLAYERS = 12  # the points race shows the leaders only
 # the standings' figures in narrow columns, so that the whole table shows at 820 px
 NARROW_COLUMNS = {"#": st.column_config.NumberColumn("#", width=28), "player": st.column_config.TextColumn("player", width=112),
-                  "faction": st.column_config.TextColumn("faction", width=84), "games": st.column_config.NumberColumn("G", width=30),
+                  "faction": st.column_config.TextColumn("faction", width=96),
                   "TP": st.column_config.NumberColumn("TP", width=34, help="tournament points"),
                   "VP": st.column_config.TextColumn("VP", width=58, help="victory points for – against"),
                   "VP ±": st.column_config.NumberColumn("VP ±", width=44),
@@ -40,23 +39,23 @@ def in_words(row: dict) -> dict:
 
 
 def standings_frame(rows: list[dict]) -> pd.DataFrame:
-    """The standings, compact enough to show whole on a narrow page: W–D–L (and byes) in one column, VP for
-    and against in another."""
+    """The standings, compact enough to show whole on a tablet (820 px): W–D–L (and byes; the games played)
+    in one column, VP for and against in another."""
     out = []
     for row in rows:
         row = in_words(row)
         record = f"{row['wins']}–{row['draws']}–{row['losses']}" + (f" +{row['byes']} bye" if row.get("byes") else "")
-        out.append({"#": row["rank"], "player": row["player"], "faction": row["faction"], "games": row["games"],
-                    "W–D–L": record, "TP": row["tournament_points"], "VP": f"{row['vp_for']}–{row['vp_against']}",
+        out.append({"#": row["rank"], "player": row["player"], "faction": row["faction"], "W–D–L": record, "TP": row["tournament_points"], "VP": f"{row['vp_for']}–{row['vp_against']}",
                     "VP ±": row["vp_diff"], "SoS": row["sos"]})
-    return pd.DataFrame(out, columns=["#", "player", "faction", "games", "W–D–L", "TP", "VP", "VP ±", "SoS"])
+    return pd.DataFrame(out, columns=["#", "player", "faction", "W–D–L", "TP", "VP", "VP ±", "SoS"])
 
 
 def results_frame(rows: list[dict]) -> pd.DataFrame:
     frame = []
     for row in rows:
         shown = {**in_words(row), "replay": replay_link(row["game"]) if row["game"] else None,
-                 "result": "bye" if row["result"] == "B" else row["result"] or "playing"}
+                 "result": "bye" if row["result"] == "B" else row["result"] or "playing",
+                 "score": None if row.get("score") is None else f"{row['score']}–{row.get('opponent_score')}"}
         frame.append({label: shown[key] for key, label in RESULT_COLUMNS.items()})
     return pd.DataFrame(frame, columns=list(RESULT_COLUMNS.values()))
 
@@ -107,8 +106,12 @@ if not rounds:
 for tab, number in zip(st.tabs([f"Round {r}" for r in rounds]) if rounds else [], rounds):
     with tab:
         st.dataframe(results_frame([r for r in results if r["round"] == number]), hide_index=True, width="stretch",
-                     column_config={"replay": st.column_config.LinkColumn("replay", display_text="▶ replay"),
-                                    "table": st.column_config.NumberColumn("table")},
+                     column_config={"replay": st.column_config.LinkColumn("replay", display_text="▶ replay", width=76),
+                                    "table": st.column_config.NumberColumn("table", width=46),
+                                    "player": st.column_config.TextColumn("player", width=124),
+                                    "VP": st.column_config.TextColumn("VP", width=52, help="victory points for – against"),
+                                    "opponent": st.column_config.TextColumn("opponent", width=124),
+                                    "result": st.column_config.TextColumn("result", width=58)},
                      key=f"results_round_{number}")
 
 if info["created"]:
