@@ -102,9 +102,23 @@ def dispute_link(game: str, seq: int, voided: dict[int, str]) -> None:
 
 # --- the current event ------------------------------------------------------------------------
 
-def _field_table(fields: dict, rules: dict | None = None, head: str = "field") -> str:
+def _named(value, names: Names):
+    """A value with the pieces and players it names in words: ``Warden (p1m1)``."""
+    if isinstance(value, list):
+        return [_named(v, names) for v in value]
+    if isinstance(value, str):
+        for kind in ("models", "players", "vortices"):
+            name = names.of(kind, value)
+            if name != value:
+                return f"{name} ({value})"
+    return value
+
+
+def _field_table(fields: dict, rules: dict | None = None, head: str = "field", names: Names | None = None) -> str:
     lines = [f"| {head} | value |", "|---|---|"]
     for name, value in fields.items():
+        if names is not None:
+            value = _named(value, names)
         text = escape(ev.value_text(value)).replace("|", "\\|")
         rule = f" <small>({escape(rules[name])})</small>" if rules and rules.get(name) else ""
         lines.append(f"| `{name}`{rule} | {text} |")
@@ -127,7 +141,7 @@ def event_details(event: dict | None, game: str, system: str, names: Names, roll
         st.markdown(f"Card: {card}")
     given, derived = ev.split_fields(event, system)
     if given:
-        st.markdown(_field_table(given), unsafe_allow_html=True)
+        st.markdown(_field_table(given, names=names), unsafe_allow_html=True)
     ref = event["seq"] if event.get("type") == "DiceRolled" else ev.roll_ref(event)
     faces = ev.payload(event).get("faces") if event.get("type") == "DiceRolled" else (
         (rolls.get(ref) or {}).get("faces") if ref is not None else None)
@@ -140,7 +154,7 @@ def event_details(event: dict | None, game: str, system: str, names: Names, roll
                     unsafe_allow_html=True)
     if derived:
         rules = ev.derived_rules(system, event.get("type"))
-        st.markdown(_field_table(derived, rules, "derived by the rules"), unsafe_allow_html=True)
+        st.markdown(_field_table(derived, rules, "derived by the rules", names), unsafe_allow_html=True)
     for v in ev.violations(event):
         st.error(f"**{v['rule']}** — {v['message']}", icon="⚠️")
 

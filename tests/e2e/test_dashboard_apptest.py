@@ -311,3 +311,9 @@ def test_roll_details_give_provenance_and_the_exact_odds_of_the_outcome(systems_
     at = replay_at("seed000-stabilisation", 5)  # VortexStabilised: Otraax's crit at seq 4
     captions = [c.value for c in at.caption if "probability" in c.value]
     assert captions and "Roll 4 (physical)" in captions[0] and "16.7%" in captions[0], captions
+
+
+def test_the_event_details_name_the_models_in_words(data_env: Path) -> None:
+    at = replay_at("e2e-legal", 4)
+    text = details(at)
+    assert "| `model` | Warden (a1) |" in text  # the model's name, its id beside it
