@@ -279,7 +279,7 @@ def reachable(pack, state: TornscapeState, model: Model, steps: int) -> dict[Pos
             q, r = position
             return ((q + dq, r + dr) for dq, dr in directions)
         cells = (lambda position: (position,)) if size == "infantry" else hx.hexon_hexes
-    width, height = state.width, state.height
+    board = hx.board_cells(state.width, state.height)
     paths: dict = {start: []}  # position -> the path that first reached it, as the record writes it
     ends: dict = {}
     frontier = [start]
@@ -292,7 +292,7 @@ def reachable(pack, state: TornscapeState, model: Model, steps: int) -> dict[Pos
                     continue
                 path = paths[new] = [*before, _json(new, size)]
                 fp = cells(new)
-                if not all(0 <= r < height and 0 <= q + ((r - (r & 1)) >> 1) < width for q, r in fp):
+                if not board.issuperset(fp):
                     continue
                 if no_end.isdisjoint(fp) and all(pack._marker_spots(state, m, model, fp) for m in linked
                                                  if m.at in fp):

@@ -234,13 +234,13 @@ class Tornscape(VortexRules, GameSystem):
         if size != "huge" and type(value) is list and len(value) == 2:  # fast path: [q, r] of plain ints
             q, r = value
             if type(q) is int and type(r) is int:
-                width, height = state.width, state.height
+                board = hx.board_cells(state.width, state.height)
                 if size == "infantry":
-                    if 0 <= r < height and 0 <= q + ((r - (r & 1)) >> 1) < width:
+                    if (q, r) in board:
                         return [(q, r)]
                 elif size == "large" and (3 * q + r) % 7 == 0:
                     centre = (q, r)
-                    if all(hx.on_board(h, width, height) for h in hx.footprint(size, [centre])):
+                    if board.issuperset(hx.footprint(size, [centre])):
                         return [centre]
         if size == "huge":
             if not isinstance(value, list) or len(value) < 2:
@@ -259,10 +259,9 @@ class Tornscape(VortexRules, GameSystem):
             if size == "huge" and (len(set(at)) != len(at) or not hx.hexons_connected(at)):
                 raise MalformedRecord(f"field `{name}`: the hexons {show([list(c) for c in at])} of a huge model "
                                       "must be distinct and adjacent", field=name)
-        width, height = state.width, state.height
+        board = hx.board_cells(state.width, state.height)
         for h in hx.footprint(size, at):
-            q, r = h
-            if not (0 <= r < height and 0 <= q + ((r - (r & 1)) >> 1) < width):
+            if h not in board:
                 self.on_board(state, h, name)
         return at
 
