@@ -213,7 +213,7 @@ def fill_form(game: str, offer: Offer, pres: Presentation, names: Names, *, digi
             roll_form(game, offer, names, digital=digital)
             return
         action = offer.action
-        if digital and _drawn_card(action):
+        if digital and _drawn_card(action, pres):
             st.button("Draw the card", type="primary", key="rc-draw",
                       on_click=write, args=(game,), kwargs={"draw": action.event.get("vortex") or None,
                                                            "done": offer.label})
@@ -279,9 +279,9 @@ def roll_form(game: str, offer: Offer, names: Names, *, digital: bool) -> None:
     cols[1].button("Cancel", key="rc-cancel", on_click=unpick, width="stretch")
 
 
-def _drawn_card(action: Action) -> bool:
-    """A card draw Rollcall makes in a digital game (the card is the seed's)."""
-    return action.event.get("type") in ("PhenomenonDrawn", "FluxCardDrawn") and "card" in action.open
+def _drawn_card(action: Action, pres: Presentation) -> bool:
+    """A card draw Rollcall makes in a digital game (the card is the seed's): one of the pack's digital draws."""
+    return action.event.get("type") in pres.pack.draw_events and "card" in action.open
 
 
 OPTIONAL_TEXT = {"CastingAttempted": "target"}  # free text the record may carry beside the rules' fields

@@ -95,6 +95,10 @@ class Claustrophobia(InitiativeActions, GameSystem):
     phases = ("initiative", "action")
     scoring_reasons = ("objective", "warrior slain")
 
+    def seats(self, a: tuple[str, str | None], b: tuple[str, str | None]) -> tuple[tuple, tuple]:
+        """The player of the humans sits as p1 (the setups give p1 the humans' warriors)."""
+        return (b, a) if b[1] == "humans" and a[1] != "humans" else (a, b)
+
     specs = {
         "ActionDieAssigned": EventSpec({"warrior": text, "roll": integer, "index": integer},
                                        derived={"line": "R100", "mvt": "R100", "cbt": "R100", "def": "R100",

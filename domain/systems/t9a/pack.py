@@ -132,6 +132,7 @@ class T9A(MagicActions, GameSystem):
     rule_data = "t9a"
     state_class = T9AState
     scoring_reasons = ("spell damage", "objective")
+    draw_events = ("FluxCardDrawn",)
 
     specs = {
         "MagicPhaseStarted": EventSpec({"active": text}),

@@ -52,6 +52,7 @@ class Tornscape(VortexRules, GameSystem):
     state_class = TornscapeState
     phases = ("activation", "vortex_movement")
     scoring_reasons = ("objective", "vortex explored", "vortex held")
+    draw_events = ("PhenomenonDrawn",)
 
     specs = {
         "ActivationStarted": EventSpec({"model": text}, derived={"entered": "R25"}),
