@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data
+from dashboard import data, layout
 
 TOURNAMENT = "tournament"
 
@@ -69,10 +69,4 @@ def pair_round(name: str, round_no: int, key: str | None) -> None:
 
 
 def show_message() -> None:
-    from html import escape
-
-    kind, text = st.session_state.pop("tournament_message", (None, None))
-    if kind == "error":
-        st.error(escape(text), icon=":material/block:")
-    elif kind == "success":
-        st.success(text, icon=":material/task_alt:")
+    layout.show_message("tournament_message")

@@ -222,10 +222,6 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
                 return GameMovedOn(c.game_id, self.get_game(c.game_id).state.seq, c.game.state.seq - len(c.lines))
         return RollcallError("another writer stored the same rows meanwhile; nothing was stored")
 
-    def create_game(self, header: dict, *, strict: bool = True) -> Game:
-        """A new game (unsaved): ``check(header=...)`` without events."""
-        return self._created(header, strict).game
-
     def _created(self, header: dict, strict: bool) -> Checked:
         """A new game from ``header``: its tournament and seats checked, a digital game's secret seed drawn."""
         seed = None
@@ -327,10 +323,6 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         game, seed = self._digital_game(game_id)
         event = game.system.digital_draw(game.state, seed, vortex)
         return self.record(game_id, {**event, "at": at} if at else event, after=after)
-
-    def end_game(self, game_id: str, score: dict, winner: str | None, reason: str) -> dict:
-        """End a game; a digital game's end reveals its seed (``check`` adds it)."""
-        return self.record(game_id, {"type": "GameEnded", "score": score, "winner": winner, "reason": reason})
 
     # --- disputes and rulings (domain.rulings) --------------------------------------------
     def open_dispute(self, game_id: str, by: str, about: list[int], claim: str, **extra) -> dict:

@@ -17,7 +17,6 @@ import random
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 
-from domain.errors import RuleViolation
 from domain.game import Game
 from domain.record import export_line
 from domain.systems.actions import Action, Choice
@@ -147,12 +146,6 @@ class Simulator:
         recorded = self.game.record({**event, "at": iso(moment)})
         self.now = moment
         return recorded
-
-    def try_record(self, event: dict) -> dict | None:
-        try:
-            return self.record(event)
-        except RuleViolation:
-            return None
 
     def start_turn(self, turn: int) -> dict:
         return self.record({"type": "TurnStarted", "turn": turn})

@@ -22,7 +22,7 @@ from simulation.tournaments import simulate_tournament
 from domain.systems import system_for
 from projections.projector import Projector
 from projections.queries import connect_read
-from projections.stats import ANALYTICS_QUERIES, Scope, all_figures, scope_games
+from projections.stats import ANALYTICS_QUERIES, Scope, scope_games
 
 TOURNAMENTS = (("tornscape", "Stats Open", 6, 2), ("t9a", "Stats Magic", 6, 2), ("claustrophobia", "Stats Descent", 4, 2))
 STAT_TABLES = ("stat_throws", "stat_faces", "stat_games", "stat_turns", "stat_casts", "stat_dispels",
@@ -375,7 +375,7 @@ def test_stats_json_prints_every_figure_of_the_scope(simulated):
     assert sorted(printed["scope"]["games"]) == sorted(g.game for g in simulated[1]["Stats Magic"])
     con = connect_read(simulated[0])
     try:
-        figures = all_figures(con, Scope(tournament="Stats Magic"))
+        figures = {name: query(con, Scope(tournament="Stats Magic")) for name, query in ANALYTICS_QUERIES.items()}
     finally:
         con.close()
     assert printed["fairness"] == [{k: pytest.approx(v) if isinstance(v, float) else v for k, v in row.items()}

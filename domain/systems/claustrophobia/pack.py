@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from domain import limits
 from domain.errors import MalformedRecord
-from domain.record import check_keys, did_you_mean, field as get_field
+from domain.record import check_keys, did_you_mean, field as get_field, setup_items
 from domain.systems.claustrophobia.legal import InitiativeActions
 from domain.systems.fields import EventSpec, integer, text
 from domain.systems.pack import GameSystem
@@ -118,11 +118,7 @@ class Claustrophobia(InitiativeActions, GameSystem):
         if human not in state.players:
             raise MalformedRecord(f"setup.human: unknown player '{human}'", field="setup.human")
         state.human = human
-        for i, raw in enumerate(get_field(setup, "warriors", list)):
-            where = f"setup.warriors[{i}]"
-            if not isinstance(raw, dict):
-                raise MalformedRecord(f"{where} must be an object", field=where)
-            check_keys(raw, WARRIOR_FIELDS, where)
+        for where, raw in setup_items(setup, "warriors", WARRIOR_FIELDS, optional=False):
             wid = get_field(raw, "id", str)
             lines, gifts = {}, {}
             for key, stats in (get_field(raw, "lines", dict, optional=True, default={}) or {}).items():
