@@ -22,7 +22,7 @@ SELECT c.*, w.player, s.kind, s.path,
        CASE WHEN c.version = 'boosted' THEN s.boosted_value ELSE s.casting_value END AS casting_value,
        CASE WHEN s.kind = 'bound' THEN 1.0
             ELSE (SELECT coalesce(sum(d.ways), 0) FROM dim_d6_sums d
-                  WHERE d.k = c.dice AND d.total + c.modifier >= (CASE WHEN c.version = 'boosted'
+                  WHERE d.dice = c.dice AND d.total + c.modifier >= (CASE WHEN c.version = 'boosted'
                                                                        THEN s.boosted_value ELSE s.casting_value END)
                     AND (c.dice > 1 OR d.total >= 3)) / (6.0 ** c.dice) END AS p_pass
 FROM casts c LEFT JOIN spells s ON s.game = c.game AND s.spell = c.spell

@@ -134,7 +134,7 @@ def test_luck_per_player_sums_observed_minus_expected_over_every_throw(con, simu
         for key, (observed, mean, var) in expected.items():
             assert got[key]["observed"] == pytest.approx(observed)
             assert got[key]["luck"] == pytest.approx(observed - mean, abs=1e-9)
-            assert got[key]["z"] == pytest.approx((observed - mean) / math.sqrt(var), abs=1e-9)
+            assert got[key]["z_score"] == pytest.approx((observed - mean) / math.sqrt(var), abs=1e-9)
 
 
 def test_luck_line_accumulates_each_players_luck_through_the_game(con, simulated):
@@ -155,7 +155,7 @@ def test_big_swings_are_the_throws_two_standard_deviations_from_expectation(con,
             scope = Scope(tournament=name, game=game.game)
             line = ANALYTICS_QUERIES["luck_line"](con, scope)
             swings = ANALYTICS_QUERIES["swings"](con, scope)
-            assert [s["seq"] for s in swings] == [r["seq"] for r in line if r["z"] is not None and abs(r["z"]) >= 2]
+            assert [s["seq"] for s in swings] == [r["seq"] for r in line if r["z_score"] is not None and abs(r["z_score"]) >= 2]
 
 
 # --- fairness ----------------------------------------------------------------------------------
