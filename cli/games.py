@@ -118,8 +118,9 @@ def games(as_json: AsJson = False, data: DataDir = None) -> None:
         typer.echo("no games yet: `rollcall import FILES`")
     for header in headers:
         players = " vs ".join(f"{p.get('name', p['id'])} ({p.get('faction') or '-'})" for p in header["players"])
-        where = (f"  {header['tournament']} r{header.get('round')} t{header.get('table')}"
-                 if header.get("tournament") else "")
+        parts = [header["tournament"]] if header.get("tournament") else []
+        parts += [f"{part} {header[part]}" for part in ("round", "table") if header.get(part) is not None]
+        where = f"  {', '.join(parts)}" if parts else ""
         typer.echo(f"{header['game']}  {header['system']}  {players}{where}")
 
 

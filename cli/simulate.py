@@ -8,11 +8,12 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.options import App, DataDir, Key, data_dir, open_app, plural, project
+from cli.options import App, DataDir, Key, data_dir, open_app, project
 from cli.serve import Browser, Port, serve
 from domain.application import Rollcall
 from domain.errors import RollcallError
 from domain.systems import PACKS, main_alias, systems_in_words
+from domain.systems.presentation import plural
 
 app = App()
 

@@ -7,8 +7,9 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from cli.options import App, AsJson, DataDir, data_dir, plural, up_to_date
+from cli.options import App, AsJson, DataDir, data_dir, up_to_date
 from domain.errors import RollcallError
+from domain.systems.presentation import plural
 
 # per query: its title and the columns shown (JSON output carries every column)
 SHOWN: dict[str, tuple[str, tuple[str, ...]]] = {

@@ -8,9 +8,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.options import App, AsJson, DataDir, Key, echo_json, open_app, plural, read, table
-from domain.systems import systems_in_words
+from cli.options import App, AsJson, DataDir, Key, echo_json, open_app, read, table
 from domain.errors import MalformedRecord
+from domain.systems import systems_in_words
+from domain.systems.presentation import plural
 
 app = App(name="tournament", help="Tournaments: registration, pairings, results and standings.")
 

@@ -20,7 +20,7 @@ import streamlit as st
 
 from dashboard import session
 from domain.systems.actions import Action, Choice
-from domain.systems.presentation import Names, Presentation, dice_symbols, die_symbol, pos_text
+from domain.systems.presentation import Names, Presentation, dice_symbols, die_symbol, plural, pos_text
 
 MESSAGE = "record_message"  # (kind, text) of the last write, shown once
 PICKED = "record_picked"  # the key of the action picked for filling
@@ -252,7 +252,7 @@ def roll_form(game: str, offer: Offer, names: Names, *, digital: bool) -> None:
     action = by_count[dice]
     event = action.event
     if digital:
-        st.button(f"Roll {dice} {'die' if dice == 1 else 'dice'}", type="primary", key="rc-roll", on_click=write,
+        st.button(f"Roll {plural(dice, 'die', 'dice')}", type="primary", key="rc-roll", on_click=write,
                   args=(game,), kwargs={"roll": {"player": event["player"], "purpose": event["purpose"],
                                                  "die": event["die"], "count": dice}, "done": offer.label})
         st.button("Cancel", key="rc-cancel", on_click=unpick)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import data, layout
+from domain.systems.presentation import plural
 
 TOURNAMENT = "tournament"
 
@@ -61,7 +62,7 @@ def pair_round(name: str, round_no: int, key: str | None) -> None:
     else:
         tables = len(paired["tables"])
         st.session_state["tournament_message"] = (
-            "success", f"round {round_no} paired: {tables} table{'s' if tables != 1 else ''}"
+            "success", f"round {round_no} paired: {plural(tables, 'table')}"
                        + (f", bye {paired['bye']}" if paired["bye"] else ""))
     finally:
         store.close()

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from domain.systems.actions import Action, Choice, count, faces, one_of
+from domain.systems.presentation import plural
 from domain.systems.state import Roll
 from domain.systems.tornscape import hexes as hx
 from domain.systems.tornscape.state import Model, TornscapeState
@@ -208,8 +209,8 @@ def _attacks(pack, state: TornscapeState, model: Model) -> Iterator[Action]:
     checks; its dice are recorded for the luck statistics)."""
     if pack.adjacent_enemies(state, model, model.fp):
         for dice in ATTACK_DICE:
-            yield _roll(state, model.player, "attack", "attack", dice, f"{model.id} attacks with {dice} "
-                        f"{'die' if dice == 1 else 'dice'}", "attack")
+            yield _roll(state, model.player, "attack", "attack", dice, f"{model.id} attacks with "
+                        f"{plural(dice, 'die', 'dice')}", "attack")
 
 
 def _explore(pack, state: TornscapeState, model: Model) -> Iterator[Action]:
