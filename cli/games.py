@@ -87,14 +87,11 @@ def roll(game: Annotated[str, typer.Argument(help="Game id (a digital game).")],
 def draw(game: Annotated[str, typer.Argument(help="Game id (a digital game).")],
          vortex: Annotated[Optional[str], typer.Option(help="Vortex, when one event entered several.")] = None,
          data: DataDir = None, key: Key = None) -> None:
-    """Draw the next due card digitally: an ether phenomenon card, or a Flux card in The 9th Age."""
-    event = open_app(data, key).draw_card(game, vortex)
-    if event["type"] == "FluxCardDrawn":
-        typer.echo(f"seq {event['seq']}: Flux card {event['card']}: {event['magic_dice']} magic dice each, "
-                   f"{event['veil_tokens']} veil tokens")
-        return
-    typer.echo(f"seq {event['seq']}: {event['card']} ({event['effect']} effect) for vortex {event['vortex']}, "
-               f"{event['relation']} on {event['trigger']}{', deck shuffled' if event['shuffled'] else ''}")
+    """Draw the next card the game's rules pack says is due, digitally (an ether phenomenon card in
+    Tornscape, a Flux card in The 9th Age)."""
+    store = open_app(data, key)
+    event = store.draw_card(game, vortex)
+    typer.echo(f"seq {event['seq']}: {store.get_game(game).system.presentation.summary(event)}")
 
 
 @app.command()
@@ -121,8 +118,9 @@ def games(as_json: AsJson = False, data: DataDir = None) -> None:
         typer.echo("no games yet: `rollcall import FILES`")
     for header in headers:
         players = " vs ".join(f"{p.get('name', p['id'])} ({p.get('faction') or '-'})" for p in header["players"])
-        where = (f"  {header['tournament']} r{header.get('round')} t{header.get('table')}"
-                 if header.get("tournament") else "")
+        parts = [header["tournament"]] if header.get("tournament") else []
+        parts += [f"{part} {header[part]}" for part in ("round", "table") if header.get(part) is not None]
+        where = f"  {', '.join(parts)}" if parts else ""
         typer.echo(f"{header['game']}  {header['system']}  {players}{where}")
 
 

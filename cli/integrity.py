@@ -9,8 +9,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.options import App, DataDir, open_app, plural
+from cli.options import App, DataDir, open_app
 from domain.errors import GameNotFound, RollcallError
+from domain.systems.presentation import plural
 
 app = App()
 

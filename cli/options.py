@@ -140,11 +140,6 @@ def echo_json(value: Any) -> None:
     typer.echo(json.dumps(value, ensure_ascii=False, indent=2, default=str))
 
 
-def plural(count: int, word: str, words: str | None = None) -> str:
-    """``1 game``, ``2 games``, ``0 games``."""
-    return f"{count} {word if count == 1 else words or word + 's'}"
-
-
 def table(title: str, rows: Iterable[dict[str, Any]], columns: tuple[tuple[str, str], ...]) -> None:
     """Rows as a terminal table; ``columns`` are (key, heading) pairs, every heading different."""
     from rich.console import Console

@@ -7,8 +7,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.options import App, DataDir, plural, project as project_events, read
+from cli.options import App, DataDir, project as project_events, read
 from domain.errors import RollcallError
+from domain.systems.presentation import plural
 
 app = App()
 

@@ -8,33 +8,31 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.options import App, DataDir, Key, data_dir, open_app, plural, project
+from cli.options import App, DataDir, Key, data_dir, open_app, project
 from cli.serve import Browser, Port, serve
 from domain.application import Rollcall
 from domain.errors import RollcallError
-from domain.tournaments import canonical_system
-
-# (system, tournament, players, rounds): a tournament of each system, built in well under a minute.
-DEMO = (("tornscape", "Demo Open", 12, 4), ("t9a", "Demo Magic Cup", 8, 3), ("claustrophobia", "Demo Descent", 7, 3))
+from domain.systems import PACKS, main_alias, systems_in_words
+from domain.systems.presentation import plural
 
 app = App()
 
 
 @app.command()
 def simulate(tournament: Annotated[str, typer.Option(help="Tournament name (created if missing).")],
-             system: Annotated[str, typer.Option(help="tornscape, t9a or claustrophobia.")] = "tornscape",
+             system: Annotated[str, typer.Option(help=f"{systems_in_words()}.")] = PACKS[0].alias,
              players: Annotated[int, typer.Option(help="Number of players (an odd number gives a bye a round).")] = 8,
              rounds: Annotated[int, typer.Option(help="Swiss rounds.")] = 3,
              seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same tournament.")] = 1,
              turns: Annotated[Optional[int], typer.Option(help="Turns per game (default: the system's).")] = None,
-             models: Annotated[Optional[int], typer.Option(help="Tornscape: models per player (default 6).")] = None,
+             models: Annotated[Optional[int], typer.Option(help="Models per player, where the system's games have models on a board (default 6).")] = None,
              workers: Annotated[Optional[int], typer.Option(help="Processes playing the games of a round "
                                                                   "(default: one per core for big rounds).")] = None,
              data: DataDir = None, key: Key = None) -> None:
     """Simulate a whole Swiss tournament of legal games and record it (round 1 paired at random, later
     rounds by the standings, no rematches when avoidable, a bye for an odd player count)."""
     options = {name: value for name, value in (("turns", turns), ("models_per_player", models)) if value is not None}
-    if models is not None and not takes_models(canonical_system(system)):
+    if models is not None and not takes_models(main_alias(system)):
         raise RollcallError(f"--models is for systems whose games have models on a board, not {system}")
     games, events = _simulate(open_app(data, key), system, tournament, players, rounds, seed, workers, **options)
     typer.echo(f"recorded {plural(games, f'simulated {system} game')} ({plural(events, 'event')}) of {tournament}")
@@ -56,7 +54,7 @@ def _simulate(store: Rollcall, system: str, tournament: str, players: int, round
     from simulation.tournaments import simulate_tournament
     from domain.tournaments import TournamentNotFound
 
-    system = canonical_system(system)
+    system = main_alias(system)
     try:
         existing = store.tournament(tournament)
     except TournamentNotFound:
@@ -94,7 +92,10 @@ def demo(port: Port = 8501,
          browser: Browser = True, data: DataDir = None, key: Key = None) -> None:
     """Build a simulated tournament of each system, project them and open the dashboard."""
     store = open_app(data, key)
-    for seed, (system, tournament, players, rounds) in enumerate(DEMO, start=1):
+    from simulation.games import SIMULATORS
+
+    for seed, (system, simulator) in enumerate(SIMULATORS.items(), start=1):
+        tournament, players, rounds = simulator.demo  # each built in well under a minute
         _simulate(store, system, tournament, players, rounds, seed)
     count = project(data)
     games = sum(1 for _ in store.headers())

@@ -7,17 +7,20 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from cli.options import App, AsJson, DataDir, data_dir, plural, up_to_date
+from cli.options import App, AsJson, DataDir, data_dir, up_to_date
 from domain.errors import RollcallError
+from domain.systems.presentation import plural
 
 # per query: its title and the columns shown (JSON output carries every column)
 SHOWN: dict[str, tuple[str, tuple[str, ...]]] = {
     "luck_by_player": ("Luck per player (observed - expected; |z| >= 2 is rare)",
-                       ("player", "unit", "games", "dice", "observed", "expected", "luck", "z", "verdict")),
-    "luck_by_die": ("Luck per die and purpose", ("die", "purpose", "unit", "dice", "observed", "expected", "luck", "z")),
+                       ("player", "unit", "games", "dice", "observed", "expected", "luck", "z_score", "verdict")),
+    "luck_by_die": ("Luck per die and purpose",
+                    ("die", "purpose", "unit", "dice", "observed", "expected", "luck", "z_score")),
     "luck_by_game": ("Luckiest and unluckiest players of a game (largest |z|)",
-                     ("game", "name", "faction", "unit", "result", "dice", "luck", "z")),
-    "swings": ("Big swings of the game {game} (|z| >= 2)", ("seq", "player", "unit", "observed", "expected", "z")),
+                     ("game", "name", "faction", "unit", "result", "dice", "luck", "z_score")),
+    "swings": ("Big swings of the game {game} (|z| >= 2)",
+               ("seq", "player", "unit", "observed", "expected", "z_score")),
     "fairness": ("Dice fairness (chi-square per die type; Holm over every test)",
                  ("level", "who", "die", "throws", "p_value", "p_holm", "q_bh", "verdict")),
     "card_fairness": ("Card draws against a uniform deck", ("deck", "draws", "cards", "p_value", "p_holm", "verdict")),
@@ -82,7 +85,7 @@ def _print(figures: dict[str, list[dict[str, Any]]], games: int, tournament: str
     for name, (title, columns) in SHOWN.items():
         rows = figures.get(name) or []
         if name == "luck_by_game":
-            rows = sorted(rows, key=lambda r: -abs(r["z"] or 0))
+            rows = sorted(rows, key=lambda r: -abs(r["z_score"] or 0))
         if not rows:
             continue
         table = Table(title=title.format(game=focus), title_justify="left", title_style="bold")

@@ -8,8 +8,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.options import App, AsJson, DataDir, Key, echo_json, open_app, plural, read, table
+from cli.options import App, AsJson, DataDir, Key, echo_json, open_app, read, table
 from domain.errors import MalformedRecord
+from domain.systems import systems_in_words
+from domain.systems.presentation import plural
 
 app = App(name="tournament", help="Tournaments: registration, pairings, results and standings.")
 
@@ -33,7 +35,7 @@ RESULT_COLUMNS = (("round", "round"), ("table_no", "table"), ("player", "player"
 
 @app.command("create")
 def create(name: Annotated[str, typer.Argument(help="Tournament name, e.g. 'Autumn Open 2026'.")],
-           system: Annotated[str, typer.Option(help="tornscape, t9a or claustrophobia.")],
+           system: Annotated[str, typer.Option(help=f"{systems_in_words()}.")],
            rounds: Annotated[Optional[int], typer.Option(help="Rounds planned.")] = None,
            notes: Annotated[Optional[str], typer.Option(help="Free text.")] = None,
            win: Annotated[Optional[int], typer.Option(help="Tournament points for a win (default 3).")] = None,

@@ -206,7 +206,7 @@ def _swings(ver: tuple[str, int], game: str) -> list[dict]:
 def big_swings(game: str) -> list[dict]:
     """The throws of ``game`` whose luck swing is big: |z| >= 2, z = (observed - expected) / sd of the throw's
     successes (pips for numbered dice) under the dice in force (projections.stats.swings), an outcome about
-    1 throw in 20 would beat: seq, player, unit, observed, expected, luck, z."""
+    1 throw in 20 would beat: seq, player, unit, observed, expected, luck, z_score."""
     return _swings(version(), game)
 
 

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from html import escape
-
 import pandas as pd
 import streamlit as st
 
-from dashboard import data
+from dashboard import data, layout
 from dashboard import events as ev
 from domain.systems.presentation import Names
 
@@ -158,11 +156,7 @@ def write(action, game: str, key: str | None, clear: tuple[str, ...] = (), **fie
 
 
 def show_message() -> None:
-    kind, text = st.session_state.pop("dispute_message", (None, None))
-    if kind == "error":
-        st.error(escape(text), icon=":material/block:")
-    elif kind == "success":
-        st.success(text, icon=":material/task_alt:")
+    layout.show_message("dispute_message")
 
 
 # --- the page's position, bound to the URL (``?game=&seq=``) ------------------------------------

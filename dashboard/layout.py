@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
+from html import escape
+
 import streamlit as st
+
+
+def show_message(key: str) -> None:
+    """The outcome a form's write left in the session under ``key`` as (kind, text), shown once: an error
+    (its text escaped: it may quote what was typed) or a success."""
+    kind, text = st.session_state.pop(key, (None, None))
+    if kind == "error":
+        st.error(escape(text), icon=":material/block:")
+    elif kind == "success":
+        st.success(text, icon=":material/task_alt:")
+
 
 def games_or_stop() -> list[dict]:
     """The recorded games; explains what to run (and stops the page) when there are none."""

@@ -5,22 +5,16 @@ models are choices now, and decides what a tap records; the browser only reports
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import streamlit as st
 
-STATIC = Path(__file__).parent / "static"
+from dashboard.components import component
+
 KEY = "record_board"
 
 
-@st.cache_resource(show_spinner=False)
 def _component():
-    return st.components.v2.component(
-        "rollcall_record_board",
-        html='<div class="rc-record-board"></div>',
-        css=(STATIC / "record.css").read_text(encoding="utf-8"),
-        js=(STATIC / "record.js").read_text(encoding="utf-8"),
-    )
+    return component("rollcall_record_board", '<div class="rc-record-board"></div>', "record")
 
 
 def board(key: str, drawing: Callable[[], str], look: list[list], seq: int, targets: list[str], models: list[str],

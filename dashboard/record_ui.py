@@ -20,7 +20,7 @@ import streamlit as st
 
 from dashboard import session
 from domain.systems.actions import Action, Choice
-from domain.systems.presentation import Names, Presentation, dice_symbols, die_symbol, pos_text
+from domain.systems.presentation import Names, Presentation, dice_symbols, die_symbol, plural, pos_text
 
 MESSAGE = "record_message"  # (kind, text) of the last write, shown once
 PICKED = "record_picked"  # the key of the action picked for filling
@@ -276,7 +276,7 @@ def fill_form(game: str, offer: Offer, pres: Presentation, names: Names, *, digi
             roll_form(game, offer, names, digital=digital)
             return
         action = offer.action
-        if digital and _drawn_card(action):
+        if digital and _drawn_card(action, pres):
             st.button("Draw the card", type="primary", key="rc-draw",
                       on_click=write, args=(game,), kwargs={"draw": action.event.get("vortex") or None,
                                                            "done": offer.label})
@@ -308,7 +308,7 @@ def roll_form(game: str, offer: Offer, names: Names, *, digital: bool) -> None:
     action = by_count[dice]
     event = action.event
     if digital:
-        st.button(f"Roll {dice} {'die' if dice == 1 else 'dice'}", type="primary", key="rc-roll", on_click=write,
+        st.button(f"Roll {plural(dice, 'die', 'dice')}", type="primary", key="rc-roll", on_click=write,
                   args=(game,), kwargs={"roll": {"player": event["player"], "purpose": event["purpose"],
                                                  "die": event["die"], "count": dice}, "done": offer.label})
         st.button("Cancel", key="rc-cancel", on_click=unpick)
@@ -332,9 +332,9 @@ def roll_form(game: str, offer: Offer, names: Names, *, digital: bool) -> None:
     cols[1].button("Cancel", key="rc-cancel", on_click=unpick, width="stretch")
 
 
-def _drawn_card(action: Action) -> bool:
-    """A card draw Rollcall makes in a digital game (the card is the seed's)."""
-    return action.event.get("type") in ("PhenomenonDrawn", "FluxCardDrawn") and "card" in action.open
+def _drawn_card(action: Action, pres: Presentation) -> bool:
+    """A card draw Rollcall makes in a digital game (the card is the seed's): one of the pack's digital draws."""
+    return action.event.get("type") in pres.pack.draw_events and "card" in action.open
 
 
 OPTIONAL_TEXT = {"CastingAttempted": "target"}  # free text the record may carry beside the rules' fields

@@ -9,22 +9,16 @@ details in step.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import streamlit as st
 
-STATIC = Path(__file__).parent / "static"
+from dashboard.components import component, static_text
+
 KEY = "replay"
 
 
-@st.cache_resource(show_spinner=False)
 def _component():
-    return st.components.v2.component(
-        "rollcall_replay",
-        html=(STATIC / "replay.html").read_text(encoding="utf-8"),
-        css=(STATIC / "replay.css").read_text(encoding="utf-8"),
-        js=(STATIC / "replay.js").read_text(encoding="utf-8"),
-    )
+    return component("rollcall_replay", static_text("replay.html"), "replay")
 
 
 def blob(token: str, start: int, body: bytes, flipped: bool = False) -> bytes:

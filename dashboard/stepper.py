@@ -64,7 +64,7 @@ def swing_marks(swings: list[dict], names: Names) -> dict[int, list[str]]:
     for s in swings:
         unit = s.get("unit") or ""
         out.setdefault(int(s["seq"]), []).append(
-            f"Big luck swing for {names.player(s.get('player'))}: z = {float(s['z']):+.2f} "
+            f"Big luck swing for {names.player(s.get('player'))}: z = {float(s['z_score']):+.2f} "
             f"({float(s['observed']):g} {unit} against {float(s['expected']):.2f} expected)")
     return out
 
@@ -105,7 +105,7 @@ def luck_graph(points: list[dict], last: int, names: Names, colours: dict[str, s
         out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.6" points="'
                    + " ".join(f"{a:.1f},{b:.1f}" for a, b in coords) + '"/>')
         for p in pts:
-            big = abs(float(p.get("z") or 0)) >= 2
+            big = abs(float(p.get("z_score") or 0)) >= 2
             out.append(f'<circle class="rc-luck-pt{" rc-luck-big" if big else ""}" data-seq="{int(p["seq"])}" '
                        f'cx="{x0 + int(p["seq"]) * sx:.1f}" cy="{y(float(p["cumulative"])):.1f}" '
                        f'r="{3.2 if big else 2.2}" fill="{colour}"><title>seq {int(p["seq"])}: '
@@ -117,7 +117,7 @@ def luck_graph(points: list[dict], last: int, names: Names, colours: dict[str, s
 
 
 def z_text(point: dict) -> str:
-    return f" (z = {float(point['z']):+.2f})" if point.get("z") is not None else ""
+    return f" (z = {float(point['z_score']):+.2f})" if point.get("z_score") is not None else ""
 
 
 def payload(header: dict, events: list[dict], changes: list, struck: dict[int, str], swings: list[dict],

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data
+from dashboard import data, layout
+from domain.systems.presentation import plural
 
 TOURNAMENT = "tournament"
 
@@ -61,7 +62,7 @@ def pair_round(name: str, round_no: int, key: str | None) -> None:
     else:
         tables = len(paired["tables"])
         st.session_state["tournament_message"] = (
-            "success", f"round {round_no} paired: {tables} table{'s' if tables != 1 else ''}"
+            "success", f"round {round_no} paired: {plural(tables, 'table')}"
                        + (f", bye {paired['bye']}" if paired["bye"] else ""))
     finally:
         store.close()
@@ -69,10 +70,4 @@ def pair_round(name: str, round_no: int, key: str | None) -> None:
 
 
 def show_message() -> None:
-    from html import escape
-
-    kind, text = st.session_state.pop("tournament_message", (None, None))
-    if kind == "error":
-        st.error(escape(text), icon=":material/block:")
-    elif kind == "success":
-        st.success(text, icon=":material/task_alt:")
+    layout.show_message("tournament_message")

@@ -5,8 +5,10 @@ Every write of a game — an imported record, ``rollcall record``, a tap on the 
 tournament — goes through :meth:`Rollcall.write`: :meth:`Rollcall.check` runs each line through the
 game's rules and chain into the aggregate's pending events (nothing stored), then
 :meth:`Rollcall.commit` saves them in one transaction once the presented key may write them
-(domain.access decides). Importing many records at once (store.bulk) checks with the same ``check``
-in worker processes and stores the same pending events through eventsourcing's mapper.
+(domain.access decides). Importing many records at once (store.bulk) is a storage adapter of this
+path: worker processes run the same ``check``, the importing process asks :meth:`Rollcall.authorise`
+and :meth:`Rollcall.admit` what only the real store can tell, stores the same pending events through
+eventsourcing's mapper, and leaves to ``write`` itself every game the store could judge otherwise.
 """
 
 from __future__ import annotations
@@ -220,10 +222,6 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
                 return GameMovedOn(c.game_id, self.get_game(c.game_id).state.seq, c.game.state.seq - len(c.lines))
         return RollcallError("another writer stored the same rows meanwhile; nothing was stored")
 
-    def create_game(self, header: dict, *, strict: bool = True) -> Game:
-        """A new game (unsaved): ``check(header=...)`` without events."""
-        return self._created(header, strict).game
-
     def _created(self, header: dict, strict: bool) -> Checked:
         """A new game from ``header``: its tournament and seats checked, a digital game's secret seed drawn."""
         seed = None
@@ -231,21 +229,28 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
             seed = randomness.new_seed()
             header = {**header, "commit": randomness.commit_of(seed)}
         data = normalise_header(header)
-        self.check_tournament(header)
-        game_id = data["game"]
-        if self.exists(game_id):
-            raise GameAlreadyRecorded(game_id)
-        seats = seats_of(data)
-        taken = [RuleViolation(SEAT_RULE, f"{name} already plays {other} in round {data['round']} of "
-                                          f"{data['tournament']}; a player plays one game a round")
-                 for name, seat in seats if (other := self.seat_taken(seat, data))]
-        if taken and strict:
-            raise taken[0]
+        taken = self.admit(data, strict=strict)
+        game_id, seats = data["game"], seats_of(data)
         game = Game.start(header, game_uuid(game_id), strict=strict, author=self.writer(), violations=taken)
         companions: list[Aggregate] = [] if taken else [self._seated(seat, game_id) for _, seat in seats]
         if seed is not None:
             companions.append(DiceSeed.draw(seed_uuid(game_id), seed))
         return Checked(game, [game.header], len(game.header.get("violations", ())), True, companions)
+
+    def admit(self, data: dict, *, strict: bool = True) -> list[RuleViolation]:
+        """What this store says of a new game with the (normalised) header ``data``: refused when its
+        tournament is of another system or the game is recorded already; the F11 violations of its players
+        seated in another game of its round, raised when ``strict``."""
+        self.check_tournament(data)
+        game_id = data["game"]
+        if self.exists(game_id):
+            raise GameAlreadyRecorded(game_id)
+        taken = [RuleViolation(SEAT_RULE, f"{name} already plays {other} in round {data['round']} of "
+                                          f"{data['tournament']}; a player plays one game a round")
+                 for name, seat in seats_of(data) if (other := self.seat_taken(seat, data))]
+        if taken and strict:
+            raise taken[0]
+        return taken
 
     def _seated(self, seat: UUID, game_id: str) -> Seat:
         """The seat taken by ``game_id``: a new one, or one a withdrawn game held."""
@@ -318,10 +323,6 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         game, seed = self._digital_game(game_id)
         event = game.system.digital_draw(game.state, seed, vortex)
         return self.record(game_id, {**event, "at": at} if at else event, after=after)
-
-    def end_game(self, game_id: str, score: dict, winner: str | None, reason: str) -> dict:
-        """End a game; a digital game's end reveals its seed (``check`` adds it)."""
-        return self.record(game_id, {"type": "GameEnded", "score": score, "winner": winner, "reason": reason})
 
     # --- disputes and rulings (domain.rulings) --------------------------------------------
     def open_dispute(self, game_id: str, by: str, about: list[int], claim: str, **extra) -> dict:

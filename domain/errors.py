@@ -34,22 +34,25 @@ class MalformedRecord(RollcallError):
         return (MalformedRecord, (self.message, self.field))
 
 
-class GameNotFound(RollcallError):
+class GameError(RollcallError):
+    """An error about one game, named by its id; it crosses worker processes whole (``__reduce__``)."""
+
+    MESSAGE = "game '{game}'"
+
     def __init__(self, game: str) -> None:
-        super().__init__(f"no game '{game}' is recorded")
+        super().__init__(self.MESSAGE.format(game=game))
         self.game = game
 
     def __reduce__(self):
-        return (GameNotFound, (self.game,))
+        return (type(self), (self.game,))
 
 
-class GameAlreadyRecorded(RollcallError):
-    def __init__(self, game: str) -> None:
-        super().__init__(f"game '{game}' is already recorded; nothing was changed")
-        self.game = game
+class GameNotFound(GameError):
+    MESSAGE = "no game '{game}' is recorded"
 
-    def __reduce__(self):
-        return (GameAlreadyRecorded, (self.game,))
+
+class GameAlreadyRecorded(GameError):
+    MESSAGE = "game '{game}' is already recorded; nothing was changed"
 
 
 class GameMovedOn(RollcallError):

@@ -198,12 +198,6 @@ def canonical_plain(obj: Any) -> bytes:
     return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
 
 
-def compact_plain(obj: Any) -> bytes:
-    """A value without floats as the event store's JSON transcoder writes it: keys in order, ``,``
-    and ``:``, no ASCII escaping (a TypeError as for ``canonical_plain``)."""
-    return orjson.dumps(obj)
-
-
 class LocatedError(Exception):
     def __init__(self, line: int, error: Exception) -> None:
         super().__init__(str(error))
@@ -291,6 +285,39 @@ def field(obj: dict, name: str, kind: type, *, optional: bool = False, default: 
     if kind is int and not -limits.INTEGER <= value <= limits.INTEGER:
         raise out_of_bounds(name, value, -limits.INTEGER, limits.INTEGER)
     return value
+
+
+def setup_items(setup: dict, name: str, known: Iterable[str], *, optional: bool = True) -> Iterator[tuple[str, dict]]:
+    """Each object of the setup's list ``name`` with the place it stands (``setup.name[i]``): refused unless
+    an object, and with a near miss of a ``known`` key (``check_keys``)."""
+    for i, raw in enumerate(field(setup, name, list, optional=optional, default=[])):
+        where = f"setup.{name}[{i}]"
+        yield where, setup_object(raw, known, where)
+
+
+def setup_object(raw: Any, known: Iterable[str], where: str) -> dict:
+    """``raw``, refused unless an object, and with a near miss of a ``known`` key (``check_keys``)."""
+    if not isinstance(raw, dict):
+        raise MalformedRecord(f"{where} must be an object", field=where)
+    check_keys(raw, known, where)
+    return raw
+
+
+def one_of_field(obj: dict, name: str, allowed: Iterable[str], where: str, default: str | None = None) -> str:
+    """The value of ``name`` (text; ``default`` when missing, if given), one of ``allowed`` (``unknown_value``)."""
+    value = field(obj, name, str, optional=default is not None, default=default)
+    if value not in allowed:
+        raise unknown_value(f"{where}.{name}", value, allowed)
+    return value
+
+
+def player_field(obj: dict, where: str, players: Iterable[str]) -> str:
+    """The ``player`` of a setup object, one of the header's ``players``."""
+    player = field(obj, "player", str)
+    if player not in players:
+        raise MalformedRecord(f"{where}.player: unknown player '{player}'{did_you_mean(player, players)}",
+                              field=f"{where}.player")
+    return player
 
 
 def out_of_bounds(name: str, value: Any, low: int, high: int) -> MalformedRecord:

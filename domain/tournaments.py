@@ -32,6 +32,7 @@ from eventsourcing.domain import Aggregate
 
 from domain.errors import MalformedRecord, RollcallError
 from domain.record import slug
+from domain.systems import main_alias, system_for
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://rollcall.invalid/tournaments")
 CREATED = "rollcall-tournament:Created"
@@ -58,17 +59,12 @@ def tournament_uuid(name: str) -> UUID:
     return uuid5(NAMESPACE, slug(name))
 
 
-def canonical_system(system: str) -> str:
-    """The system's own alias (``tornscape``, ``t9a``, ``claustrophobia``) for any of its aliases."""
-    from domain.systems import system_for
-
+def tournament_system(system: str) -> str:
+    """The main alias of the pack of ``system`` (domain.systems.main_alias), or why a tournament cannot be of it."""
     try:
-        return system_for(system).alias
-    except MalformedRecord:
-        from domain.systems.pack import GameSystem
-
-        known = ", ".join(sorted({cls.alias for cls in GameSystem.registry.values()}))
-        raise TournamentError(f"unknown system '{system}' (known: {known})") from None
+        return main_alias(system)
+    except MalformedRecord as exc:
+        raise TournamentError(str(exc).removeprefix("field `system`: ")) from None
 
 
 class Tournament(Aggregate):
@@ -138,7 +134,7 @@ class Tournament(Aggregate):
             raise TournamentError("a tournament needs a name with at least one letter or digit")
         if rounds is not None and (not isinstance(rounds, int) or rounds < 1):
             raise TournamentError(f"rounds must be a positive number, not {rounds!r}")
-        data: dict = {"name": name, "system": canonical_system(system), "slug": slug(name)}
+        data: dict = {"name": name, "system": tournament_system(system), "slug": slug(name)}
         if rounds is not None:
             data["rounds"] = rounds
         if notes:
@@ -355,7 +351,7 @@ class TournamentMixin:
         tables, new = [], []
         for number, (a, b) in enumerate(pairs, start=1):
             faction = {p: tournament.players[p].get("faction") for p in (a, b)}
-            pair = seats(tournament.system, (a, faction[a]), (b, faction[b]))
+            pair = system_for(tournament.system).seats((a, faction[a]), (b, faction[b]))
             header = game_header(tournament, round_no, number, pair, setup)
             kept = self._same_game(tournament.table_game(round_no, number), header) if previous else None
             if kept is None:
@@ -456,7 +452,7 @@ class TournamentMixin:
                 return  # a tournament named only by its games
             systems[key] = (found.name, found.system)
         created, system = systems[key]
-        game_system = canonical_system(str(header.get("system")))
+        game_system = main_alias(str(header.get("system")))
         if game_system != system:
             raise MalformedRecord(f"field `tournament`: '{created}' is a {system} tournament, not {game_system}",
                                   field="tournament")
@@ -685,14 +681,6 @@ def next_pairings(entrants: Sequence[str], results: Sequence[GameResult], had_by
     return swiss_pairings(ranked, met, had_bye, avoid=avoid)
 
 
-def seats(system: str, a: tuple[str, str | None], b: tuple[str, str | None]) -> tuple[tuple, tuple]:
-    """The seats (p1, p2) of two (name, faction): p1 is the better-ranked ``a``, except in Claustrophobia,
-    where the player of the humans sits as p1 (the setups give p1 the humans' warriors)."""
-    if system == "claustrophobia" and b[1] == "humans" and a[1] != "humans":
-        return b, a
-    return a, b
-
-
 def game_header(tournament: Tournament, round_no: int, table: int, pair: tuple[tuple, tuple], setup: dict,
                 pairing: int = 1) -> dict:
     """The format-1 header of a paired game: tournament, round, table, the players (p1, p2) and the setup.
@@ -705,5 +693,5 @@ def game_header(tournament: Tournament, round_no: int, table: int, pair: tuple[t
 
 
 __all__ = ["Tournament", "TournamentMixin", "TournamentGame", "round_setup", "TournamentError", "TournamentNotFound", "TournamentAlreadyCreated",
-           "GameResult", "Standing", "standings", "swiss_pairings", "next_pairings", "same_club", "seats",
+           "GameResult", "Standing", "standings", "swiss_pairings", "next_pairings", "same_club", "tournament_system",
            "game_header", "tournament_uuid", "DEFAULT_POINTS"]

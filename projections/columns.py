@@ -4,6 +4,8 @@ is written from (``projections.dump``). A column is described by its name in eve
 
 from __future__ import annotations
 
+from domain.systems import systems_in_words
+
 # file name (without extension) -> (read model, what a row is)
 DUMPED: dict[str, tuple[str, str]] = {
     "events": ("fct_events", "One row per event of every game (not the header), as recorded."),
@@ -141,7 +143,7 @@ COLUMNS: dict[str, str] = {
     "steps": "Number of steps of the move.",
     "stream_id": "The game's aggregate id in the event store.",
     "successes": "Successes of the roll (faces success and crit count).",
-    "system": "Game system: tornscape, t9a or claustrophobia.",
+    "system": f"Game system: {systems_in_words()}.",
     "table_no": "Table number.",
     "recorded_at": "When the event was stored (UTC).",
     "taken_back": "True when a take-back or a judge's rewind took the event back: it stays in the record, out of the game.",

@@ -240,8 +240,8 @@ def _load_default_dice(con: duckdb.DuckDBPyConnection) -> None:
             continue
         for die, faces in system_for(alias).defaults.get("dice", {}).items():
             if not die.startswith("_"):
-                rows.extend((alias, die, face, n, i) for i, (face, n) in enumerate(faces.items()))
-    con.execute("CREATE OR REPLACE TABLE dim_default_dice (system VARCHAR, die VARCHAR, face VARCHAR, n INTEGER, "
+                rows.extend((alias, die, face, sides, i) for i, (face, sides) in enumerate(faces.items()))
+    con.execute("CREATE OR REPLACE TABLE dim_default_dice (system VARCHAR, die VARCHAR, face VARCHAR, sides INTEGER, "
                 "ord INTEGER)").fetchall()
     con.executemany("INSERT INTO dim_default_dice VALUES (?, ?, ?, ?, ?)", rows)
 

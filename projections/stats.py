@@ -109,7 +109,3 @@ ANALYTICS_QUERIES: dict[str, Callable[[duckdb.DuckDBPyConnection, Scope], list[d
     "swings": lambda con, scope: swings(con, g) if (g := focus_game(con, scope)) else [],
 }
 
-
-def all_figures(con: duckdb.DuckDBPyConnection, scope: Scope) -> dict[str, list[dict[str, Any]]]:
-    """Every query of :data:`ANALYTICS_QUERIES` for ``scope``."""
-    return {name: query(con, scope) for name, query in ANALYTICS_QUERIES.items()}

@@ -17,7 +17,6 @@ import random
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 
-from domain.errors import RuleViolation
 from domain.game import Game
 from domain.record import export_line
 from domain.systems.actions import Action, Choice
@@ -123,8 +122,12 @@ def _placed(header: dict, tournament: str | None, round_no: int | None, table: i
 class Simulator:
     """A game being played: its play dice (``rng``), and a clock that stamps every recorded event."""
 
+    system: str                                # the rules pack's main alias
     make_header: Callable[..., dict]
     default_turns = 6
+    factions: tuple[str, ...] = ()             # the factions a simulated tournament's players choose among
+    long_game: dict = {}                       # options that give a game of about 5,000 events
+    demo: tuple[str, int, int] = ("", 0, 0)    # the demo's tournament of the system: name, players, rounds
 
     def __init__(self, seed: int, game_id: str, *, turns: int | None = None, start: datetime | str | None = None,
                  **header_options) -> None:
@@ -143,12 +146,6 @@ class Simulator:
         recorded = self.game.record({**event, "at": iso(moment)})
         self.now = moment
         return recorded
-
-    def try_record(self, event: dict) -> dict | None:
-        try:
-            return self.record(event)
-        except RuleViolation:
-            return None
 
     def start_turn(self, turn: int) -> dict:
         return self.record({"type": "TurnStarted", "turn": turn})
@@ -198,7 +195,11 @@ class TornscapeSimulator(Simulator):
     fall at random. A player scores for each vortex explored and each vortex held at the end of a turn.
     Turns, the activation phase, points and the end are the simulator's own schedule."""
 
+    system = "tornscape"
     make_header = staticmethod(tornscape_header)
+    factions = FACTIONS
+    long_game = {"turns": 44, "models_per_player": 12}
+    demo = ("Demo Open", 12, 4)
 
     @property
     def state(self) -> TornscapeState:
@@ -432,7 +433,11 @@ class T9ASimulator(Simulator):
     """Plays magic phases among the actions the rules offer: wizards cast what the pool allows, the
     reactive player dispels sensibly; a resolved spell scores for its caster now and then (spell damage)."""
 
+    system = "t9a"
     make_header = staticmethod(t9a_header)
+    factions = ("highborn", "sylvan", "dread_elves", "orcs", "vampires", "daemons")
+    long_game = {"turns": 330, "flux_cards": 165}
+    demo = ("Demo Magic Cup", 8, 3)
 
     def __init__(self, seed: int, game_id: str, *, turns: int | None = None, **options) -> None:
         cards = max(8, options.get("flux_cards") or 8)
@@ -536,8 +541,12 @@ class ClaustrophobiaSimulator(Simulator):
     best; wounds close lines. The humans score for each turn their redeemer still leads, the other side
     for each warrior lost."""
 
+    system = "claustrophobia"
     make_header = staticmethod(claustrophobia_header)
     default_turns = 8
+    factions = ("humans", "troglodytes")
+    long_game = {"turns": 860}
+    demo = ("Demo Descent", 7, 3)
 
     def play(self) -> Game:
         state, rng = self.game.state, self.rng
@@ -581,7 +590,8 @@ class ClaustrophobiaSimulator(Simulator):
             self.take(heal[0], line=self.rng.choice(heal[0].open["line"].values))
 
 
-SIMULATORS = {"tornscape": TornscapeSimulator, "t9a": T9ASimulator, "claustrophobia": ClaustrophobiaSimulator}
+# the simulator of each rules pack, by the pack's main alias
+SIMULATORS = {cls.system: cls for cls in (TornscapeSimulator, T9ASimulator, ClaustrophobiaSimulator)}
 
 
 def simulate(system: str, seed: int, game_id: str, **options) -> Game:
@@ -590,12 +600,7 @@ def simulate(system: str, seed: int, game_id: str, **options) -> Game:
 
 
 
-# Options that give each system a game of about 5,000 events (the Replay page's stepping benchmark).
-LONG_GAMES = {"tornscape": {"turns": 44, "models_per_player": 12},
-              "t9a": {"turns": 330, "flux_cards": 165},
-              "claustrophobia": {"turns": 860}}
-
-
 def long_games(seed: int = 1, prefix: str = "long") -> list[Game]:
-    """One game of about 5,000 events of each system (ids ``<prefix>-<system>``)."""
-    return [simulate(system, seed, f"{prefix}-{system}", **options) for system, options in LONG_GAMES.items()]
+    """One game of about 5,000 events of each system (ids ``<prefix>-<system>``; the Replay page's stepping
+    benchmark)."""
+    return [simulate(system, seed, f"{prefix}-{system}", **cls.long_game) for system, cls in SIMULATORS.items()]

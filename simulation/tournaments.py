@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from domain.record import slug
-from domain.tournaments import GameResult, TournamentError, canonical_system, seats, standings, swiss_pairings
-from simulation.games import FACTIONS, SIMULATORS, _moment, iso, record_lines
+from domain.systems import system_for
+from domain.tournaments import GameResult, TournamentError, standings, swiss_pairings, tournament_system
+from simulation.games import SIMULATORS, _moment, iso, record_lines
 
 
 FIRST_NAMES = ("Anna", "Boris", "Chiara", "Dmitri", "Elif", "Farid", "Greta", "Hugo", "Ines", "Jonas", "Kasia",
@@ -20,9 +21,6 @@ FIRST_NAMES = ("Anna", "Boris", "Chiara", "Dmitri", "Elif", "Farid", "Greta", "H
                "Xavier", "Yara", "Zeno")
 SURNAMES = ("Adler", "Brandt", "Costa", "Dietz", "Eriksen", "Fischer", "Garcia", "Horvat", "Ivanova", "Jansen",
             "Kowalski", "Lind", "Moreau", "Novak", "Ortiz", "Petrov", "Quist", "Rossi", "Silva", "Tanaka")
-TOURNAMENT_FACTIONS = {"tornscape": FACTIONS,
-                       "t9a": ("highborn", "sylvan", "dread_elves", "orcs", "vampires", "daemons"),
-                       "claustrophobia": ("humans", "troglodytes")}
 ROUNDS_PER_DAY, ROUND_HOURS = 4, 3  # round r starts ROUND_HOURS after round r-1, four rounds a day
 
 
@@ -55,7 +53,7 @@ def entrants(system: str, count: int, seed: int) -> list[tuple[str, str]]:
     names = [f"{first} {last}" for first in FIRST_NAMES for last in SURNAMES]
     rng.shuffle(names)
     chosen = [names[i % len(names)] + (f" {i // len(names) + 1}" if i >= len(names) else "") for i in range(count)]
-    return [(name, rng.choice(TOURNAMENT_FACTIONS[system])) for name in chosen]
+    return [(name, rng.choice(SIMULATORS[system].factions)) for name in chosen]
 
 
 def game_seed(seed: int, round_no: int, table: int) -> int:
@@ -99,7 +97,7 @@ def simulate_tournament(system: str, name: str, players: int, rounds: int, seed:
     of a round are played in ``workers`` processes (fork) when more than one; the records are the same
     whatever the number of workers. ``game_options`` go to the system's simulator (e.g. ``turns``,
     ``models_per_player``)."""
-    system = canonical_system(system)
+    system = tournament_system(system)
     if system not in SIMULATORS:
         raise TournamentError(f"no simulator for system '{system}'")
     if players < 2 or rounds < 1:
@@ -125,7 +123,7 @@ def simulate_tournament(system: str, name: str, players: int, rounds: int, seed:
                 if on_bye is not None:
                     on_bye(round_no, bye, faction[bye])
             when = iso(round_start(begins, round_no))
-            tasks = [(system, name, round_no, number, seed, seats(system, (a, faction[a]), (b, faction[b])), when,
+            tasks = [(system, name, round_no, number, seed, system_for(system).seats((a, faction[a]), (b, faction[b])), when,
                       game_options) for number, (a, b) in enumerate(pairs, start=1)]
             done = pool.map(_play_task, tasks) if pool is not None else map(_play_task, tasks)
             for game in done:

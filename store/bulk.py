@@ -1,12 +1,14 @@
-"""Importing many records at once.
+"""Importing many records at once: a storage adapter of the application's one write path.
 
 Each record is checked in a worker process by the application service's own ``check_record`` — the
-rules, the chain, the aggregate and its pending events, exactly as any write — and eventsourcing's
-mapper turns those pending events into the rows the store keeps. The importing process then decides,
-against the real store, what only it can: the key may write the game (``domain.access.needs_of``, as
-``save`` does), its tournament is of its system, it is not recorded yet and its players' seats in the
-round are free. It stores whole games, several per transaction; if a transaction fails (another writer
-stored one of its games meanwhile), each of its games is stored alone, so only that one is refused.
+rules, the chain, the aggregate and its pending events, exactly as any write, over an empty store — and
+eventsourcing's mapper turns those pending events into the rows the store keeps. The importing process
+then asks the application what only the real store can tell: may the key write them
+(``Rollcall.authorise`` of what ``domain.access.needs_of`` said), is the game new and its tournament of
+its system (``Rollcall.admit``). A game that meets anything the empty store could not show (a seat of its
+players already in the store, rows stored meanwhile by another writer) is written by ``Rollcall.write``
+itself, which judges it. Whole games are stored several per transaction; if a transaction fails, each
+of its games is stored alone.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from eventsourcing.sqlite import SQLiteAggregateRecorder
 from domain.access import AccessDenied, needs_of
 from domain.application import Checked, Rollcall, Written
 from domain.errors import GameAlreadyRecorded, MalformedRecord, RecordError, RollcallError, RuleViolation
-from domain.seats import SEAT_RULE, Seat
+from domain.seats import Seat
 
 # Settings a worker needs to encode events exactly as the store does.
 MAPPER_SETTINGS = ("COMPRESSOR_TOPIC", "CIPHER_TOPIC", "CIPHER_KEY", "TRANSCODER_TOPIC")
@@ -74,7 +76,7 @@ def rows_of(app: Rollcall, path: str, checked: Checked) -> GameRows:
     own = [to_stored(e) for e in checked.game.collect_events()]
     others = [to_stored(e) for c in checked.companions for e in c.collect_events()]
     return GameRows(path, checked.game_id, checked.events, checked.violations, checked.game.header,
-                    needs_of([checked.game] + list(checked.companions)) or {"record": "recording game events"},
+                    needs_of([checked.game, *checked.companions]),
                     [c.id for c in checked.companions if isinstance(c, Seat)],
                     own[0].originator_id.hex, [s.topic for s in own], [s.state for s in own],
                     [(s.originator_id.hex, s.originator_version, s.topic, s.state) for s in others])
@@ -137,31 +139,35 @@ def _store_all(app: Rollcall, results: Iterable[GameRows | RecordError], lenient
                 rows += len(result)
         waiting.append(result)
         if rows >= BATCH_ROWS or len(waiting) >= BATCH_GAMES:
-            yield from _flush(app, inserter, waiting)
+            yield from _flush(app, inserter, waiting, lenient)
             waiting, rows = [], 0
-    yield from _flush(app, inserter, waiting)
+    yield from _flush(app, inserter, waiting, lenient)
 
 
 def _admitted(app: Rollcall, game: GameRows, lenient: bool) -> GameRows | RecordError | Written:
-    """``game`` if it may be stored as checked; else why not (RecordError), or, for a lenient import
-    whose player is seated in another game of the round, the game imported here with that marked."""
+    """``game`` if this store takes it as checked; else why not (RecordError), or what the application's
+    own write made of it where a seat of its players is already in the store."""
     try:
         app.authorise(game.needs)
-        app.check_tournament(game.header)  # the workers' stores hold no tournaments, games or seats
-        if app.exists(game.game):
-            raise GameAlreadyRecorded(game.game)
-        taken = next((seat for seat in game.seats if app.seat_taken(seat)), None)
-        if taken is not None:
-            if lenient:
-                with open(game.path, "rb") as handle:
-                    return app.import_record(handle, game.path, lenient=True)
-            raise RuleViolation(SEAT_RULE, f"a player of {game.game} already plays {app.seat_taken(taken)} in round "
-                                           f"{game.header.get('round')} of {game.header.get('tournament')}")
+        if any(app.seat(seat) is not None for seat in game.seats):
+            return _written_alone(app, game.path, lenient)  # taken (F11), or freed by a withdrawn game
+        app.admit(game.header)
     except RecordError as exc:
         return exc
     except (GameAlreadyRecorded, MalformedRecord, AccessDenied, RuleViolation) as exc:
         return RecordError(game.path, 1, None, exc)
     return game
+
+
+def _written_alone(app: Rollcall, path: str, lenient: bool) -> Written | RecordError:
+    """One record through the application's own write (``Rollcall.import_record``)."""
+    try:
+        with open(path, "rb") as handle:
+            return app.import_record(handle, path, lenient=lenient)
+    except RecordError as exc:
+        return exc
+    except RollcallError as exc:
+        return RecordError(path, 1, None, exc)
 
 
 class _Inserter:
@@ -179,7 +185,7 @@ class _Inserter:
         self.recorder.insert_events([s for g in games for s in g.stored_events()])
 
 
-def _flush(app: Rollcall, inserter: _Inserter, waiting: list) -> Iterator[Written | RecordError]:
+def _flush(app: Rollcall, inserter: _Inserter, waiting: list, lenient: bool) -> Iterator[Written | RecordError]:
     games = [r for r in waiting if isinstance(r, GameRows)]
     together = False
     if len(games) > 1:
@@ -195,16 +201,10 @@ def _flush(app: Rollcall, inserter: _Inserter, waiting: list) -> Iterator[Writte
         if not together:
             try:
                 inserter.insert([result])
-            except IntegrityError:
-                yield RecordError(result.path, 1, None, _conflict(app, result))
+            except IntegrityError:  # stored meanwhile (the game, a seat): the application's write judges it
+                yield _written_alone(app, result.path, lenient)
                 continue
         yield result.written()
-
-
-def _conflict(app: Rollcall, game: GameRows) -> RollcallError:
-    if app.exists(game.game):
-        return GameAlreadyRecorded(game.game)
-    return RuleViolation(SEAT_RULE, f"a player of {game.game} took a seat in another game of this round meanwhile")
 
 
 __all__ = ["GameRows", "check_file", "import_files", "rows_of"]

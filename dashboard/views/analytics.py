@@ -89,9 +89,9 @@ with luck_tab:
             st.plotly_chart(bar(rows["player"], {f"luck ({unit})": rows["luck"]},
                                 f"Luck per player: {unit} observed minus expected", y_title=unit),
                             key=f"luck-players-{unit}")
-        table(players, ["player", "unit", "games", "dice", "observed", "expected", "luck", "z", "verdict"])
+        table(players, ["player", "unit", "games", "dice", "observed", "expected", "luck", "z_score", "verdict"])
         st.subheader("Per die and purpose")
-        table(figures("luck_by_die"), ["die", "purpose", "unit", "throws", "dice", "observed", "expected", "luck", "z"])
+        table(figures("luck_by_die"), ["die", "purpose", "unit", "throws", "dice", "observed", "expected", "luck", "z_score"])
         st.subheader("Through a game")
         if st.session_state.get(LUCK_GAME) not in shown_games and st.query_params.get(LUCK_GAME) not in shown_games:
             st.session_state[LUCK_GAME] = shown_games[0]

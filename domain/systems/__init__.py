@@ -34,4 +34,10 @@ def main_alias(alias: str) -> str:
     return system_for(alias).alias
 
 
-__all__ = ["PACKS", "GameSystem", "main_alias", "system_for"]
+def systems_in_words() -> str:
+    """The packs' main aliases as a sentence lists them: ``tornscape, t9a or claustrophobia``."""
+    names = [pack.alias for pack in PACKS]
+    return " or ".join(filter(None, (", ".join(names[:-1]), names[-1])))
+
+
+__all__ = ["PACKS", "GameSystem", "main_alias", "system_for", "systems_in_words"]

@@ -16,7 +16,6 @@ the action's ``derive`` computes them from the filled event.
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, field
 from collections.abc import Callable
 from typing import Any
@@ -47,30 +46,6 @@ class Choice:
             return (isinstance(value, list) and len(value) == self.count
                     and all(any(v == f and type(v) is type(f) for f in self.values) for v in value))
         return False
-
-    def examples(self, limit: int = 50) -> list:
-        """Up to ``limit`` values this choice allows (every one when there are few): for tests and simulators."""
-        if self.kind == "one_of":
-            return list(self.values[:limit])
-        if self.kind == "count":
-            return list(range(self.low, self.high + 1))[:limit]
-        return [list(c) for c in _spread_product(self.values, self.count, limit)]
-
-
-def _spread_product(values: tuple, repeat: int, limit: int) -> list[tuple]:
-    """Up to ``limit`` of the tuples of ``itertools.product(values, repeat=repeat)``, evenly spread over
-    all of them when there are more (every face shows up, not only the first ones)."""
-    total = len(values) ** repeat
-    if total <= limit:
-        return list(itertools.product(values, repeat=repeat))
-    picked = []
-    for n in range(limit):
-        index, digits = n * total // limit, []
-        for _ in range(repeat):
-            index, digit = divmod(index, len(values))
-            digits.append(values[digit])
-        picked.append(tuple(reversed(digits)))
-    return picked
 
 
 def one_of(values) -> Choice:
@@ -143,30 +118,6 @@ class Action:
         if any(set(event[outer]) != keys for outer, keys in entries.items()):
             return False  # an object of entries holds those entries only
         return self.derive is None or all(event.get(k) == v for k, v in self.derive(event).items())
-
-    def completions(self, limit: int = 6) -> list[dict]:
-        """Up to ``limit`` distinct events completing this action, for tests and simulators: the open
-        fields' examples spread over each one's range, every field's first example together, then each
-        field's others in turn (a final score: a draw, then a win for each side)."""
-        spread = {name: _spread(choice.examples(), limit) for name, choice in self.open.items()}
-        if any(not values for values in spread.values()):
-            return []
-        first = {name: values[0] for name, values in spread.items()}
-        picks = [first] + [{**first, name: values[i]} for i in range(1, limit)
-                           for name, values in spread.items() if i < len(values)]
-        events: list[dict] = []
-        for values in picks:
-            event = self.fill(**values)
-            if event not in events:
-                events.append(event)
-        return events[:limit]
-
-
-def _spread(values: list, k: int) -> list:
-    """``k`` of ``values`` evenly spread from the first to the last (all of them if there are no more)."""
-    if len(values) <= k:
-        return list(values)
-    return [values[i * (len(values) - 1) // (k - 1)] for i in range(k)] if k > 1 else values[:1]
 
 
 def _lookup(event: dict, name: str) -> tuple[bool, Any]:

@@ -43,6 +43,8 @@ class GameSystem:
     end_reasons: ClassVar[tuple[str, ...]] = ("turn limit", "scenario end", "concession", "time called")
     most_points: ClassVar[int] = 20  # the most points one PointsScored offers
     highest_score: ClassVar[int] = 100  # the highest final score GameEnded offers (or the highest so far)
+    # the events of the card draws ``digital_draw`` makes (Rollcall draws their card in a digital game)
+    draw_events: ClassVar[tuple[str, ...]] = ()
     #: How the system's games are shown (domain.systems.presentation); ``presentation`` is its instance.
     presentation_class: ClassVar[type[Presentation]] = Presentation
 
@@ -181,6 +183,10 @@ class GameSystem:
         """The event of the card draw due now, the card picked from the committed ``seed`` (domain.randomness);
         ``choice`` narrows what is drawn where several draws are due (a pack's own meaning)."""
         raise RollcallError(f"no card draw is due in game '{state.game}' ({self.alias} has no digital draws)")
+
+    def seats(self, a: tuple[str, str | None], b: tuple[str, str | None]) -> tuple[tuple, tuple]:
+        """The seats (p1, p2) of two paired (name, faction), ``a`` the better-ranked: p1 is ``a``."""
+        return a, b
 
     def points_action(self, state: GameState) -> Action:
         return Action({"type": "PointsScored"}, "Points scored", "score",

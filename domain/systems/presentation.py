@@ -64,8 +64,9 @@ def title_words(value: Any) -> str:
     return " ".join(w[:1].upper() + w[1:] for w in words(value).split())
 
 
-def plural(n: Any, one: str, many: str) -> str:
-    return one if n == 1 else many
+def plural(count: Any, word: str, words: str | None = None) -> str:
+    """A count and its word: ``1 round``, ``2 rounds``, ``0 games`` (``words``: a plural not made with an s)."""
+    return f"{count} {word if count == 1 else words or word + 's'}"
 
 
 def signed(value: Any) -> str:
@@ -398,7 +399,7 @@ def ids_text(values: Any, names: Names | None = None, kind: str = "") -> str:
 
 def _phase(pr: Presentation, p: dict, rolls, names: Names) -> str:
     aside = p.get("set_aside") or []
-    return f"{p.get('phase')} phase" + (f", {len(aside)} action {plural(len(aside), 'die', 'dice')} set aside"
+    return f"{p.get('phase')} phase" + (f", {plural(len(aside), 'action die', 'action dice')} set aside"
                                        if aside else "")
 
 

@@ -13,9 +13,11 @@ draws AS (
 ), tested AS (
     SELECT *, stat_chi2_sf(chi2, df) AS p_value, expected >= 5 AND df > 0 AS in_family FROM tests
 ), ranked AS (
-    SELECT *, row_number() OVER (ORDER BY p_value, deck) AS i, count(*) OVER () AS m FROM tested WHERE in_family
+    SELECT *, row_number() OVER (ORDER BY p_value, deck) AS rank_no, count(*) OVER () AS family_size
+    FROM tested WHERE in_family
 ), adjusted AS (
-    SELECT deck, least(1.0, max((m - i + 1) * p_value) OVER (ORDER BY i ROWS UNBOUNDED PRECEDING)) AS p_holm
+    SELECT deck, least(1.0, max((family_size - rank_no + 1) * p_value)
+                                  OVER (ORDER BY rank_no ROWS UNBOUNDED PRECEDING)) AS p_holm
     FROM ranked
 )
 SELECT t.deck, t.draws, t.cards, t.expected, t.chi2, t.df, t.p_value, a.p_holm,

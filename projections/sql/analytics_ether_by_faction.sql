@@ -1,9 +1,10 @@
 -- Ether harvested by faction in scope $games (stat_ether, from VortexExplored): explorations, successes,
--- ether gained, and per Tornscape game played.
+-- ether gained, and per game played with vortices on the board (a setup listing vortices).
 WITH scope AS (SELECT unnest($games::VARCHAR[]) AS game),
 played AS (
     SELECT p.faction, count(*) AS games FROM dim_players p SEMI JOIN scope s ON s.game = p.game
-    JOIN dim_games g ON g.game = p.game WHERE g.system = 'tornscape' GROUP BY p.faction
+    JOIN dim_games g ON g.game = p.game
+    WHERE coalesce(json_array_length(json_extract(g.header, '$.setup.vortices')), 0) > 0 GROUP BY p.faction
 ), explored AS (
     SELECT p.faction, sum(e.explorations) AS explorations, sum(e.successes) AS successes, sum(e.ether) AS ether
     FROM stat_ether e SEMI JOIN scope s ON s.game = e.game

@@ -1,9 +1,9 @@
 -- The faces thrown per die type in scope $games against their expected counts (for the chart).
 WITH scope AS (SELECT unnest($games::VARCHAR[]) AS game),
 faces AS (
-    SELECT die, spec, face, any_value(ord) AS ord, any_value(p) AS p, sum(n) AS observed
+    SELECT die, spec, face, any_value(ord) AS ord, any_value(probability) AS probability, sum(thrown) AS observed
     FROM stat_faces f SEMI JOIN scope s ON s.game = f.game GROUP BY die, spec, face
 )
-SELECT die, spec, face, observed, sum(observed) OVER (PARTITION BY die, spec) * p AS expected,
-       observed / nullif(sum(observed) OVER (PARTITION BY die, spec), 0) AS share, p AS expected_share
+SELECT die, spec, face, observed, sum(observed) OVER (PARTITION BY die, spec) * probability AS expected,
+       observed / nullif(sum(observed) OVER (PARTITION BY die, spec), 0) AS share, probability AS expected_share
 FROM faces ORDER BY die, spec, ord;

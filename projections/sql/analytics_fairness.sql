@@ -5,37 +5,41 @@
 -- verdict reads p_holm at 5%.
 WITH scope AS (SELECT unnest($games::VARCHAR[]) AS game),
 faces AS (
-    SELECT f.die, f.spec, f.face, f.ord, f.p, f.n, coalesce(p.name, f.player) AS player, g.table_no
+    SELECT f.die, f.spec, f.face, f.ord, f.probability, f.thrown, coalesce(p.name, f.player) AS player, g.table_no
     FROM stat_faces f SEMI JOIN scope s ON s.game = f.game
     JOIN dim_games g ON g.game = f.game
     LEFT JOIN dim_players p ON p.game = f.game AND p.player = f.player
 ), grouped AS (
-    SELECT 'overall' AS level, 'all' AS who, die, spec, face, any_value(ord) AS ord, any_value(p) AS p, sum(n) AS n
+    SELECT 'overall' AS level, 'all' AS who, die, spec, face, any_value(ord) AS ord,
+           any_value(probability) AS probability, sum(thrown) AS thrown
     FROM faces GROUP BY die, spec, face
     UNION ALL
-    SELECT 'player', player, die, spec, face, any_value(ord), any_value(p), sum(n)
+    SELECT 'player', player, die, spec, face, any_value(ord), any_value(probability), sum(thrown)
     FROM faces GROUP BY player, die, spec, face
     UNION ALL
-    SELECT 'table', 'table ' || coalesce(table_no::VARCHAR, '?'), die, spec, face, any_value(ord), any_value(p), sum(n)
+    SELECT 'table', 'table ' || coalesce(table_no::VARCHAR, '?'), die, spec, face, any_value(ord),
+           any_value(probability), sum(thrown)
     FROM faces GROUP BY table_no, die, spec, face
 ), expected AS (
-    SELECT *, sum(n) OVER (PARTITION BY level, who, die, spec) * p AS e FROM grouped
+    SELECT *, sum(thrown) OVER (PARTITION BY level, who, die, spec) * probability AS expected_count FROM grouped
 ), tests AS (
-    SELECT level, who, die, spec, sum(n) AS throws,
-           sum((n - e) ** 2 / e) FILTER (WHERE p > 0) AS chi2,
-           (count(*) FILTER (WHERE p > 0) - 1)::INTEGER AS df,
-           min(e) FILTER (WHERE p > 0) AS min_expected,
-           string_agg(face || ' ' || n || ' (' || round(e, 1) || ')', ', ' ORDER BY ord) AS faces
+    SELECT level, who, die, spec, sum(thrown) AS throws,
+           sum((thrown - expected_count) ** 2 / expected_count) FILTER (WHERE probability > 0) AS chi2,
+           (count(*) FILTER (WHERE probability > 0) - 1)::INTEGER AS df,
+           min(expected_count) FILTER (WHERE probability > 0) AS min_expected,
+           string_agg(face || ' ' || thrown || ' (' || round(expected_count, 1) || ')', ', ' ORDER BY ord) AS faces
     FROM expected GROUP BY level, who, die, spec
 ), tested AS (
     SELECT *, stat_chi2_sf(chi2, df) AS p_value, min_expected >= 5 AND df > 0 AS in_family FROM tests
 ), ranked AS (
-    SELECT *, row_number() OVER (ORDER BY p_value, level, who, die, spec) AS i, count(*) OVER () AS m
+    SELECT *, row_number() OVER (ORDER BY p_value, level, who, die, spec) AS rank_no, count(*) OVER () AS family_size
     FROM tested WHERE in_family
 ), adjusted AS (
     SELECT level, who, die, spec,
-           least(1.0, max((m - i + 1) * p_value) OVER (ORDER BY i ROWS UNBOUNDED PRECEDING)) AS p_holm,
-           least(1.0, min(m / i * p_value) OVER (ORDER BY i ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)) AS q_bh
+           least(1.0, max((family_size - rank_no + 1) * p_value)
+                                  OVER (ORDER BY rank_no ROWS UNBOUNDED PRECEDING)) AS p_holm,
+           least(1.0, min(family_size / rank_no * p_value)
+                      OVER (ORDER BY rank_no ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)) AS q_bh
     FROM ranked
 )
 SELECT t.level, t.who, t.die, t.spec, t.throws, t.faces, t.chi2, t.df, t.min_expected, t.p_value, a.p_holm, a.q_bh,

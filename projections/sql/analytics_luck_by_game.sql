@@ -4,7 +4,7 @@ SELECT t.game, t.player, any_value(p.name) AS name, any_value(p.faction) AS fact
        any_value(CASE WHEN g.winner = t.player THEN 'win' WHEN g.winner IS NOT NULL THEN 'loss'
                       WHEN g.ended THEN 'draw' END) AS result,
        count(*) AS throws, sum(t.n_dice) AS dice, sum(t.luck) AS luck,
-       sum(t.luck) / nullif(sqrt(sum(t.variance)), 0) AS z
+       sum(t.luck) / nullif(sqrt(sum(t.variance)), 0) AS z_score
 FROM stat_throws t SEMI JOIN scope s ON s.game = t.game
 JOIN dim_games g ON g.game = t.game
 LEFT JOIN dim_players p ON p.game = t.game AND p.player = t.player

@@ -3,17 +3,17 @@
 -- against the sum of its probabilities, variance sum p(1 - p), normal approximation).
 WITH scope AS (SELECT unnest($games::VARCHAR[]) AS game),
 stab AS (
-    SELECT s.face, count(*) FILTER (WHERE s.shown) AS o, sum(s.p) AS e
+    SELECT s.face, count(*) FILTER (WHERE s.shown) AS shown, sum(s.probability) AS expected_count
     FROM stat_stabilisations s SEMI JOIN scope c ON c.game = s.game GROUP BY s.face
 ), casts AS (
     SELECT c.passed, c.p_pass, c.miscast, c.p_miscast FROM stat_casts c SEMI JOIN scope s ON s.game = c.game
 ), dispels AS (
     SELECT d.dispelled, d.p_dispel FROM stat_dispels d SEMI JOIN scope s ON s.game = d.game
 ), checks AS (
-    SELECT 'stabilisation outcomes' AS test, sum(o) AS n, NULL::DOUBLE AS observed, NULL::DOUBLE AS expected,
-           sum((o - e) ** 2 / e) FILTER (WHERE e > 0) AS statistic, (count(*) FILTER (WHERE e > 0) - 1)::INTEGER AS df,
-           min(e) AS min_expected
-    FROM stab HAVING sum(o) > 0
+    SELECT 'stabilisation outcomes' AS test, sum(shown) AS n, NULL::DOUBLE AS observed, NULL::DOUBLE AS expected,
+           sum((shown - expected_count) ** 2 / expected_count) FILTER (WHERE expected_count > 0) AS statistic,
+           (count(*) FILTER (WHERE expected_count > 0) - 1)::INTEGER AS df, min(expected_count) AS min_expected
+    FROM stab HAVING sum(shown) > 0
     UNION ALL
     SELECT 'casting passes', count(*), count(*) FILTER (WHERE passed), sum(p_pass),
            (count(*) FILTER (WHERE passed) - sum(p_pass)) ** 2 / nullif(sum(p_pass * (1 - p_pass)), 0), 1,
@@ -33,9 +33,11 @@ stab AS (
     SELECT *, stat_chi2_sf(statistic, df) AS p_value, min_expected >= 5 AND statistic IS NOT NULL AS in_family
     FROM checks
 ), ranked AS (
-    SELECT *, row_number() OVER (ORDER BY p_value, test) AS i, count(*) OVER () AS m FROM tested WHERE in_family
+    SELECT *, row_number() OVER (ORDER BY p_value, test) AS rank_no, count(*) OVER () AS family_size
+    FROM tested WHERE in_family
 ), adjusted AS (
-    SELECT test, least(1.0, max((m - i + 1) * p_value) OVER (ORDER BY i ROWS UNBOUNDED PRECEDING)) AS p_holm
+    SELECT test, least(1.0, max((family_size - rank_no + 1) * p_value)
+                                  OVER (ORDER BY rank_no ROWS UNBOUNDED PRECEDING)) AS p_holm
     FROM ranked
 )
 SELECT t.test, t.n, t.observed, t.expected, t.statistic, t.df, t.min_expected, t.p_value, a.p_holm,

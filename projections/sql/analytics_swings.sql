@@ -1,3 +1,3 @@
--- The big luck swings of game $game: throws with |z| >= 2, z = (observed - expected) / sd.
-SELECT seq, player, unit, observed, expected, luck, z FROM stat_throws
-WHERE game = $game AND abs(z) >= 2 ORDER BY seq;
+-- The big luck swings of game $game: throws with |z_score| >= 2, z_score = (observed - expected) / sd.
+SELECT seq, player, unit, observed, expected, luck, z_score FROM stat_throws
+WHERE game = $game AND abs(z_score) >= 2 ORDER BY seq;

@@ -4,7 +4,7 @@
 WITH scope AS (SELECT unnest($games::VARCHAR[]) AS game)
 SELECT s.face, CASE s.face WHEN 'crit' THEN 'hostile domain' WHEN 'blank' THEN 'own domain'
                            WHEN 'success' THEN 'stays unaligned' ELSE s.face END AS outcome,
-       count(*) FILTER (WHERE s.shown) AS observed, sum(s.p) AS expected,
-       count(*) FILTER (WHERE s.shown) / count(*) AS share, sum(s.p) / count(*) AS expected_share
+       count(*) FILTER (WHERE s.shown) AS observed, sum(s.probability) AS expected,
+       count(*) FILTER (WHERE s.shown) / count(*) AS share, sum(s.probability) / count(*) AS expected_share
 FROM stat_stabilisations s SEMI JOIN scope c ON c.game = s.game
 GROUP BY s.face ORDER BY min(s.ord), s.face;

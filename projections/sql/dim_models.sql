@@ -1,13 +1,13 @@
 -- Models of the setup (placed_seq 0) and of ModelPlaced events (placed_seq = its seq).
 -- when: GameCreated, ModelPlaced
 INSERT INTO dim_models
-SELECT game, m.id, m.player, coalesce(m.name, m.id), m.size, coalesce(m.step, 0), coalesce(m.run, 0),
-       coalesce(m.agility, 0), coalesce(m.explore, 0), placed_seq
+SELECT game, model.id, model.player, coalesce(model.name, model.id), model.size, coalesce(model.step, 0),
+       coalesce(model.run, 0), coalesce(model.agility, 0), coalesce(model.explore, 0), placed_seq
 FROM (SELECT game, placed_seq,
-             json_transform(m, '{"id": "VARCHAR", "player": "VARCHAR", "name": "VARCHAR", "size": "VARCHAR",
-                                 "step": "INTEGER", "run": "INTEGER", "agility": "INTEGER",
-                                 "explore": "INTEGER"}') AS m
-      FROM (SELECT game, unnest(json_transform(payload, '{"setup": {"models": "JSON[]"}}').setup.models) AS m,
+             json_transform(model, '{"id": "VARCHAR", "player": "VARCHAR", "name": "VARCHAR", "size": "VARCHAR",
+                                     "step": "INTEGER", "run": "INTEGER", "agility": "INTEGER",
+                                     "explore": "INTEGER"}') AS model
+      FROM (SELECT game, unnest(json_transform(payload, '{"setup": {"models": "JSON[]"}}').setup.models) AS model,
                    0 AS placed_seq
             FROM batch_events WHERE type = 'GameCreated' AND game IS NOT NULL
             UNION ALL

@@ -13,9 +13,9 @@ WITH about AS (
     FROM fct_dice WHERE game = $game GROUP BY roll_seq
 )
 SELECT o.seq, o.player, o.purpose, o.die, o.n_dice, o.faces, coalesce(o.source, 'physical') AS source,
-       o.successes, o.p_outcome, r.used_by_seq, coalesce(x.n_rerolled, 0) AS n_rerolled, x.rerolled_from
+       o.successes, o.p_outcome, r.used_by_seq, coalesce(rr.n_rerolled, 0) AS n_rerolled, rr.rerolled_from
 FROM roll_odds_of($game) o
 JOIN fct_rolls r ON r.game = o.game AND r.seq = o.seq
-LEFT JOIN rerolls x ON x.roll_seq = o.seq
+LEFT JOIN rerolls rr ON rr.roll_seq = o.seq
 WHERE o.game = $game AND o.seq IN (SELECT roll_seq FROM used)
 ORDER BY o.seq;

@@ -1,16 +1,15 @@
 -- The 9th Age casting attempts with the exact probability that such an attempt passes: the sum of
 -- `dice` d6 plus the modifier reaching the casting value of the declared version, a single die's
--- natural 1 or 2 failing (X01). Bound spells always pass (X03).
+-- natural 1 or 2 failing (X01). Bound spells always pass (X03). The spells and wizards are those the
+-- games' setups list (a system without them has none).
 CREATE OR REPLACE VIEW fct_casts AS
 WITH spells AS (
     SELECT g.game, s ->> 'id' AS spell, s ->> 'kind' AS kind, s ->> 'path' AS path,
            (s ->> 'casting_value')::INTEGER AS casting_value, (s ->> 'boosted_value')::INTEGER AS boosted_value
     FROM dim_games g, unnest(CAST(json_extract(g.header, '$.setup.spells') AS JSON[])) AS t(s)
-    WHERE g.system = 't9a'
 ), wizards AS (
     SELECT g.game, w ->> 'id' AS wizard, w ->> 'player' AS player
     FROM dim_games g, unnest(CAST(json_extract(g.header, '$.setup.wizards') AS JSON[])) AS t(w)
-    WHERE g.system = 't9a'
 ), casts AS (
     SELECT e.game, e.seq, e.turn, e.payload ->> 'wizard' AS wizard, e.payload ->> 'spell' AS spell,
            (e.payload ->> 'dice')::INTEGER AS dice, coalesce(e.payload ->> 'version', 'basic') AS version,
@@ -23,7 +22,7 @@ SELECT c.*, w.player, s.kind, s.path,
        CASE WHEN c.version = 'boosted' THEN s.boosted_value ELSE s.casting_value END AS casting_value,
        CASE WHEN s.kind = 'bound' THEN 1.0
             ELSE (SELECT coalesce(sum(d.ways), 0) FROM dim_d6_sums d
-                  WHERE d.k = c.dice AND d.total + c.modifier >= (CASE WHEN c.version = 'boosted'
+                  WHERE d.dice = c.dice AND d.total + c.modifier >= (CASE WHEN c.version = 'boosted'
                                                                        THEN s.boosted_value ELSE s.casting_value END)
                     AND (c.dice > 1 OR d.total >= 3)) / (6.0 ** c.dice) END AS p_pass
 FROM casts c LEFT JOIN spells s ON s.game = c.game AND s.spell = c.spell

@@ -12,6 +12,6 @@ WITH dispels AS (
 )
 SELECT d.*, (c.payload ->> 'spell') AS spell, (c.payload ->> 'total')::INTEGER AS casting_total,
        (SELECT coalesce(sum(s.ways), 0) FROM dim_d6_sums s
-        WHERE s.k = d.dice AND s.total >= (c.payload ->> 'total')::INTEGER AND (d.dice > 1 OR s.total >= 3)) / (6.0 ** d.dice)
+        WHERE s.dice = d.dice AND s.total >= (c.payload ->> 'total')::INTEGER AND (d.dice > 1 OR s.total >= 3)) / (6.0 ** d.dice)
            AS p_dispel
 FROM dispels d JOIN fct_events c ON c.game = d.game AND c.seq = d.cast_seq;

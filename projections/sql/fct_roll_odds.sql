@@ -14,12 +14,12 @@ WITH rolls AS (
 ), counts AS (
     SELECT r.game, r.seq, f AS face, count(*) AS c FROM rolls r, unnest(r.shown) AS t(f) GROUP BY ALL
 ), odds AS (
-    SELECT c.game, c.seq, sum(ln(d.n::DOUBLE / d.total) * c.c) AS log_p, product(factorial(c.c::INTEGER))::DOUBLE AS ties,
+    SELECT c.game, c.seq, sum(ln(d.sides::DOUBLE / d.total) * c.c) AS log_p, product(factorial(c.c::INTEGER))::DOUBLE AS ties,
            sum(CASE WHEN c.face IN ('crit', 'success') THEN c.c ELSE 0 END)::INTEGER AS k
     FROM counts c JOIN rolls r USING (game, seq) JOIN dice d ON d.game = c.game AND d.die = r.die AND d.face = c.face
     GROUP BY c.game, c.seq
 ), success AS (
-    SELECT d.game, d.die, sum(CASE WHEN d.face IN ('crit', 'success') THEN d.n ELSE 0 END)::DOUBLE / any_value(d.total) AS p
+    SELECT d.game, d.die, sum(CASE WHEN d.face IN ('crit', 'success') THEN d.sides ELSE 0 END)::DOUBLE / any_value(d.total) AS p
     FROM dice d GROUP BY d.game, d.die
 )
 SELECT r.game, r.seq, r.player, r.purpose, r.die, r.n_dice, r.faces, r.source, o.k AS successes,

@@ -18,7 +18,7 @@ SELECT count(*) FROM stat_touched;
 -- a number, e.g. the d6), else 1 for the faces success and crit and 0 for the others.
 CREATE OR REPLACE TEMP TABLE stat_touched_dice AS
 WITH dice AS (
-    SELECT d.game, d.die, d.face, d.n, d.total::DOUBLE AS total, d.ord,
+    SELECT d.game, d.die, d.face, d.sides, d.total::DOUBLE AS total, d.ord,
            bool_and(regexp_full_match(d.face, '-?[0-9]+')) OVER (PARTITION BY d.game, d.die) AS numbered
     FROM dim_dice d SEMI JOIN stat_touched t ON t.game = d.game
 )
@@ -39,8 +39,8 @@ DELETE FROM stat_throws WHERE game IN (SELECT game FROM stat_touched);
 
 INSERT INTO stat_throws
 WITH moments AS (
-    SELECT game, die, bool_and(numbered) AS numbered, sum(n * value) / any_value(total) AS mean,
-           sum(n * value * value) / any_value(total) - (sum(n * value) / any_value(total)) ** 2 AS var
+    SELECT game, die, bool_and(numbered) AS numbered, sum(sides * value) / any_value(total) AS mean,
+           sum(sides * value * value) / any_value(total) - (sum(sides * value) / any_value(total)) ** 2 AS var
     FROM stat_touched_dice GROUP BY game, die
 ), throws AS (
     SELECT s.game, s.seq, s.roll_seq, s.player, s.purpose, s.die, s.kind, count(*)::INTEGER AS n_dice,
@@ -49,24 +49,24 @@ WITH moments AS (
     GROUP BY ALL
 )
 SELECT t.game, t.seq, t.roll_seq, e.turn, t.player, t.purpose, t.die, t.kind,
-       CASE WHEN m.numbered THEN 'pips' ELSE 'successes' END, t.n_dice, t.observed, t.n_dice * m.mean,
-       t.n_dice * greatest(m.var, 0), t.observed - t.n_dice * m.mean,
-       CASE WHEN m.var > 1e-12 THEN (t.observed - t.n_dice * m.mean) / sqrt(t.n_dice * m.var) END
-FROM throws t JOIN moments m ON m.game = t.game AND m.die = t.die
-LEFT JOIN (SELECT x.game, x.seq, x.turn FROM fct_events x SEMI JOIN stat_touched k ON k.game = x.game) e
+       CASE WHEN die.numbered THEN 'pips' ELSE 'successes' END, t.n_dice, t.observed, t.n_dice * die.mean,
+       t.n_dice * greatest(die.var, 0), t.observed - t.n_dice * die.mean,
+       CASE WHEN die.var > 1e-12 THEN (t.observed - t.n_dice * die.mean) / sqrt(t.n_dice * die.var) END
+FROM throws t JOIN moments die ON die.game = t.game AND die.die = t.die
+LEFT JOIN (SELECT ev.game, ev.seq, ev.turn FROM fct_events ev SEMI JOIN stat_touched touched ON touched.game = ev.game) e
        ON e.game = t.game AND e.seq = t.seq;
 
 DELETE FROM stat_faces WHERE game IN (SELECT game FROM stat_touched);
 
 INSERT INTO stat_faces
 WITH specs AS (
-    SELECT game, die, string_agg(face || ':' || n, ' ' ORDER BY ord) AS spec FROM stat_touched_dice GROUP BY game, die
+    SELECT game, die, string_agg(face || ':' || sides, ' ' ORDER BY ord) AS spec FROM stat_touched_dice GROUP BY game, die
 ), counted AS (
-    SELECT game, player, die, face, count(*) AS n FROM stat_touched_shown GROUP BY ALL
+    SELECT game, player, die, face, count(*) AS thrown FROM stat_touched_shown GROUP BY ALL
 ), pairs AS (
     SELECT DISTINCT game, player, die FROM stat_touched_shown
 )
-SELECT p.game, p.player, p.die, s.spec, d.face, d.ord, d.n / d.total, coalesce(c.n, 0)
+SELECT p.game, p.player, p.die, s.spec, d.face, d.ord, d.sides / d.total, coalesce(c.thrown, 0)
 FROM pairs p JOIN stat_touched_dice d ON d.game = p.game AND d.die = p.die
 JOIN specs s ON s.game = p.game AND s.die = p.die
 LEFT JOIN counted c ON c.game = p.game AND c.player = p.player AND c.die = p.die AND c.face = d.face;
@@ -112,7 +112,7 @@ FROM fct_dispels d SEMI JOIN stat_touched t ON t.game = d.game;
 DELETE FROM stat_stabilisations WHERE game IN (SELECT game FROM stat_touched);
 
 INSERT INTO stat_stabilisations
-SELECT r.game, r.seq, r.player, d.face, d.ord, d.n / d.total, CAST(r.faces AS VARCHAR[])[1] = d.face
+SELECT r.game, r.seq, r.player, d.face, d.ord, d.sides / d.total, CAST(r.faces AS VARCHAR[])[1] = d.face
 FROM fct_rolls r SEMI JOIN stat_touched t ON t.game = r.game
 JOIN stat_touched_dice d ON d.game = r.game AND d.die = r.die
 WHERE r.purpose = 'stabilisation';

@@ -8,16 +8,17 @@ CREATE TABLE IF NOT EXISTS stat_position (notification_id BIGINT);
 -- One row per throw of dice: a roll's dice as they first showed (fct_dice.original), and each re-roll
 -- (DieRerolled) as a throw of its own one die. unit 'successes' (faces success and crit count 1) for
 -- dice with named faces, 'pips' (the face's number) for numbered dice such as the d6; expected and
--- variance are those of the dice in force (dim_dice). luck = observed - expected, z = luck / sd.
+-- variance are those of the dice in force (dim_dice). luck = observed - expected, z_score = luck / sd.
 CREATE TABLE IF NOT EXISTS stat_throws (
     game VARCHAR, seq BIGINT, roll_seq BIGINT, turn BIGINT, player VARCHAR, purpose VARCHAR, die VARCHAR,
     kind VARCHAR, unit VARCHAR, n_dice INTEGER, observed DOUBLE, expected DOUBLE, variance DOUBLE, luck DOUBLE,
-    z DOUBLE);
+    z_score DOUBLE);
 
 -- Faces thrown (the same throws as stat_throws) per game, player and die, with every face of the die in
--- force (n = 0 when it never showed) and its probability p; spec names the die's faces and counts.
+-- force (thrown = 0 when it never showed) and its probability; spec names the die's faces and sides.
 CREATE TABLE IF NOT EXISTS stat_faces (
-    game VARCHAR, player VARCHAR, die VARCHAR, spec VARCHAR, face VARCHAR, ord INTEGER, p DOUBLE, n BIGINT);
+    game VARCHAR, player VARCHAR, die VARCHAR, spec VARCHAR, face VARCHAR, ord INTEGER, probability DOUBLE,
+    thrown BIGINT);
 
 -- Per game: the first player (who names the game's first event naming a player: the first activation in
 -- Tornscape, the first casting roll in The 9th Age, the first initiative roll in Claustrophobia).
@@ -39,7 +40,7 @@ CREATE TABLE IF NOT EXISTS stat_casts (
 CREATE TABLE IF NOT EXISTS stat_dispels (game VARCHAR, seq BIGINT, player VARCHAR, dice INTEGER, dispelled BOOLEAN,
     p_dispel DOUBLE);
 CREATE TABLE IF NOT EXISTS stat_stabilisations (game VARCHAR, seq BIGINT, player VARCHAR, face VARCHAR, ord INTEGER,
-    p DOUBLE, shown BOOLEAN);
+    probability DOUBLE, shown BOOLEAN);
 CREATE TABLE IF NOT EXISTS stat_cards (game VARCHAR, seq BIGINT, deck VARCHAR, card VARCHAR);
 CREATE TABLE IF NOT EXISTS stat_initiative (game VARCHAR, seq BIGINT, warrior VARCHAR, exhausted BOOLEAN,
     set_aside BOOLEAN);

@@ -9,11 +9,13 @@ import re
 import sqlite3
 from pathlib import Path
 
+import orjson
 import pytest
 
 from domain.application import Rollcall
 from domain.errors import GameAlreadyRecorded, RecordError
-from domain.record import canonical, canonical_plain, compact_plain, loads_plain
+from domain.seats import seats_of
+from domain.record import canonical, canonical_plain, loads_plain
 from simulation.games import record_lines, simulate
 from store.bulk import import_files
 
@@ -117,7 +119,7 @@ def test_plain_json_reads_as_json_and_writes_as_json_does(text: str, floats: boo
     if plain:
         try:
             assert canonical_plain(value) == canonical(value).encode()
-            assert compact_plain(value) == json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+            assert orjson.dumps(value) == json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
         except TypeError:  # orjson refuses what it cannot write as json does (the caller falls back)
             assert "12345678901234567890123" in text or "ud800" in text
 
@@ -148,6 +150,32 @@ def test_bulk_import_refuses_a_game_given_twice_and_stores_the_rest(tmp_path: Pa
     assert sorted(h["game"] for h in app.headers()) == sorted(r.game for r in results if r not in refused)
     again = list(import_files(app, RECORDS[:2], workers=1))
     assert all(isinstance(r, RecordError) and isinstance(r.cause, GameAlreadyRecorded) for r in again)
+
+
+def club_night_with_a_freed_seat(data: Path) -> tuple[Rollcall, dict]:
+    """A store whose round 1 was paired again, so that Player 3's seat is held by a withdrawn game; and the
+    header of a new game seating Player 3 in that round."""
+    app = Rollcall.open(data)
+    app.create_tournament("Club Night", "tornscape")
+    for i in range(3):
+        app.register_player("Club Night", f"Player {i + 1}", "engeln")
+    withdrawn = app.pair_round("Club Night", 1, seed=1)["tables"][0]["game"]
+    assert withdrawn in app.pair_round("Club Night", 1, seed=5)["withdrawn"]
+    header = {k: v for k, v in app.stored_lines(withdrawn)[0].items() if k != "hash"}
+    header["game"] = "club-night-r1-guest"
+    header["players"][0]["name"] = "Guest"
+    return app, header
+
+
+def test_bulk_import_of_a_game_taking_a_seat_a_withdrawn_game_freed_stores_it_as_one_write(tmp_path: Path) -> None:
+    bulk, header = club_night_with_a_freed_seat(tmp_path / "bulk")
+    single, _ = club_night_with_a_freed_seat(tmp_path / "single")
+    (tmp_path / "guest.rollcall.jsonl").write_text(json.dumps(header) + "\n", encoding="utf-8")
+    (result,) = import_files(bulk, [tmp_path / "guest.rollcall.jsonl"], workers=1)
+    assert not isinstance(result, Exception), result
+    ordinary_import(single, [json.dumps(header)], "guest")
+    assert rows(tmp_path / "bulk")[-3:] == rows(tmp_path / "single")[-3:]
+    assert bulk.seat_taken(seats_of(header)[1][1]) == "club-night-r1-guest"
 
 
 def test_import_of_a_broken_record_stores_nothing(tmp_path: Path) -> None:

@@ -104,6 +104,19 @@ def test_header_only_record_creates_an_empty_game(run, tmp_path):
     assert run("record", "spring-cup-r1-t3", '{"type": "TurnStarted", "turn": 1}').exit_code == 0
 
 
+def test_games_lists_the_tournament_round_and_table_a_game_names_and_nothing_it_leaves_out(run, tmp_path):
+    base = {"rollcall": 1, "system": "tornscape", "players": [{"id": "p1", "name": "A"}, {"id": "p2", "name": "B"}],
+            "setup": {"board": {"width": 6, "height": 6}}}
+    for name, extra in (("paired", {"tournament": "Spring Cup", "round": 2, "table": 3}),
+                        ("named", {"game": "friendly-1", "tournament": "Spring Cup"})):
+        (tmp_path / f"{name}.rollcall.jsonl").write_text(json.dumps({**base, **extra}) + "\n")
+        assert run("import", str(tmp_path / f"{name}.rollcall.jsonl")).exit_code == 0
+    listed = run("games").output.splitlines()
+    assert "spring-cup-r2-t3  tornscape  A (-) vs B (-)  Spring Cup, round 2, table 3" in listed
+    assert "friendly-1  tornscape  A (-) vs B (-)  Spring Cup" in listed
+    assert "None" not in "\n".join(listed)
+
+
 def test_export_to_file_round_trips_byte_identically(run, tmp_path):
     run("import", str(EXAMPLE))
     first = tmp_path / "first.rollcall.jsonl"

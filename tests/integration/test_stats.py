@@ -22,7 +22,7 @@ from simulation.tournaments import simulate_tournament
 from domain.systems import system_for
 from projections.projector import Projector
 from projections.queries import connect_read
-from projections.stats import ANALYTICS_QUERIES, Scope, all_figures, scope_games
+from projections.stats import ANALYTICS_QUERIES, Scope, scope_games
 
 TOURNAMENTS = (("tornscape", "Stats Open", 6, 2), ("t9a", "Stats Magic", 6, 2), ("claustrophobia", "Stats Descent", 4, 2))
 STAT_TABLES = ("stat_throws", "stat_faces", "stat_games", "stat_turns", "stat_casts", "stat_dispels",
@@ -134,7 +134,7 @@ def test_luck_per_player_sums_observed_minus_expected_over_every_throw(con, simu
         for key, (observed, mean, var) in expected.items():
             assert got[key]["observed"] == pytest.approx(observed)
             assert got[key]["luck"] == pytest.approx(observed - mean, abs=1e-9)
-            assert got[key]["z"] == pytest.approx((observed - mean) / math.sqrt(var), abs=1e-9)
+            assert got[key]["z_score"] == pytest.approx((observed - mean) / math.sqrt(var), abs=1e-9)
 
 
 def test_luck_line_accumulates_each_players_luck_through_the_game(con, simulated):
@@ -155,7 +155,7 @@ def test_big_swings_are_the_throws_two_standard_deviations_from_expectation(con,
             scope = Scope(tournament=name, game=game.game)
             line = ANALYTICS_QUERIES["luck_line"](con, scope)
             swings = ANALYTICS_QUERIES["swings"](con, scope)
-            assert [s["seq"] for s in swings] == [r["seq"] for r in line if r["z"] is not None and abs(r["z"]) >= 2]
+            assert [s["seq"] for s in swings] == [r["seq"] for r in line if r["z_score"] is not None and abs(r["z_score"]) >= 2]
 
 
 # --- fairness ----------------------------------------------------------------------------------
@@ -375,7 +375,7 @@ def test_stats_json_prints_every_figure_of_the_scope(simulated):
     assert sorted(printed["scope"]["games"]) == sorted(g.game for g in simulated[1]["Stats Magic"])
     con = connect_read(simulated[0])
     try:
-        figures = all_figures(con, Scope(tournament="Stats Magic"))
+        figures = {name: query(con, Scope(tournament="Stats Magic")) for name, query in ANALYTICS_QUERIES.items()}
     finally:
         con.close()
     assert printed["fairness"] == [{k: pytest.approx(v) if isinstance(v, float) else v for k, v in row.items()}

@@ -101,7 +101,7 @@ def test_nothing_left_to_take_back_is_refused(app: Rollcall) -> None:
 
 def test_a_sealed_game_takes_nothing_back(app: Rollcall) -> None:
     game, _ = started(app)
-    app.end_game(game, {"p1": 0, "p2": 0}, None, "time called")
+    app.record(game, {"type": "GameEnded", "score": {"p1": 0, "p2": 0}, "winner": None, "reason": "time called"})
     app.seal_game(game, ["p1", "p2"])
     with pytest.raises(RuleViolation) as info:
         app.record(game, {"type": "TakenBack", "from": 4})
@@ -110,7 +110,7 @@ def test_a_sealed_game_takes_nothing_back(app: Rollcall) -> None:
 
 def test_the_end_of_a_game_may_be_taken_back_before_the_seal(app: Rollcall) -> None:
     game, _ = started(app)
-    app.end_game(game, {"p1": 1, "p2": 0}, "p1", "time called")
+    app.record(game, {"type": "GameEnded", "score": {"p1": 1, "p2": 0}, "winner": "p1", "reason": "time called"})
     app.record(game, {"type": "TakenBack", "from": 4})
     state = app.get_game(game).state
     assert not state.ended
@@ -152,7 +152,7 @@ def test_a_rewind_past_a_digital_games_end_is_refused(app: Rollcall) -> None:
     header, played = record_lines(EX1)
     digital = {**json.loads(header), "dice_mode": "digital", "game": "digital-end", "hash": None}
     app.import_record([json.dumps(digital), *map(json.dumps, played[:3])], "digital")
-    app.end_game("digital-end", {"p1": 0, "p2": 0}, None, "time called")
+    app.record("digital-end", {"type": "GameEnded", "score": {"p1": 0, "p2": 0}, "winner": None, "reason": "time called"})
     with pytest.raises(RuleViolation) as info:
         app.record("digital-end", {"type": "GameRewound", "to": 3, "judge": "Jules", "text": "again"})
     assert info.value.rule == "F13" and "seed public" in info.value.message

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from completions import completions, examples as completions_examples
 from domain.game import Game
 from domain.systems.actions import Action, count, faces, offered, one_of
 from domain.systems.pack import winner_of
@@ -52,12 +53,12 @@ def test_an_entry_of_an_object_field_fills_into_the_object_and_the_derived_winne
 def test_completions_of_a_final_score_give_a_draw_and_a_win_for_each_side() -> None:
     end = Action({"type": "GameEnded"}, "End", open={"score.p1": count(0, 50), "score.p2": count(0, 50)},
                  derive=lambda e: {"winner": winner_of(e["score"])})
-    winners = [e["winner"] for e in end.completions(6)]
+    winners = [e["winner"] for e in completions(end, 6)]
     assert {None, "p1", "p2"} <= set(winners)
 
 
 def test_examples_of_many_dice_show_every_face() -> None:
-    examples = faces(range(1, 7), 5).examples(50)
+    examples = completions_examples(faces(range(1, 7), 5), 50)
     assert len(examples) == 50 and len({tuple(e) for e in examples}) == 50
     assert {f for e in examples for f in e} == set(range(1, 7))
     assert {e[0] for e in examples} == set(range(1, 7))

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from completions import completions
 from domain.game import Game
 from domain.record import read_lines
 from domain.systems.actions import offered
@@ -39,12 +40,12 @@ def on_copy(game: Game) -> Game:
     return twin
 
 
-def check_offers(game: Game, completions: int = 4) -> list:
+def check_offers(game: Game, events_each: int = 4) -> list:
     """Assert that the rules accept every action offered at ``game``'s state; the actions."""
     actions = game.system.legal_actions(game.state)
     recorded = set()
     for action in actions:
-        events = action.completions(completions)
+        events = completions(action, events_each)
         assert events, f"seq {game.state.seq}: {action.label} offers no value for an open field"
         for event in events:
             game.check_event(event, strict=True)  # RuleViolation or MalformedRecord if the rules refuse it
@@ -108,7 +109,7 @@ def test_a_random_walk_over_the_offered_actions_stays_legal(system: str, seed: i
     kinds = set()
     for step in range(400):
         by_type: dict[str, list] = {}
-        for action in check_offers(game, completions=3):
+        for action in check_offers(game, events_each=3):
             by_type.setdefault(action.event["type"], []).append(action)
         if step >= 160 and "GameEnded" in by_type:  # walked far enough, and the rules let the game end now
             break
@@ -116,10 +117,10 @@ def test_a_random_walk_over_the_offered_actions_stays_legal(system: str, seed: i
         if "WarriorRemoved" in by_type and rng.random() < 0.9:
             del by_type["WarriorRemoved"]  # (a party wiped out at once would leave little to walk through)
         kind = rng.choice(sorted(by_type))  # each type of event as likely, whatever the number of its actions
-        game.record(rng.choice(rng.choice(by_type[kind]).completions(8)))
+        game.record(rng.choice(completions(rng.choice(by_type[kind]), 8)))
         kinds.add(kind)
     end = next(a for a in check_offers(game) if a.event["type"] == "GameEnded")
-    game.record(end.completions()[0])
+    game.record(completions(end)[0])
     seal = check_offers(game)
     assert [a.event["type"] for a in seal] == ["GameSealed"]
     game.record(seal[0].fill())

@@ -975,7 +975,7 @@ def test_a_new_game_checks_its_setup_once_and_holds_the_state_a_reload_rebuilds(
     monkeypatch.setattr(Tornscape, "check_setup", lambda self, state, chk: calls.append(1) or check_setup(
         self, state, chk))
     head = header(inf("a", "p1", (2, 2)), large("b", "p2", (0, 7)), terrain=(solid("t1", (5, 5)),))
-    game = app.create_game(head)
+    game = app.check(header=head).game
     assert len(calls) == 1
     app.save(game)
     assert app.get_game(game.header["game"]).state.to_json() == game.state.to_json()

@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from completions import examples
 from domain.errors import MalformedRecord, RuleViolation
 from domain.game import Game
 from domain.systems.actions import Action, offered
@@ -291,7 +292,7 @@ def completions(action: Action, rng: random.Random, how_many: int = 2) -> list[d
     """``action`` completed with example values of its open fields: the first ones and random ones."""
     if not action.open:
         return [dict(action.event)]
-    options = {name: choice.examples(64) for name, choice in action.open.items()}
+    options = {name: examples(choice, 64) for name, choice in action.open.items()}
     firsts = action.fill(**{name: values[0] for name, values in options.items()})
     others = [action.fill(**{name: rng.choice(values) for name, values in options.items()}) for _ in range(how_many - 1)]
     return [firsts, *others]

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from domain.application import Rollcall
-from domain.errors import MalformedRecord, RecordError
+from domain.errors import RecordError
 from domain.tournaments import (DEFAULT_POINTS, GameResult, TournamentAlreadyCreated, TournamentError,
                                 TournamentNotFound, standings, swiss_pairings, tournament_uuid)
 
@@ -61,9 +61,9 @@ def test_an_unknown_tournament_is_a_clear_error(app: Rollcall) -> None:
 
 def test_a_game_of_another_system_than_its_tournament_is_refused_naming_field_tournament(app: Rollcall) -> None:
     app.create_tournament("Spring Cup", "tornscape")
-    with pytest.raises(MalformedRecord) as refused:
-        app.create_game(header("t9a", "spring cup"))
-    assert refused.value.field == "tournament"
+    with pytest.raises(RecordError) as refused:
+        app.check(header=header("t9a", "spring cup"))
+    assert refused.value.cause.field == "tournament"
     assert "tornscape tournament, not t9a" in str(refused.value)
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from domain import limits
 from domain.errors import MalformedRecord
-from domain.record import check_keys, did_you_mean, field as get_field
+from domain.record import check_keys, did_you_mean, field as get_field, setup_items
 from domain.systems.claustrophobia.legal import InitiativeActions
 from domain.systems.fields import EventSpec, integer, text
 from domain.systems.pack import GameSystem
@@ -95,6 +95,10 @@ class Claustrophobia(InitiativeActions, GameSystem):
     phases = ("initiative", "action")
     scoring_reasons = ("objective", "warrior slain")
 
+    def seats(self, a: tuple[str, str | None], b: tuple[str, str | None]) -> tuple[tuple, tuple]:
+        """The player of the humans sits as p1 (the setups give p1 the humans' warriors)."""
+        return (b, a) if b[1] == "humans" and a[1] != "humans" else (a, b)
+
     specs = {
         "ActionDieAssigned": EventSpec({"warrior": text, "roll": integer, "index": integer},
                                        derived={"line": "R100", "mvt": "R100", "cbt": "R100", "def": "R100",
@@ -114,11 +118,7 @@ class Claustrophobia(InitiativeActions, GameSystem):
         if human not in state.players:
             raise MalformedRecord(f"setup.human: unknown player '{human}'", field="setup.human")
         state.human = human
-        for i, raw in enumerate(get_field(setup, "warriors", list)):
-            where = f"setup.warriors[{i}]"
-            if not isinstance(raw, dict):
-                raise MalformedRecord(f"{where} must be an object", field=where)
-            check_keys(raw, WARRIOR_FIELDS, where)
+        for where, raw in setup_items(setup, "warriors", WARRIOR_FIELDS, optional=False):
             wid = get_field(raw, "id", str)
             lines, gifts = {}, {}
             for key, stats in (get_field(raw, "lines", dict, optional=True, default={}) or {}).items():

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 from domain import limits, randomness
 from domain.errors import MalformedRecord, RollcallError
-from domain.record import bounded, check_keys, did_you_mean, field as get_field, unknown_value
+from domain.record import (bounded, check_keys, did_you_mean, field as get_field, one_of_field, player_field,
+                           setup_items)
 from domain.systems.fields import EventSpec, dice_count, integer, integer_in, one_of, text
 from domain.systems.pack import GameSystem
 from domain.systems.t9a.presentation import T9APresentation
@@ -124,6 +125,15 @@ def miscast_effect(table: dict, value: int) -> str:
     return table[str(value)]
 
 
+def _in_setup(things: dict, event: dict, name: str, what: str) -> dict:
+    """The setup's ``what`` that the event's field ``name`` names; refused naming the near miss."""
+    found = things.get(event[name])
+    if found is None:
+        raise MalformedRecord(f"field `{name}`: no {what} '{event[name]}' in the setup"
+                              f"{did_you_mean(event[name], things)}", field=name)
+    return found
+
+
 class T9A(MagicActions, GameSystem):
     presentation_class = T9APresentation
     alias = "t9a"
@@ -132,6 +142,7 @@ class T9A(MagicActions, GameSystem):
     rule_data = "t9a"
     state_class = T9AState
     scoring_reasons = ("spell damage", "objective")
+    draw_events = ("FluxCardDrawn",)
 
     specs = {
         "MagicPhaseStarted": EventSpec({"active": text}),
@@ -155,15 +166,9 @@ class T9A(MagicActions, GameSystem):
     def check_setup(self, state: T9AState, chk: Checks) -> None:
         setup = state.setup
         check_keys(setup, SETUP_FIELDS, "setup")
-        for i, raw in enumerate(get_field(setup, "spells", list, optional=True, default=[])):
-            where = f"setup.spells[{i}]"
-            if not isinstance(raw, dict):
-                raise MalformedRecord(f"{where} must be an object", field=where)
-            check_keys(raw, SPELL_FIELDS, where)
+        for where, raw in setup_items(setup, "spells", SPELL_FIELDS):
             sid = get_field(raw, "id", str)
-            kind = raw.get("kind", "normal")
-            if kind not in KINDS:
-                raise unknown_value(f"{where}.kind", kind, KINDS)
+            kind = one_of_field(raw, "kind", KINDS, where, default="normal")
             spell = {"name": raw.get("name", sid), "path": raw.get("path"), "kind": kind,
                      "casting_value": bounded(raw, "casting_value", 0, limits.STAT,
                                               optional=kind in ("bound", "attribute"), where=where),
@@ -176,16 +181,9 @@ class T9A(MagicActions, GameSystem):
                                           f"each from 0 to {limits.STAT}", field=f"{where}.power_level")
                 spell["power_level"] = levels
             state.spells[sid] = spell
-        for i, raw in enumerate(get_field(setup, "wizards", list, optional=True, default=[])):
-            where = f"setup.wizards[{i}]"
-            if not isinstance(raw, dict):
-                raise MalformedRecord(f"{where} must be an object", field=where)
-            check_keys(raw, WIZARD_FIELDS, where)
+        for where, raw in setup_items(setup, "wizards", WIZARD_FIELDS):
             wid = get_field(raw, "id", str)
-            player = get_field(raw, "player", str)
-            if player not in state.players:
-                raise MalformedRecord(f"{where}.player: unknown player '{player}'{did_you_mean(player, state.players)}",
-                                      field=f"{where}.player")
+            player = player_field(raw, where, state.players)
             spells = get_field(raw, "spells", list, optional=True, default=[])
             for sid in spells:
                 if sid not in state.spells:
@@ -219,18 +217,10 @@ class T9A(MagicActions, GameSystem):
         return phase
 
     def wizard(self, state: T9AState, event: dict, name: str = "wizard") -> dict:
-        wizard = state.wizards.get(event[name])
-        if wizard is None:
-            raise MalformedRecord(f"field `{name}`: no wizard '{event[name]}' in the setup"
-                                  f"{did_you_mean(event[name], state.wizards)}", field=name)
-        return wizard
+        return _in_setup(state.wizards, event, name, "wizard")
 
     def spell(self, state: T9AState, event: dict, name: str = "spell") -> dict:
-        spell = state.spells.get(event[name])
-        if spell is None:
-            raise MalformedRecord(f"field `{name}`: no spell '{event[name]}' in the setup"
-                                  f"{did_you_mean(event[name], state.spells)}", field=name)
-        return spell
+        return _in_setup(state.spells, event, name, "spell")
 
     def derived_rule(self, state: T9AState, event: dict, name: str, given, value) -> str:
         """A wrong derived field breaks the rule that makes it: card 8's miscast modifier R86 (card 1's

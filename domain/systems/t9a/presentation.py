@@ -15,7 +15,7 @@ def _flux(pr, p: dict, rolls, names: Names) -> str:
 def _siphon(pr, p: dict, rolls, names: Names) -> str:
     n, kept = p.get("converted_dice"), p.get("kept")
     pools = ", ".join(f"{names.player(k)} {v}" for k, v in (p.get("magic_dice") or {}).items())
-    text = f"{n} {plural(n, 'die', 'dice')} from the veil, {kept} {plural(kept, 'token', 'tokens')} kept"
+    text = f"{plural(n, 'die', 'dice')} from the veil, {plural(kept, 'token')} kept"
     return text + (f"; magic dice {pools}" if pools else "")
 
 
@@ -23,13 +23,13 @@ def _cast(pr, p: dict, rolls, names: Names) -> str:
     boosted = " (boosted)" if p.get("version") == "boosted" else ""
     modifier = f" {signed(p['modifier'])}" if p.get("modifier") else ""
     text = (f"{names.of('wizards', p.get('wizard'))} casts {names.of('spells', p.get('spell'))}{boosted} with "
-            f"{p.get('dice')} {plural(p.get('dice'), 'die', 'dice')}{dice_text(p, rolls)}{modifier}: {p.get('total')}, "
+            f"{plural(p.get('dice'), 'die', 'dice')}{dice_text(p, rolls)}{modifier}: {p.get('total')}, "
             f"{'passed' if p.get('passed') else 'failed'}")
     return text + (", miscast!" if p.get("miscast") else "")
 
 
 def _dispel(pr, p: dict, rolls, names: Names) -> str:
-    return (f"{names.of('wizards', p.get('wizard'))} dispels with {p.get('dice')} "
+    return (f"{names.of('wizards', p.get('wizard'))} dispels with "
             f"{plural(p.get('dice'), 'die', 'dice')}{dice_text(p, rolls)}: {p.get('total')}, "
             f"{'dispelled' if p.get('dispelled') else 'failed'}")
 
@@ -44,8 +44,8 @@ SUMMARIES = {
                                                     f"{p.get('value')} → {words(p.get('effect') or 'none')}"),
     "SpellResolved": lambda pr, p, rolls, names: f"{names.of('spells', p.get('spell'))} takes effect",
     "AttributeResolved": lambda pr, p, rolls, names: f"attribute {names.of('spells', p.get('spell'))} takes effect",
-    "MagicPhaseEnded": lambda pr, p, rolls, names: (f"magic phase ends, {p.get('carried', 0)} veil "
-                                                    f"{plural(p.get('carried', 0), 'token', 'tokens')} carried"),
+    "MagicPhaseEnded": lambda pr, p, rolls, names: (f"magic phase ends, "
+                                                    f"{plural(p.get('carried', 0), 'veil token')} carried"),
 }
 
 

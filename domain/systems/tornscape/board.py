@@ -115,12 +115,15 @@ def facing_angle(facing: int) -> float:
     return math.degrees(math.atan2(dy, dx))
 
 
+def _shown(kind: str, tid: str, thing: dict | None) -> tuple[str, list, dict]:
+    """The element id of a thing of the board, where it stands (nowhere: hidden) and the thing itself."""
+    return f"{kind}-{tid}", positions((thing or {}).get("at")), thing or {}
+
+
 def vortex_look(vid: str, v: dict | None, size: float) -> Look:
-    gid = f"vortex-{vid}"
-    pos = positions((v or {}).get("at"))
+    gid, pos, v = _shown("vortex", vid, v)
     if not pos:
         return {(gid, "display"): "none"}
-    v = v or {}
     allegiance = v.get("allegiance")
     removed = bool(v.get("removed"))
     facing = v.get("facing")
@@ -143,11 +146,9 @@ def vortex_look(vid: str, v: dict | None, size: float) -> Look:
 
 
 def marker_look(kid: str, k: dict | None, size: float) -> Look:
-    gid = f"marker-{kid}"
-    pos = positions((k or {}).get("at"))
+    gid, pos, k = _shown("marker", kid, k)
     if not pos:
         return {(gid, "display"): "none"}
-    k = k or {}
     kind = str(k.get("kind") or "portable")
     x, y = px(pos[0], size)
     linked = k.get("linked_to")

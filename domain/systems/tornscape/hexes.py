@@ -33,6 +33,7 @@ __all__ = [
     "on_board",
     "to_offset",
     "from_offset",
+    "board_cells",
     "board_hexes",
     "neighbours",
     "distance",
@@ -118,14 +119,8 @@ def as_hex(value: object) -> Hex:
     raise ValueError(f"not a hex position [q, r] of two ints: {value!r}")
 
 
-def on_board(h: Hex, width: int, height: int) -> bool:
-    """True iff ``h`` lies on a ``width`` x ``height`` board."""
-    q, r = h
-    return 0 <= r < height and 0 <= q + ((r - (r & 1)) >> 1) < width
-
-
 def to_offset(h: Hex) -> tuple[int, int]:
-    """Axial ``(q, r)`` -> odd-r offset ``(col, row)``."""
+    """Axial ``(q, r)`` -> odd-r offset ``(col, row)``: the one place the odd-r shift is written."""
     q, r = h
     return (q + ((r - (r & 1)) >> 1), r)
 
@@ -137,9 +132,19 @@ def from_offset(col: int, row: int) -> Hex:
 
 @lru_cache(maxsize=64)
 def _board_hexes(width: int, height: int) -> tuple[Hex, ...]:
-    return tuple(
-        (col - ((row - (row & 1)) >> 1), row) for row in range(height) for col in range(width)
-    )
+    return tuple(from_offset(col, row) for row in range(height) for col in range(width))
+
+
+@lru_cache(maxsize=64)
+def board_cells(width: int, height: int) -> frozenset[Hex]:
+    """The hexes of a ``width`` x ``height`` board as a set: ``h in board_cells(w, h)`` is the board check
+    of hot loops (fetch the set once, then test each hex)."""
+    return frozenset(_board_hexes(width, height))
+
+
+def on_board(h: Hex, width: int, height: int) -> bool:
+    """True iff ``h`` lies on a ``width`` x ``height`` board."""
+    return tuple(h) in board_cells(width, height)
 
 
 def board_hexes(width: int, height: int) -> list[Hex]:
@@ -416,9 +421,10 @@ def nearest_free_hexes(
     if not visited:
         return []
     frontier = list(visited)
+    board = board_cells(width, height)
     # Once some hex within distance d is on the board, a ring with no on-board
     # hex means the whole (connected) board lies inside: nothing further.
-    reached_board = any(on_board(h, width, height) for h in frontier)
+    reached_board = any(h in board for h in frontier)
     while frontier:
         nxt: list[Hex] = []
         add = visited.add
@@ -431,8 +437,7 @@ def nearest_free_hexes(
         found: list[Hex] = []
         any_on = False
         for h in nxt:
-            r = h[1]
-            if 0 <= r < height and 0 <= h[0] + ((r - (r & 1)) >> 1) < width:
+            if h in board:
                 any_on = True
                 if is_free(h):
                     found.append(h)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from domain.systems.actions import Action, Choice, count, faces, one_of
+from domain.systems.presentation import plural
 from domain.systems.state import Roll
 from domain.systems.tornscape import hexes as hx
 from domain.systems.tornscape.state import Model, TornscapeState
@@ -208,8 +209,8 @@ def _attacks(pack, state: TornscapeState, model: Model) -> Iterator[Action]:
     checks; its dice are recorded for the luck statistics)."""
     if pack.adjacent_enemies(state, model, model.fp):
         for dice in ATTACK_DICE:
-            yield _roll(state, model.player, "attack", "attack", dice, f"{model.id} attacks with {dice} "
-                        f"{'die' if dice == 1 else 'dice'}", "attack")
+            yield _roll(state, model.player, "attack", "attack", dice, f"{model.id} attacks with "
+                        f"{plural(dice, 'die', 'dice')}", "attack")
 
 
 def _explore(pack, state: TornscapeState, model: Model) -> Iterator[Action]:
@@ -279,7 +280,7 @@ def reachable(pack, state: TornscapeState, model: Model, steps: int) -> dict[Pos
             q, r = position
             return ((q + dq, r + dr) for dq, dr in directions)
         cells = (lambda position: (position,)) if size == "infantry" else hx.hexon_hexes
-    width, height = state.width, state.height
+    board = hx.board_cells(state.width, state.height)
     paths: dict = {start: []}  # position -> the path that first reached it, as the record writes it
     ends: dict = {}
     frontier = [start]
@@ -292,7 +293,7 @@ def reachable(pack, state: TornscapeState, model: Model, steps: int) -> dict[Pos
                     continue
                 path = paths[new] = [*before, _json(new, size)]
                 fp = cells(new)
-                if not all(0 <= r < height and 0 <= q + ((r - (r & 1)) >> 1) < width for q, r in fp):
+                if not board.issuperset(fp):
                     continue
                 if no_end.isdisjoint(fp) and all(pack._marker_spots(state, m, model, fp) for m in linked
                                                  if m.at in fp):

@@ -7,7 +7,8 @@ from typing import Any
 
 from domain import limits
 from domain.errors import MalformedRecord
-from domain.record import bounded, check_keys, did_you_mean, field, position, show, unknown_value
+from domain.record import (bounded, check_keys, did_you_mean, field, one_of_field, player_field, position, setup_items,
+                           setup_object, show, unknown_value)
 from domain.systems.fields import EventSpec, a_list, any_value, integer, integer_in, one_of, text
 from domain.systems.pack import GameSystem
 from domain.systems.tornscape.presentation import TornscapePresentation
@@ -52,6 +53,7 @@ class Tornscape(VortexRules, GameSystem):
     state_class = TornscapeState
     phases = ("activation", "vortex_movement")
     scoring_reasons = ("objective", "vortex explored", "vortex held")
+    draw_events = ("PhenomenonDrawn",)
 
     specs = {
         "ActivationStarted": EventSpec({"model": text}, derived={"entered": "R25"}),
@@ -110,16 +112,16 @@ class Tornscape(VortexRules, GameSystem):
 
     def check_setup(self, state: TornscapeState, chk: Checks) -> None:
         setup = state.header["setup"]
-        for i, raw in enumerate(field(setup, "terrain", list, optional=True, default=[])):
-            self._add_terrain(state, raw, f"setup.terrain[{i}]")
-        for i, raw in enumerate(field(setup, "markers", list, optional=True, default=[])):
-            self._add_marker(state, raw, f"setup.markers[{i}]")
-        for i, raw in enumerate(field(setup, "models", list, optional=True, default=[])):
-            model = self.parse_model(state, raw, f"setup.models[{i}]")
+        for where, raw in setup_items(setup, "terrain", TERRAIN_FIELDS):
+            self._add_terrain(state, raw, where)
+        for where, raw in setup_items(setup, "markers", MARKER_FIELDS):
+            self._add_marker(state, raw, where)
+        for where, raw in setup_items(setup, "models", MODEL_FIELDS):
+            model = self.parse_model(state, raw, where)
             clash = self._setup_clash(state, model)
             if clash:
-                raise MalformedRecord(f"setup.models[{i}]: {model.id} at {show([list(h) for h in model.at])} "
-                                      f"overlaps {clash}", field=f"setup.models[{i}].at")
+                raise MalformedRecord(f"{where}: {model.id} at {show([list(h) for h in model.at])} "
+                                      f"overlaps {clash}", field=f"{where}.at")
             state.add_model(model)
         zones = field(setup, "deployment_zones", dict, optional=True, default={})
         for pid, hexes in zones.items():
@@ -130,14 +132,9 @@ class Tornscape(VortexRules, GameSystem):
             self._check_deployment(state, model, chk)
         self.setup_vortices(state, chk)
 
-    def _add_terrain(self, state: TornscapeState, raw: Any, where: str) -> None:
-        if not isinstance(raw, dict):
-            raise MalformedRecord(f"{where} must be an object", field=where)
-        check_keys(raw, TERRAIN_FIELDS, where)
+    def _add_terrain(self, state: TornscapeState, raw: dict, where: str) -> None:
         tid = field(raw, "id", str)
-        kind = field(raw, "kind", str)
-        if kind not in TERRAIN_KINDS:
-            raise unknown_value(f"{where}.kind", kind, TERRAIN_KINDS)
+        kind = one_of_field(raw, "kind", TERRAIN_KINDS, where)
         if tid in state.terrain:
             raise MalformedRecord(f"{where}: terrain id '{tid}' is used twice", field=f"{where}.id")
         cells = [self.on_board(state, position(h, f"{where}.hexes"), f"{where}.hexes") for h in field(raw, "hexes", list)]
@@ -146,14 +143,9 @@ class Tornscape(VortexRules, GameSystem):
             for h in cells:
                 state.solid[h] = tid
 
-    def _add_marker(self, state: TornscapeState, raw: Any, where: str) -> None:
-        if not isinstance(raw, dict):
-            raise MalformedRecord(f"{where} must be an object", field=where)
-        check_keys(raw, MARKER_FIELDS, where)
+    def _add_marker(self, state: TornscapeState, raw: dict, where: str) -> None:
         mid = field(raw, "id", str)
-        kind = field(raw, "kind", str)
-        if kind not in MARKER_KINDS:
-            raise unknown_value(f"{where}.kind", kind, MARKER_KINDS)
+        kind = one_of_field(raw, "kind", MARKER_KINDS, where)
         at = self.on_board(state, position(raw.get("at"), f"{where}.at"), f"{where}.at")
         if mid in state.markers or at in state.marker_at:
             raise MalformedRecord(f"{where}: marker '{mid}' repeats an id or a hex", field=f"{where}.id")
@@ -161,19 +153,12 @@ class Tornscape(VortexRules, GameSystem):
         state.marker_at[at] = mid
 
     def parse_model(self, state: TornscapeState, raw: Any, where: str) -> Model:
-        if not isinstance(raw, dict):
-            raise MalformedRecord(f"{where} must be an object", field=where)
-        check_keys(raw, MODEL_FIELDS, where)
+        setup_object(raw, MODEL_FIELDS, where)
         mid = field(raw, "id", str)
         if mid in state.models:
             raise MalformedRecord(f"{where}: model id '{mid}' is used twice", field=f"{where}.id")
-        player = field(raw, "player", str)
-        if player not in state.players:
-            raise MalformedRecord(f"{where}.player: unknown player '{player}'{did_you_mean(player, state.players)}",
-                                  field=f"{where}.player")
-        size = field(raw, "size", str)
-        if size not in SIZES:
-            raise unknown_value(f"{where}.size", size, SIZES)
+        player = player_field(raw, where, state.players)
+        size = one_of_field(raw, "size", SIZES, where)
         at = self.position_of(state, size, field(raw, "at", list), f"{where}.at")
         numbers = {k: bounded(raw, k, 0, limits.STAT if k in ("step", "run") else limits.DICE, optional=True,
                               default=0, where=where) for k in ("step", "run", "agility", "explore")}
@@ -234,13 +219,13 @@ class Tornscape(VortexRules, GameSystem):
         if size != "huge" and type(value) is list and len(value) == 2:  # fast path: [q, r] of plain ints
             q, r = value
             if type(q) is int and type(r) is int:
-                width, height = state.width, state.height
+                board = hx.board_cells(state.width, state.height)
                 if size == "infantry":
-                    if 0 <= r < height and 0 <= q + ((r - (r & 1)) >> 1) < width:
+                    if (q, r) in board:
                         return [(q, r)]
                 elif size == "large" and (3 * q + r) % 7 == 0:
                     centre = (q, r)
-                    if all(hx.on_board(h, width, height) for h in hx.footprint(size, [centre])):
+                    if board.issuperset(hx.footprint(size, [centre])):
                         return [centre]
         if size == "huge":
             if not isinstance(value, list) or len(value) < 2:
@@ -259,10 +244,9 @@ class Tornscape(VortexRules, GameSystem):
             if size == "huge" and (len(set(at)) != len(at) or not hx.hexons_connected(at)):
                 raise MalformedRecord(f"field `{name}`: the hexons {show([list(c) for c in at])} of a huge model "
                                       "must be distinct and adjacent", field=name)
-        width, height = state.width, state.height
+        board = hx.board_cells(state.width, state.height)
         for h in hx.footprint(size, at):
-            q, r = h
-            if not (0 <= r < height and 0 <= q + ((r - (r & 1)) >> 1) < width):
+            if h not in board:
                 self.on_board(state, h, name)
         return at
 
@@ -429,15 +413,12 @@ class Tornscape(VortexRules, GameSystem):
         end = hx.footprint(size, path[-1])
         must_eject, markers = self._check_ending(state, model, action, end, destroyed, chk)
         return {"free_attacks": free_attacks, "destroyed": destroyed, "must_eject": must_eject,
-                "markers_to_eject": markers, "entered": self._entered_and_left_fps(state, [model.fp, *passed], end)}
-
-    def _entered_and_left(self, state: TornscapeState, model: Model, path: list, end) -> list[str]:
-        """R27: vortices the model was in during this move but is not in at its end (R28: once each)."""
-        return self._entered_and_left_fps(state, [hx.footprint(model.size, at) for at in [model.at, *path[:-1]]], end)
+                "markers_to_eject": markers, "entered": self._entered_and_left(state, [model.fp, *passed], end)}
 
     @staticmethod
-    def _entered_and_left_fps(state: TornscapeState, fps: list, end) -> list[str]:
-        """``_entered_and_left`` given the footprints of the start and of every step but the last."""
+    def _entered_and_left(state: TornscapeState, fps: list, end) -> list[str]:
+        """R27: vortices the model was in during this move but is not in at its end ``end`` (R28: once each),
+        given the footprints ``fps`` of the start and of every step but the last."""
         entered = state.entered_in_activation
         present = [v for v in state.vortices.values() if not v.removed and v.id not in entered]
         if not present:

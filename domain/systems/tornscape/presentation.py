@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from domain.systems.presentation import (Names, Presentation, Taps, dice_text, head_text, ids_text, payload, pos_text,
-                                         scores_text, words)
+                                         plural, scores_text, words)
 from domain.systems.tornscape import board as bd
 from domain.systems.tornscape import hexes as hx
 
@@ -29,7 +29,7 @@ def phenomenon_name(card: Any) -> str:
 
 def _moved(pr, p: dict, rolls, names: Names) -> str:
     path = p.get("path") or []
-    steps = f"{len(path)} step{'s' if len(path) != 1 else ''}"
+    steps = plural(len(path), "step")
     text = f"{names.of('models', p.get('model'))} {p.get('action')} → {pos_text(path[-1]) if path else '?'} ({steps})"
     for field, label in (("must_eject", "ejects"), ("destroyed", "destroys"), ("free_attacks", "free attacks:")):
         if p.get(field):

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from domain import limits, randomness
 from domain.errors import MalformedRecord, RollcallError
-from domain.record import bounded, check_keys, did_you_mean, field as get_field, position, show, unknown_value
+from domain.record import bounded, did_you_mean, field as get_field, position, setup_items, show, unknown_value
 from domain.systems.state import Checks
 from domain.systems.tornscape import hexes as hx
 
@@ -95,11 +95,7 @@ class VortexRules:
     # --- setup -----------------------------------------------------------------------------
     def setup_vortices(self, state, chk: Checks) -> None:
         setup = state.header["setup"]
-        for i, raw in enumerate(get_field(setup, "vortices", list, optional=True, default=[])):
-            where = f"setup.vortices[{i}]"
-            if not isinstance(raw, dict):
-                raise MalformedRecord(f"{where} must be an object", field=where)
-            check_keys(raw, VORTEX_FIELDS, where)
+        for where, raw in setup_items(setup, "vortices", VORTEX_FIELDS):
             vid = get_field(raw, "id", str)
             at = position(raw.get("at"), f"{where}.at")
             if not hx.is_hexon_centre(at) or not all(hx.on_board(h, state.width, state.height)
