@@ -38,7 +38,7 @@ from import_rebuild import copy_reference, progress_bar, time_rebuild  # noqa: E
 from domain.application import Rollcall  # noqa: E402
 from domain.record import slug  # noqa: E402
 from projections.disputes import DISPUTE_QUERIES  # noqa: E402
-from projections.queries import connect_read, rows, state_at  # noqa: E402
+from projections.queries import connect_read, game_events, rows, state_at, state_changes  # noqa: E402
 from projections.stats import ANALYTICS_QUERIES, Scope  # noqa: E402
 from simulation.games import long_games, record_lines  # noqa: E402
 from simulation.tournaments import simulate_tournament  # noqa: E402
@@ -160,6 +160,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7, help="warm runs of each query (the median is printed)")
     parser.add_argument("--seeks", type=int, default=101, help="states at random seqs of the long game")
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "rollcall-bench-season")
+    parser.add_argument("--no-rebuild", action="store_true",
+                        help="time the queries on the read models a previous run published (no rebuild figure)")
     args = parser.parse_args()
     os.environ.pop("PERSISTENCE_MODULE", None)
     print(f"machine: {machine()}", flush=True)
@@ -175,11 +177,12 @@ def main() -> None:
     half = len(folders) // 2  # the long games stored in the middle of the season
     import_folders(folders[:half] + [long_folder] + folders[half:], data)
 
-    seconds = time_rebuild(data)
-    scratch.mkdir(parents=True, exist_ok=True)
-    (scratch / "copy_reference.duckdb").unlink(missing_ok=True)
-    copy_seconds = copy_reference(data, scratch / "copy_reference.duckdb")
-    (scratch / "copy_reference.duckdb").unlink(missing_ok=True)
+    if not args.no_rebuild:
+        seconds = time_rebuild(data)
+        scratch.mkdir(parents=True, exist_ok=True)
+        (scratch / "copy_reference.duckdb").unlink(missing_ok=True)
+        copy_seconds = copy_reference(data, scratch / "copy_reference.duckdb")
+        (scratch / "copy_reference.duckdb").unlink(missing_ok=True)
 
     con = connect_read(data)
     games, stored = con.execute("SELECT count(*), sum(events) FROM dim_games").fetchone()
@@ -187,8 +190,9 @@ def main() -> None:
     state_rows = con.execute("SELECT count(*) FROM fct_states").fetchone()[0]
     print(f"\nseason: {tournaments} tournaments, {games:,} games, {stored:,} events "
           f"({state_rows:,} state rows); 3 games of about 5,000 events ({long_events:,}) among them")
-    print(f"rebuild: {seconds:.1f} s ({stored / seconds:,.0f} events/s); copy reference {copy_seconds:.1f} s "
-          f"-> rebuild speed {copy_seconds / seconds:.2f} x the reference's")
+    if not args.no_rebuild:
+        print(f"rebuild: {seconds:.1f} s ({stored / seconds:,.0f} events/s); copy reference {copy_seconds:.1f} s "
+              f"-> rebuild speed {copy_seconds / seconds:.2f} x the reference's")
     _, scan = timed(lambda: con.execute("SELECT count(*), sum(seq) FROM fct_events").fetchall(), args.runs)
     _, point = timed(lambda: con.execute("SELECT * FROM dim_games WHERE game = ?", [f"{LONG}-tornscape"]).fetchall(),
                      args.runs)
@@ -232,6 +236,9 @@ def main() -> None:
     print(f"\nstate at a seq of {game} ({last_seq:,} events; {len(seqs)} random seqs, a new connection): median "
           f"{seek:.2f} ms (first {seeks[0]:.2f} ms, max {max(seeks):.2f} ms), {seek / point:.1f} x one row of "
           f"dim_games; {'within' if seek <= SEEK_TARGET_MS else 'OVER'} {SEEK_TARGET_MS:.0f} ms")
+    cold, warm = cold_and_warm(data, lambda c: (game_events(c, game), state_changes(c, game)), args.runs)
+    print(f"the Replay page's whole game, sent to the browser once (its events and state changes): cold {cold:.0f} ms, "
+          f"warm {warm:.0f} ms")
 
 
 if __name__ == "__main__":
