@@ -98,7 +98,8 @@ def stored(data: Path, records: Path, target: int) -> int:
         files = [f for folder in folders for f in sorted(folder.glob("*.rollcall.jsonl"))]
         with progress_bar() as bar:
             task = bar.add_task("importing into PostgreSQL (games)", total=len(files))
-            for result in import_files(app, files):
+            # one process: forked workers would inherit the pool's threads mid-lock and hang
+            for result in import_files(app, files, workers=1):
                 if isinstance(result, Exception):
                     raise result
                 bar.advance(task)
