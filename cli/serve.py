@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -40,24 +41,33 @@ def serve(port: int, data, browser: bool = False) -> None:
         typer.echo(f"port {port} is busy; using {chosen}")
     url = f"http://localhost:{chosen}"
     typer.echo(f"dashboard on {url}")
-    follower = _follower(data, env)
-    server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(entry), "--server.port", str(chosen),
-                               "--server.address", "localhost", "--server.headless", "true",
-                               "--browser.gatherUsageStats", "false", "--client.toolbarMode", "viewer"], env=env)
+    previous = signal.signal(signal.SIGTERM, _interrupted)  # stopped like Ctrl-C: the children stop too
+    follower = server = None
     try:
+        follower = _follower(data, env)
+        server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(entry), "--server.port",
+                                   str(chosen), "--server.address", "localhost", "--server.headless", "true",
+                                   "--browser.gatherUsageStats", "false", "--client.toolbarMode", "viewer"], env=env)
         if browser and can_open_browser() and _up(url, server):
             import webbrowser
 
             webbrowser.open(url)
         status = server.wait()
     except KeyboardInterrupt:
-        server.terminate()
-        status = server.wait()
+        status = 0
     finally:
-        if follower is not None:
-            follower.terminate()
-            follower.wait()
+        for child in (server, follower):  # the follower stops on SIGTERM once its open batch is projected
+            if child is not None and child.poll() is None:
+                child.terminate()
+        for child in (server, follower):
+            if child is not None:
+                child.wait()
+        signal.signal(signal.SIGTERM, previous)
     raise typer.Exit(status)
+
+
+def _interrupted(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 def _follower(data, env: dict) -> subprocess.Popen | None:

@@ -20,6 +20,7 @@ PUBLISHED_FILE = "rollcall.read.duckdb"   # their read-only copy, the only file 
 
 PERSISTENCE_ENV = "PERSISTENCE_MODULE"
 EMBEDDED_STORE = "eventsourcing.sqlite"
+POSTGRES_STORE = "eventsourcing.postgres"
 SQLITE_LOCK_TIMEOUT = "30"        # seconds a writer waits for another's transaction on the embedded store
 
 

@@ -24,7 +24,7 @@ from eventsourcing.persistence import Tracking
 from domain import settings
 from domain.settings import EVENTS_FILE, LIVE_FILE, PUBLISHED_FILE
 from projections.publish import Copier, publish
-from projections.sources import RecorderSource, Replayed, Source, SQLiteSource
+from projections.sources import PostgresSource, RecorderSource, Replayed, Source, SQLiteSource
 from projections.sqlfiles import statements, transaction
 from projections.tracking import CREATE_TABLE as CREATE_TRACKING, DuckDBTrackingRecorder
 
@@ -121,6 +121,8 @@ class Projector:
             name = app.env.get("SQLITE_DBNAME") or ""
             if name and ":memory:" not in name and Path(name).is_file():
                 return SQLiteSource(Path(name))
+        if app.env.get(settings.PERSISTENCE_ENV) == settings.POSTGRES_STORE:
+            return PostgresSource(app.recorder, self.data_dir, app.env)
         return RecorderSource(app.recorder)
 
 

@@ -4,9 +4,11 @@ A batch is the stored rows (notification id, originator id, topic, state) after 
 by the Replayer into the Arrow tables the projector loads. The SQLite store is read directly, read-only.
 A run of several batches is read and replayed by a child process that streams the tables to the
 projector, so the replay overlaps with the projector's DuckDB work (a thread would not: DuckDB and a busy
-Python thread take turns with the GIL). Other stores are read through the application's recorder.
+Python thread take turns with the GIL). A PostgreSQL store is read the same way, each batch one statement;
+other stores through the application's recorder.
 
-    python -m projections.sources EVENTS_SQLITE AFTER BATCH_SIZE   (the child: pickled batches on stdout)
+    python -m projections.sources sqlite EVENTS_SQLITE AFTER BATCH_SIZE   (the child: pickled batches on stdout)
+    python -m projections.sources postgres DATA_DIR AFTER BATCH_SIZE      (POSTGRES_* from the environment)
 """
 
 from __future__ import annotations
@@ -70,26 +72,22 @@ class Source:
         pass
 
 
-class SQLiteSource(Source):
-    """The fast path: ``<data>/events.sqlite`` read directly."""
+class _Streamed(Source):
+    """A source whose runs of several batches a child process reads and replays ahead
+    (``python -m projections.sources KIND WHERE AFTER BATCH_SIZE``)."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) if path.is_file() else None
+    def __init__(self) -> None:
         self.child: subprocess.Popen | None = None
         self.drain: threading.Thread | None = None
         self.ahead: queue.Queue = queue.Queue(AHEAD)
 
-    def max_id(self) -> int:
-        if self.con is None:
-            return 0
-        return self.con.execute("SELECT coalesce(max(rowid), 0) FROM stored_events").fetchone()[0]
+    def child_args(self) -> list[str]:
+        """KIND and WHERE: what the child opens (see :func:`opened`)."""
+        raise NotImplementedError
 
-    def rows(self, after: int, limit: int) -> list[tuple[int, str, str, bytes]]:
-        return self.con.execute(READ, (after, limit)).fetchall() if self.con is not None else []
-
-    def lines(self, stream: str, upto: int) -> list[bytes]:
-        return [state for (state,) in self.con.execute(LINES, (stream, upto))]
+    def child_env(self) -> dict[str, str]:
+        """The settings the child needs beyond the environment's."""
+        return {}
 
     def batches(self, after: int, limit: int) -> Iterator[Replayed]:
         """One batch read here; more by a child process started at once, which replays them ahead."""
@@ -100,9 +98,10 @@ class SQLiteSource(Source):
 
     def _start_child(self, after: int, limit: int) -> None:
         root = str(Path(__file__).resolve().parents[1])  # importable in the child even if not installed
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
+        env = {**os.environ, **self.child_env(),
+               "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
         self._stop_child()
-        self.child = subprocess.Popen([sys.executable, "-m", "projections.sources", str(self.path), str(after),
+        self.child = subprocess.Popen([sys.executable, "-m", "projections.sources", *self.child_args(), str(after),
                                        str(limit)], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env)
         if hasattr(os, "O_NONBLOCK"):  # Linux: a larger pipe
             with contextlib.suppress(OSError, ImportError):
@@ -116,18 +115,16 @@ class SQLiteSource(Source):
         self.drain.start()
 
     def _streamed(self) -> Iterator[Replayed]:
+        where = " ".join(self.child_args())
         while (batch := self.ahead.get()) is not None:
             if isinstance(batch, Exception):
-                raise RuntimeError(f"reading {self.path} failed: {batch}") from batch
+                raise RuntimeError(f"reading {where} failed: {batch}") from batch
             yield batch
         if self.child.wait() != 0:
-            raise RuntimeError(f"reading {self.path} failed (exit status {self.child.returncode})")
+            raise RuntimeError(f"reading {where} failed (exit status {self.child.returncode})")
 
     def close(self) -> None:
         self._stop_child()
-        if self.con is not None:
-            self.con.close()
-            self.con = None
 
     def _stop_child(self) -> None:
         """Stop the reading child and its drain, if any: done, or the projector failed."""
@@ -143,6 +140,95 @@ class SQLiteSource(Source):
             self.child.stdout.close()
             self.child = None
         self.ahead = queue.Queue(AHEAD)
+
+
+class SQLiteSource(_Streamed):
+    """The fast path: ``<data>/events.sqlite`` read directly."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = path
+        self.con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) if path.is_file() else None
+
+    def child_args(self) -> list[str]:
+        return ["sqlite", str(self.path)]
+
+    def max_id(self) -> int:
+        if self.con is None:
+            return 0
+        return self.con.execute("SELECT coalesce(max(rowid), 0) FROM stored_events").fetchone()[0]
+
+    def rows(self, after: int, limit: int) -> list[tuple[int, str, str, bytes]]:
+        return self.con.execute(READ, (after, limit)).fetchall() if self.con is not None else []
+
+    def lines(self, stream: str, upto: int) -> list[bytes]:
+        return [state for (state,) in self.con.execute(LINES, (stream, upto))]
+
+    def close(self) -> None:
+        super().close()
+        if self.con is not None:
+            self.con.close()
+            self.con = None
+
+
+class PostgresSource(_Streamed):
+    """A PostgreSQL store (eventsourcing.postgres): each batch one prepared statement fetched whole in
+    binary, rows as plain tuples (the recorder's notifications build a Notification and a UUID for each
+    row). With psycopg's C implementation this reads twice as fast as COPY's rows (measured:
+    bench/postgres_follow.py). The child opens the application of ``data_dir`` with the store's
+    settings of ``env`` (the application's: PERSISTENCE_MODULE and POSTGRES_*)."""
+
+    def __init__(self, recorder, data_dir: Path, env: dict[str, str] | None = None) -> None:
+        from psycopg import sql
+
+        super().__init__()
+        self.recorder, self.data_dir, self.app = recorder, data_dir, None
+        self.env = {k: str(v) for k, v in (env or {}).items() if k.startswith("POSTGRES_") or k == "PERSISTENCE_MODULE"}
+        table = sql.SQL("{}.{}").format(sql.Identifier(recorder.datastore.schema),
+                                        sql.Identifier(recorder.events_table_name))
+        self.read = sql.SQL("SELECT notification_id, replace(originator_id::text, '-', ''), topic, state FROM {} "
+                            "WHERE notification_id > %s ORDER BY notification_id LIMIT %s").format(table)
+        self.last = sql.SQL("SELECT coalesce(max(notification_id), 0) FROM {}").format(table)
+
+    def _fetch(self, statement, params=()) -> list[tuple]:
+        from psycopg.rows import tuple_row
+
+        with self.recorder.datastore.get_connection() as con, con.cursor(row_factory=tuple_row) as cur:
+            cur.execute(statement, params, prepare=True, binary=True)
+            return cur.fetchall()
+
+    def max_id(self) -> int:
+        return int(self._fetch(self.last)[0][0])
+
+    def rows(self, after: int, limit: int) -> list[tuple[int, str, str, bytes]]:
+        return self._fetch(self.read, (after, limit))
+
+    def child_args(self) -> list[str]:
+        return ["postgres", str(self.data_dir)]
+
+    def child_env(self) -> dict[str, str]:
+        return self.env
+
+    def lines(self, stream: str, upto: int) -> list[bytes]:
+        return [bytes(s.state) for s in self.recorder.select_events(UUID(stream), lte=upto)]
+
+    def close(self) -> None:
+        super().close()
+        if self.app is not None:
+            self.app.close()
+            self.app = None
+
+
+def opened(kind: str, where: str) -> Source:
+    """The source a reading child opens: ``sqlite PATH`` or ``postgres DATA_DIR``."""
+    if kind == "sqlite":
+        return SQLiteSource(Path(where))
+    from domain.application import Rollcall
+
+    app = Rollcall.open(where)
+    source = PostgresSource(app.recorder, Path(where))
+    source.app = app  # closed with the source (a dropped application closes its connections)
+    return source
 
 
 class RecorderSource(Source):
@@ -179,12 +265,12 @@ def _stream(originator_id: UUID | str) -> str:
     return originator_id.hex if isinstance(originator_id, UUID) else str(originator_id).replace("-", "")
 
 
-def main(path: str, after: str, limit: str) -> None:
+def main(kind: str, where: str, after: str, limit: str) -> None:
     """The child: every replayed batch after ``after``, pickled on stdout."""
-    source = SQLiteSource(Path(path))
+    source = opened(kind, where)
     out = sys.stdout.buffer
     try:
-        for batch in Source.batches(source, int(after), int(limit)):
+        for batch in Source.batches(source, int(after), int(limit)):  # read and replayed here
             pickle.dump(batch, out, protocol=pickle.HIGHEST_PROTOCOL)
             out.flush()
     finally:

@@ -35,6 +35,9 @@ MAPPER_SETTINGS = ("COMPRESSOR_TOPIC", "CIPHER_TOPIC", "CIPHER_KEY", "TRANSCODER
 # Games stored in one transaction: until this many rows are waiting (or this many games).
 BATCH_ROWS = 20_000
 BATCH_GAMES = 200
+# Other stores (PostgreSQL) take a batch in one pipelined statement: psycopg can hang on one of many
+# megabytes (both ends waiting: psycopg issue 685), so their batches are smaller.
+SERVER_BATCH_ROWS = 2_000
 
 _worker_app: Rollcall | None = None
 
@@ -138,7 +141,7 @@ def _store_all(app: Rollcall, results: Iterable[GameRows | RecordError], lenient
             if isinstance(result, GameRows):
                 rows += len(result)
         waiting.append(result)
-        if rows >= BATCH_ROWS or len(waiting) >= BATCH_GAMES:
+        if rows >= inserter.batch_rows or len(waiting) >= BATCH_GAMES:
             yield from _flush(app, inserter, waiting, lenient)
             waiting, rows = [], 0
     yield from _flush(app, inserter, waiting, lenient)
@@ -177,8 +180,10 @@ class _Inserter:
     def __init__(self, app: Rollcall) -> None:
         recorder = app.recorder
         datastore = getattr(recorder, "datastore", None)
+        self.batch_rows = SERVER_BATCH_ROWS
         if app.env.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite" and datastore is not None:
             recorder = SQLiteAggregateRecorder(datastore, recorder.events_table_name)
+            self.batch_rows = BATCH_ROWS
         self.recorder = recorder
 
     def insert(self, games: list[GameRows]) -> None:
