@@ -9,7 +9,7 @@ from typing import Any
 
 import typer
 
-from domain.errors import RollcallError
+from domain.errors import RollcallError, one_line
 
 
 def reported(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -18,7 +18,7 @@ def reported(command: Callable[..., Any]) -> Callable[..., Any]:
         try:
             return command(*args, **kwargs)
         except RollcallError as exc:
-            typer.echo(f"error: {exc}", err=True)
+            typer.echo(f"error: {one_line(str(exc))}", err=True)
             raise typer.Exit(1) from None
         except OSError as exc:
             typer.echo(f"error: {exc.filename or ''}: {exc.strerror or exc}", err=True)

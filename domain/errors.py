@@ -7,6 +7,13 @@ class RollcallError(Exception):
     """Base of every error Rollcall reports to a user."""
 
 
+def one_line(text: str) -> str:
+    """``text`` on one line: line breaks and other control characters a record may hold written as escapes."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
+
+
 class RuleViolation(RollcallError):
     """An event breaks a checkable rule (ids of docs/rules.md: R01–R106, X01–X09, F01–)."""
 
@@ -72,7 +79,7 @@ class RecordError(RollcallError):
     def __init__(self, path: str, line: int, event_type: str | None, cause: RollcallError) -> None:
         where = f"{path}:{line}" if line else path
         kind = f" ({event_type})" if event_type else ""
-        super().__init__(f"{where}{kind}: {cause}")
+        super().__init__(one_line(f"{where}{kind}: {cause}"))
         self.path = path
         self.line = line
         self.event_type = event_type

@@ -293,6 +293,25 @@ def field(obj: dict, name: str, kind: type, *, optional: bool = False, default: 
     return value
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def same_shape(given: Any, value: Any) -> bool:
+    """Whether ``given`` can stand where the rules derive ``value``: a scalar for a scalar (or for None), a
+    list of what the rules' list holds (scalars, or lists of scalars such as positions), an object for an
+    object. A record's other shapes (a list inside a list of names) are malformed, not a rule broken."""
+    if value is None or isinstance(value, _SCALARS):
+        return isinstance(given, _SCALARS)
+    if isinstance(value, (list, tuple)):
+        if not isinstance(given, list):
+            return False
+        kinds = {type(v) for v in value} or {str, int}
+        if kinds <= set(_SCALARS):
+            return all(isinstance(g, _SCALARS) for g in given)
+        return all(isinstance(g, list) and all(isinstance(c, _SCALARS) for c in g) for g in given)
+    return isinstance(given, dict)
+
+
 def out_of_bounds(name: str, value: Any, low: int, high: int) -> MalformedRecord:
     def bound(n: int) -> str:
         return "2^53" if n == limits.INTEGER else "-2^53" if n == -limits.INTEGER else str(n)
