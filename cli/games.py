@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli.options import App, AsJson, DataDir, Key, data_dir, echo_json, open_app, up_to_date
-from domain.errors import RecordError, RollcallError
+from domain.errors import RecordError, RollcallError, StoreUnavailable
 
 app = App()
 
@@ -37,7 +37,7 @@ def import_(files: Annotated[list[Path], typer.Argument(help="Record files or fo
     failed = 0
     paths = record_files(files)
     with typer.progressbar(import_files(store, paths, lenient=lenient), length=len(paths), label="importing",
-                           file=sys.stderr, hidden=len(paths) < 5) as results:
+                           file=sys.stderr, hidden=len(paths) < 5 or not sys.stderr.isatty()) as results:
         for result in results:
             if isinstance(result, RollcallError):
                 failed += 1
@@ -64,7 +64,7 @@ def record(game: Annotated[str, typer.Argument(help="Game id.")],
     try:
         stored = open_app(data, key).record(game, obj, strict=not lenient)
     except RollcallError as exc:
-        if isinstance(exc, RecordError) or type(exc).__name__ in ("GameNotFound", "AccessDenied"):
+        if isinstance(exc, (RecordError, StoreUnavailable)) or type(exc).__name__ in ("GameNotFound", "AccessDenied"):
             raise
         raise RecordError(game, 0, obj.get("type") if isinstance(obj.get("type"), str) else None, exc) from None
     typer.echo(json.dumps(stored, ensure_ascii=False))
@@ -121,8 +121,8 @@ def games(as_json: AsJson = False, data: DataDir = None) -> None:
         typer.echo("no games yet: `rollcall import FILES`")
     for header in headers:
         players = " vs ".join(f"{p.get('name', p['id'])} ({p.get('faction') or '-'})" for p in header["players"])
-        where = (f"  {header['tournament']} r{header.get('round')} t{header.get('table')}"
-                 if header.get("tournament") else "")
+        where = "".join(f" {prefix}{header[name]}" for name, prefix in (("tournament", " "), ("round", "r"),
+                                                                         ("table", "t")) if header.get(name) is not None)
         typer.echo(f"{header['game']}  {header['system']}  {players}{where}")
 
 

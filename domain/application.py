@@ -11,20 +11,23 @@ in worker processes and stores the same pending events through eventsourcing's m
 
 from __future__ import annotations
 
+import contextlib
 import os
+import sqlite3
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 import orjson
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import IntegrityError, JSONTranscoder, Transcoder
+from eventsourcing.persistence import IntegrityError, JSONTranscoder, PersistenceError, Transcoder
 
 from domain import randomness
 from domain.access import AccessMixin
 from domain.errors import (GameAlreadyRecorded, GameMovedOn, GameNotFound, MalformedRecord, RecordError,
-                           RollcallError, RuleViolation)
+                           RollcallError, RuleViolation, StoreUnavailable)
 from domain.game import Game
 from domain.header import normalise_header
 from domain.integrity import GAME_CREATED, Damage, StoredLine, Verified, verify_rows
@@ -36,6 +39,7 @@ from domain.settings import store_env
 from domain.tournaments import TournamentMixin
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://rollcall.invalid/games")
+EVENTS_TABLE = "stored_events"  # eventsourcing's table of the embedded store
 
 
 def game_uuid(game_id: str) -> UUID:
@@ -103,8 +107,16 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
 
     @classmethod
     def open(cls, data_dir: str | os.PathLike | None = None, *, key: str | None = None) -> Rollcall:
-        """The store of ``data_dir``; ``key`` is the access key presented for writing (see domain.access)."""
-        app = cls(env=store_env(data_dir))
+        """The store of ``data_dir``; ``key`` is the access key presented for writing (see domain.access).
+        StoreUnavailable when it cannot be opened (a damaged file, a full disk, another program's database)."""
+        env = store_env(data_dir)
+        where = env.get("SQLITE_DBNAME") or "(PERSISTENCE_MODULE)"
+        if env.get("SQLITE_DBNAME"):
+            _refuse_foreign(Path(env["SQLITE_DBNAME"]))
+        try:
+            app = cls(env=env)
+        except (PersistenceError, sqlite3.Error) as exc:
+            raise StoreUnavailable(where, f"cannot be opened ({exc}: a damaged file or a full disk?)") from None
         app.key = key
         return app
 
@@ -441,6 +453,20 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         first = problems[0]
         seq = next((int(w) for w in first.split() if w.isdigit()), 0)
         return Damage(seq, "changed", f"digital dice: {first}")
+
+
+def _refuse_foreign(path: Path) -> None:
+    """StoreUnavailable if ``path`` is an SQLite database of another program (tables, none of them Rollcall's)."""
+    if not path.is_file() or path.stat().st_size == 0:
+        return
+    try:
+        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as con:
+            tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    except sqlite3.Error as exc:
+        raise StoreUnavailable(str(path), f"cannot be read ({exc}: a damaged file or a full disk?)") from None
+    if tables and EVENTS_TABLE not in tables:
+        raise StoreUnavailable(str(path), f"is another program's SQLite database (tables {', '.join(tables[:5])}), "
+                                          "not Rollcall's event store: name another data folder")
 
 
 __all__ = ["Checked", "Imported", "Rollcall", "Written", "game_uuid", "seed_uuid"]

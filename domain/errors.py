@@ -41,6 +41,18 @@ class MalformedRecord(RollcallError):
         return (MalformedRecord, (self.message, self.field))
 
 
+class StoreUnavailable(RollcallError):
+    """The event store cannot be read or written: a damaged file, a full disk, another program's database."""
+
+    def __init__(self, where: str, why: str) -> None:
+        super().__init__(f"the event store {where} {why}; nothing was stored")
+        self.where = where
+        self.why = why
+
+    def __reduce__(self):
+        return (StoreUnavailable, (self.where, self.why))
+
+
 class GameNotFound(RollcallError):
     def __init__(self, game: str) -> None:
         super().__init__(f"no game '{game}' is recorded")
