@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import sqlite3
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +29,7 @@ from eventsourcing.persistence import IntegrityError, JSONTranscoder, Persistenc
 from domain import randomness
 from domain.access import AccessMixin
 from domain.errors import (GameAlreadyRecorded, GameMovedOn, GameNotFound, MalformedRecord, RecordError,
-                           RollcallError, RuleViolation, StoreUnavailable)
+                           RollcallError, RuleViolation, StoreUnavailable, one_line)
 from domain.game import Game
 from domain.header import normalise_header
 from domain.integrity import GAME_CREATED, Damage, StoredLine, Verified, verify_rows
@@ -35,7 +37,7 @@ from domain.timeline import unreplayable
 from domain.randomness import DiceSeed
 from domain.record import Line, LocatedError, event_hash, export_line, header_hash, read_lines
 from domain.seats import SEAT_RULE, Seat, seats_of
-from domain.settings import store_env
+from domain.settings import PERSISTENCE_ENV, store_env
 from domain.tournaments import TournamentMixin
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://rollcall.invalid/games")
@@ -110,13 +112,19 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         """The store of ``data_dir``; ``key`` is the access key presented for writing (see domain.access).
         StoreUnavailable when it cannot be opened (a damaged file, a full disk, another program's database)."""
         env = store_env(data_dir)
-        where = env.get("SQLITE_DBNAME") or "(PERSISTENCE_MODULE)"
-        if env.get("SQLITE_DBNAME"):
-            _refuse_foreign(Path(env["SQLITE_DBNAME"]))
-        try:
-            app = cls(env=env)
-        except (PersistenceError, sqlite3.Error) as exc:
-            raise StoreUnavailable(where, f"cannot be opened ({exc}: a damaged file or a full disk?)") from None
+        embedded = env.get("SQLITE_DBNAME")
+        if embedded:
+            _refuse_foreign(Path(embedded))
+        for attempt in range(OPEN_ATTEMPTS):
+            try:
+                app = cls(env=env)
+                break
+            except (PersistenceError, sqlite3.Error) as exc:
+                if attempt + 1 < OPEN_ATTEMPTS and _created_meanwhile(exc):
+                    time.sleep(random.uniform(0.05, 0.2) * (attempt + 1))  # another process creates the tables
+                    continue
+                hint = ": a damaged file or a full disk?" if embedded else ""
+                raise StoreUnavailable(embedded or _server(), f"cannot be opened ({one_line(str(exc))}{hint})") from None
         app.key = key
         return app
 
@@ -453,6 +461,22 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         first = problems[0]
         seq = next((int(w) for w in first.split() if w.isdigit()), 0)
         return Damage(seq, "changed", f"digital dice: {first}")
+
+
+OPEN_ATTEMPTS = 8  # opening a new store while other processes create its tables, then use them
+
+
+def _created_meanwhile(exc: Exception) -> bool:
+    """Whether opening failed because another process was creating the same tables, types or functions
+    (PostgreSQL's "tuple concurrently updated", a duplicate type or relation): opening again finds them."""
+    text = str(exc).lower()
+    return "concurrently updated" in text or "duplicate key" in text or "already exists" in text
+
+
+def _server() -> str:
+    """The server store the environment names, as a user knows it."""
+    return (f"{os.environ.get(PERSISTENCE_ENV)} at {os.environ.get('POSTGRES_HOST', 'localhost')}:"
+            f"{os.environ.get('POSTGRES_PORT', '5432')}/{os.environ.get('POSTGRES_DBNAME', '')}")
 
 
 def _refuse_foreign(path: Path) -> None:
