@@ -41,7 +41,8 @@ from domain.settings import PERSISTENCE_ENV, store_env
 from domain.tournaments import TournamentMixin
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://rollcall.invalid/games")
-EVENTS_TABLE = "stored_events"  # eventsourcing's table of the embedded store
+EVENTS_TABLE = "stored_events"
+DIGITAL_EVENTS = frozenset({"DiceRolled", "DieRerolled", "PhenomenonDrawn", "FluxCardDrawn"})  # source: digital  # eventsourcing's table of the embedded store
 
 
 def game_uuid(game_id: str) -> UUID:
@@ -169,21 +170,24 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
 
     # --- the one write path -----------------------------------------------------------------
     def write(self, game_id: str | None = None, events: Iterable[dict | Line] = (), *, header: dict | Line | None = None,
-              strict: bool = True, source: str | None = None, after: int | None = None) -> Written:
+              strict: bool = True, source: str | None = None, after: int | None = None,
+              made_here: bool = False) -> Written:
         """Write a new game (``header``) or append to a recorded one (``game_id``): every event checked
         against the rules and the chain, then stored in one transaction, or nothing is stored.
 
         ``after``: the seq the writer last saw; if the game has moved on since, GameMovedOn and nothing
         is stored (two devices recording one game). Errors name ``source`` (a file, else the game), the
         line and the rule (RecordError)."""
-        checked = self.check(game_id, events, header=header, strict=strict, source=source, after=after)
+        checked = self.check(game_id, events, header=header, strict=strict, source=source, after=after,
+                             made_here=made_here)
         self.commit(checked)
         return Written(checked.game_id, checked.lines, checked.events, checked.violations)
 
     def check(self, game_id: str | None = None, events: Iterable[dict | Line] = (), *,
               header: dict | Line | None = None, strict: bool = True, source: str | None = None,
-              after: int | None = None) -> Checked:
-        """The game with ``events`` checked into its pending events; nothing is stored (``commit`` does)."""
+              after: int | None = None, made_here: bool = False) -> Checked:
+        """The game with ``events`` checked into its pending events; nothing is stored (``commit`` does).
+        ``made_here``: the events' digital rolls and draws are Rollcall's own (``roll``, ``draw_card``)."""
         where = source or game_id or "<record>"
         number, event_type = 0, None
         try:
@@ -204,7 +208,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
                 number, obj = line.number, line.obj
                 event_type = obj.get("type") if isinstance(obj.get("type"), str) else None
                 if seed is not None:
-                    obj = self._digital(game, seed, obj)
+                    obj = self._digital(game, seed, obj, made_here)
                 recorded = game.record(obj, strict=strict, floatless=line.plain)
                 checked.lines.append(recorded)
                 checked.violations += len(recorded.get("violations", ()))
@@ -295,15 +299,14 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         return drawn if drawn is not None else self.secret_seed(checked.game_id)
 
     @staticmethod
-    def _digital(game: Game, seed: bytes, event: dict) -> dict:
-        """A digital roll entered by hand must be the seed's (F07, without saying what the seed gives:
-        a refusal never reveals a roll before it is made); a digital game's end reveals the seed."""
-        if event.get("type") == "DiceRolled" and event.get("source") == "digital" and isinstance(event.get("faces"), list):
-            die = game.state.dice.data.get(event.get("die"))
-            if die is not None and event["faces"] != randomness.roll(seed, game.header["game"], game.state.seq + 1,
-                                                                     die, len(event["faces"])):
-                raise RuleViolation("F07", "a digital roll's faces are rolled by Rollcall (`rollcall roll`, the "
-                                           "Roll button); these are not the committed seed's")
+    def _digital(game: Game, seed: bytes, event: dict, made_here: bool) -> dict:
+        """A digital roll or draw is made by Rollcall (``made_here``: ``roll``, ``draw_card``), never entered:
+        one entered by hand is refused whatever it shows (F07), so that no refusal tells anything of a roll
+        or draw before it is made (refusing only wrong faces would tell which are not the next ones). A
+        digital game's end reveals the seed."""
+        if event.get("source") == "digital" and event.get("type") in DIGITAL_EVENTS and not made_here:
+            raise RuleViolation("F07", "a digital roll or draw is made by Rollcall (`rollcall roll`, `rollcall "
+                                       "draw`, the Roll and Draw buttons), never entered by hand")
         if event.get("type") == "GameEnded" and "seed" not in event:
             return {**event, "seed": seed.hex()}
         return event
@@ -329,7 +332,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         faces = randomness.roll(seed, game_id, game.state.seq + 1, game.state.dice.data[die], count)
         event = {"type": "DiceRolled", "player": player, "purpose": purpose, "die": die, "faces": faces,
                  "source": "digital"}
-        return self.record(game_id, {**event, "at": at} if at else event, after=after)
+        return self.record(game_id, {**event, "at": at} if at else event, after=after, made_here=True)
 
     def draw_card(self, game_id: str, vortex: str | None = None, *, after: int | None = None,
                   at: str | None = None) -> dict:
@@ -337,7 +340,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         ether phenomenon card in Tornscape), from the committed seed."""
         game, seed = self._digital_game(game_id)
         event = game.system.digital_draw(game.state, seed, vortex)
-        return self.record(game_id, {**event, "at": at} if at else event, after=after)
+        return self.record(game_id, {**event, "at": at} if at else event, after=after, made_here=True)
 
     def end_game(self, game_id: str, score: dict, winner: str | None, reason: str) -> dict:
         """End a game; a digital game's end reveals its seed (``check`` adds it)."""
@@ -358,11 +361,12 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         """Both players confirm the record; afterwards only judge events may follow."""
         return self.record(game_id, {"type": "GameSealed", "confirmed_by": confirmed_by})
 
-    def record(self, game_id: str, event: dict, *, strict: bool = True, after: int | None = None) -> dict:
+    def record(self, game_id: str, event: dict, *, strict: bool = True, after: int | None = None,
+               made_here: bool = False) -> dict:
         """Append one event to a recorded game (``write``); the stored line. A refusal is the rule's or the
         field's own error (RuleViolation, MalformedRecord)."""
         try:
-            return self.write(game_id, [event], strict=strict, after=after).last
+            return self.write(game_id, [event], strict=strict, after=after, made_here=made_here).last
         except RecordError as exc:
             raise exc.cause from None
 
