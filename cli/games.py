@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.options import App, AsJson, DataDir, Key, data_dir, echo_json, open_app, up_to_date
+from cli.options import App, AsJson, DataDir, Key, data_dir, echo_json, open_app, plural, up_to_date
 from domain.errors import RecordError, RollcallError, StoreUnavailable
 
 app = App()
@@ -46,6 +46,8 @@ def import_(files: Annotated[list[Path], typer.Argument(help="Record files or fo
             marks = f", {result.violations} violations marked" if result.violations else ""
             typer.echo(f"imported {result.game}: {result.events} events{marks}")
     if failed:
+        typer.echo(f"refused {plural(failed, 'file')} of {len(paths)} (each named above, nothing of them stored); "
+                   f"imported {plural(len(paths) - failed, 'game')}", err=True)
         raise typer.Exit(1)
 
 
