@@ -35,7 +35,7 @@ from domain.header import normalise_header
 from domain.integrity import GAME_CREATED, Damage, StoredLine, Verified, verify_rows
 from domain.timeline import unreplayable
 from domain.randomness import DiceSeed
-from domain.record import Line, LocatedError, event_hash, export_line, header_hash, read_lines
+from domain.record import Line, LocatedError, check_object, event_hash, export_line, header_hash, read_lines
 from domain.seats import SEAT_RULE, Seat, seats_of
 from domain.settings import PERSISTENCE_ENV, store_env
 from domain.tournaments import TournamentMixin
@@ -192,7 +192,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         number, event_type = 0, None
         try:
             if header is not None:
-                line = header if isinstance(header, Line) else Line(1, header, False)
+                line = header if isinstance(header, Line) else Line(1, check_object(header), False)
                 number = line.number
                 checked = self._created(line.obj, strict)
                 chain = self._chained("", line.obj, checked.game.header["hash"], is_header=True)
@@ -204,7 +204,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
             game = checked.game
             seed = self._seed_of(checked)
             for item in events:
-                line = item if isinstance(item, Line) else Line(0, item, False)
+                line = item if isinstance(item, Line) else Line(0, check_object(item), False)
                 number, obj = line.number, line.obj
                 event_type = obj.get("type") if isinstance(obj.get("type"), str) else None
                 if seed is not None:

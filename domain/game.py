@@ -11,7 +11,7 @@ from eventsourcing.utils import register_topic
 from domain.errors import MalformedRecord, RuleViolation
 from domain.header import normalise_header
 from domain.integrity import authorship
-from domain.record import event_hash, field, header_hash, same_shape, show
+from domain.record import event_hash, field, header_hash, missing, same_shape, show
 from domain.systems import PACKS, system_for
 from domain.systems.pack import GameSystem
 from domain.systems.state import Checks, GameState
@@ -102,7 +102,7 @@ class Game(Aggregate):
         state = self.state
         event_type = raw.get("type")
         if not isinstance(event_type, str):
-            raise MalformedRecord("missing field `type`", field="type")
+            raise missing(raw, "type")
         spec = self.system.specs.get(event_type) or self.system.spec(event_type, state.system)
         spec.check_fields(raw)
         seq = state.seq + 1
