@@ -38,7 +38,7 @@ def import_(files: Annotated[list[Path], typer.Argument(help="Record files or fo
     failed = 0
     paths = record_files(files)
     with typer.progressbar(import_files(store, paths, lenient=lenient), length=len(paths), label="importing",
-                           file=sys.stderr, hidden=len(paths) < 5 or not sys.stderr.isatty()) as results:
+                           file=sys.stderr, hidden=len(paths) < 5) as results:
         for result in results:
             if isinstance(result, RollcallError):
                 failed += 1

@@ -35,13 +35,15 @@ from domain.header import normalise_header
 from domain.integrity import GAME_CREATED, Damage, StoredLine, Verified, verify_rows
 from domain.timeline import unreplayable
 from domain.randomness import DiceSeed
-from domain.record import Line, LocatedError, check_object, event_hash, export_line, header_hash, read_lines
+from domain.record import (Line, LocatedError, check_object, event_hash, export_line, header_hash, read_lines,
+                           show)
 from domain.seats import SEAT_RULE, Seat, seats_of
 from domain.settings import PERSISTENCE_ENV, store_env
 from domain.tournaments import TournamentMixin
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://rollcall.invalid/games")
 EVENTS_TABLE = "stored_events"
+OTHER_TOPICS = ("rollcall:DiceSeed",)  # the aggregates of "rollcall:" topics that are not games
 DIGITAL_EVENTS = frozenset({"DiceRolled", "DieRerolled", "PhenomenonDrawn", "FluxCardDrawn"})  # source: digital  # eventsourcing's table of the embedded store
 
 
@@ -391,11 +393,22 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         return Written(checked.game_id, checked.lines, checked.events, checked.violations)
 
     def stored_lines(self, game_id: str) -> list[dict]:
-        """The game's record lines exactly as stored (header first)."""
+        """The game's record lines exactly as stored (header first); a RollcallError naming the game and the
+        row if one cannot be read (the store was changed behind Rollcall's back: ``verify`` says how)."""
         stored = self.recorder.select_events(game_uuid(game_id))
         if not stored:
             raise GameNotFound(game_id)
-        return [self.mapper.to_domain_event(s).data for s in stored]
+        if stored[0].topic != GAME_CREATED:
+            raise RollcallError(f"game '{game_id}': its header (GameCreated) is not in the store; the store was "
+                                f"changed (`rollcall verify` names the damage)")
+        lines = []
+        for row in stored:
+            data = (self._decoded(row.state) or {}).get("data")
+            if not isinstance(data, dict):
+                raise RollcallError(f"game '{game_id}': its stored row at version {row.originator_version} cannot be "
+                                    f"read; the store was changed (`rollcall verify {game_id}` names the damage)")
+            lines.append(data)
+        return lines
 
     def export_lines(self, game_id: str) -> Iterator[str]:
         for data in self.stored_lines(game_id):
@@ -403,34 +416,72 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
 
     # --- listing and verifying ------------------------------------------------------------
     def headers(self) -> Iterator[dict]:
-        """Every recorded game's header, in the order the games were recorded."""
+        """Every recorded game's header, in the order the games were recorded (a header that cannot be read,
+        changed in the store, is left out: ``verify`` names it)."""
+        for _, header in self._created_rows():
+            if header is not None:
+                yield header
+
+    def _created_rows(self) -> Iterator[tuple[UUID, dict | None]]:
+        """(stream, header or None where it cannot be read) of every GameCreated row, in order."""
         start = 1
         while True:
             batch = self.recorder.select_notifications(start, 500, topics=[GAME_CREATED])
             for notification in batch:
-                yield self.mapper.to_domain_event(notification).data
+                data = (self._decoded(notification.state) or {}).get("data")
+                yield notification.originator_id, data if isinstance(data, dict) else None
             if len(batch) < 500:
+                return
+            start = batch[-1].id + 1
+
+    def game_streams(self) -> Iterator[tuple[UUID, str]]:
+        """Every game the store holds, as (its stream, its name): the header's game id, or the stream's id
+        where the header cannot be read or is gone (a store changed behind Rollcall's back)."""
+        seen: set[UUID] = set()
+        for oid, header in self._created_rows():
+            seen.add(oid)
+            game = header.get("game") if header else None
+            yield oid, game if isinstance(game, str) else str(oid)
+        start = 1
+        while True:  # streams of game events without a GameCreated row
+            batch = self.recorder.select_notifications(start, 1000)
+            for n in batch:
+                if n.originator_id not in seen and n.topic.startswith("rollcall:") and not n.topic.startswith(OTHER_TOPICS):
+                    seen.add(n.originator_id)
+                    yield n.originator_id, str(n.originator_id)
+            if len(batch) < 1000:
                 return
             start = batch[-1].id + 1
 
     def verify(self, game_id: str, anchor: dict[int, str] | None = None) -> Verified:
         """Recompute a game's hash chain and authorship chain from the store (domain.integrity), then every
         digital roll and draw; the first damaged seq and how."""
-        stored = self.recorder.select_events(game_uuid(game_id))
+        return self.verify_stream(game_uuid(game_id), game_id, anchor)
+
+    def verify_stream(self, oid: UUID, name: str, anchor: dict[int, str] | None = None) -> Verified:
+        """``verify`` of the game stored as ``oid`` (``game_streams``), named ``name``."""
+        stored = self.recorder.select_events(oid)
         if not stored:
-            raise GameNotFound(game_id)
-        result = verify_rows(game_id, [StoredLine(s.originator_version, s.topic, self._decoded(s.state))
-                                       for s in stored], anchor)
+            raise GameNotFound(name)
+        rows = [StoredLine(s.originator_version, s.topic, self._decoded(s.state)) for s in stored]
+        result = verify_rows(name, rows, anchor)
+        if result.ok and game_uuid(str(rows[0].data.get("game"))) != oid:
+            result.damage = Damage(0, "changed", f"the header names game {show(rows[0].data.get('game'))}, which is "
+                                                 "not the game stored here (the header was changed)")
         if result.ok:
-            datas = [self._decoded(s.state)["data"] for s in stored]
+            datas = [row.data for row in rows]
             result.damage = unreplayable(datas)
             if result.ok and datas[0].get("dice_mode") == "digital":
-                result.damage = self._verify_digital(game_id, datas)
+                result.damage = self._verify_digital(name, datas)
         return result
 
     def _decoded(self, state: bytes) -> dict | None:
+        """A stored row's state, or None where it cannot be read: not JSON, or text that is not text (a lone
+        surrogate written into the store)."""
         try:
             decoded = self.mapper.transcoder.decode(state)
+            if b"\\ud" in state or b"\\uD" in state:
+                check_object(decoded)
         except Exception:  # noqa: BLE001  an unreadable row is damage, not a crash
             return None
         return decoded if isinstance(decoded, dict) else None
@@ -438,11 +489,16 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
     def heads(self, game_ids: list[str] | None = None) -> list[dict]:
         """Each game's last seq and hash: an anchor to keep or publish outside the store (``verify``)."""
         out = []
-        for game_id in game_ids or [h["game"] for h in self.headers()]:
-            stored = self.recorder.select_events(game_uuid(game_id), desc=True, limit=1)
+        streams = ([(game_uuid(g), g) for g in game_ids] if game_ids else
+                   [(oid, h["game"]) for oid, h in self._created_rows() if h is not None])
+        for oid, game_id in streams:
+            stored = self.recorder.select_events(oid, desc=True, limit=1)
             if not stored:
                 raise GameNotFound(game_id)
-            last = self.mapper.to_domain_event(stored[0]).data
+            last = (self._decoded(stored[0].state) or {}).get("data")
+            if not isinstance(last, dict) or not isinstance(last.get("hash"), str):
+                raise RollcallError(f"game '{game_id}': its last stored row cannot be read; the store was changed "
+                                    f"(`rollcall verify` names the damage)")
             out.append({"game": game_id, "seq": last.get("seq", 0), "hash": last["hash"]})
         return out
 
