@@ -3,7 +3,8 @@ import path of ``rollcall import``, strict and lenient in turn, then export ever
 
 Prints, per mutation kind, how many mutants were stored, refused with a one-line error naming the file and
 line, or ended in a traceback (or a refusal that names no line); then whether every export was valid JSON
-and every stored game's read models are current. The reference, in the same run: the golden records
+and every stored game's read models are current; then half as many mutated events appended one by one to
+golden games cut short, as ``rollcall record`` appends them. The reference, in the same run: the golden records
 themselves imported the same way (mutants/s beside records/s).
 
     .venv/bin/python bench/fuzz_records.py [--mutants 10000] [--seed 1] [--work DIR]
@@ -24,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from mutants import GAMES, KINDS, mutants  # noqa: E402
-from fuzzing import FuzzStore  # noqa: E402
+from fuzzing import FuzzStore, record_event_mutants  # noqa: E402
 
 
 def main() -> int:
@@ -54,6 +55,7 @@ def main() -> int:
             where = frames[-1].strip() if frames else ""
             crashes.setdefault(f"{where} {outcome.detail.splitlines()[-1][:160]}", (kind, outcome.detail))
     rate = args.mutants / (time.perf_counter() - start)
+    appended, problems = record_event_mutants(args.mutants // 2, args.seed)
     exports = store.bad_exports()
     behind = store.project_and_check()
 
@@ -65,12 +67,16 @@ def main() -> int:
     print(f"{'all':<{width}}  {total['stored']:>7} {total['refused']:>8} {total['traceback']:>10}")
     print(f"exports that are not valid JSON: {len(exports)}; games whose read models are not current: {len(behind)}"
           f" ({len(store.unreplayable)} named unreplayable)")
+    print(f"events appended one by one (rollcall record): {appended['stored']} stored, {appended['refused']} refused, "
+          f"{len(problems)} tracebacks or refusals of more than one line")
     print(f"{rate:.0f} mutants/s; reference: {reference_rate:.0f} golden records/s ({rate / reference_rate:.2f}x)")
     for line, (kind, detail) in list(crashes.items())[:20]:
         print(f"\n--- {kind}: {line}\n{detail}")
     for game, problem in (exports + behind)[:20]:
         print(f"{game}: {problem}")
-    return 1 if crashes or exports or behind else 0
+    for problem in problems[:10]:
+        print(problem)
+    return 1 if crashes or exports or behind or problems else 0
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ class RuleViolation(RollcallError):
     """An event breaks a checkable rule (ids of docs/rules.md: R01–R106, X01–X09, F01–)."""
 
     def __init__(self, rule: str, message: str) -> None:
+        message = one_line(message)  # it quotes the record, which may hold line breaks
         super().__init__(f"{rule} {message}")
         self.rule = rule
         self.message = message
@@ -33,6 +34,7 @@ class MalformedRecord(RollcallError):
     """A line that is not a well-formed header or event (bad JSON, unknown type, bad field)."""
 
     def __init__(self, message: str, field: str | None = None) -> None:
+        message = one_line(message)  # it quotes the record, which may hold line breaks
         super().__init__(message)
         self.field = field
         self.message = message

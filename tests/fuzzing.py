@@ -5,6 +5,7 @@ stored, every export valid JSON, the read models of every stored game current af
 
 from __future__ import annotations
 
+import collections
 import re
 import traceback
 from dataclasses import dataclass
@@ -13,9 +14,11 @@ from pathlib import Path
 import orjson
 
 from domain.application import Rollcall
-from domain.errors import RecordError
+from domain.errors import RecordError, RollcallError
+from domain.record import read_json
 from projections.projector import Projector
 from projections.queries import connect_read, projection_failures, rows
+from mutants import event_mutants
 from store.bulk import UNFORESEEN, import_files
 
 
@@ -23,6 +26,29 @@ from store.bulk import UNFORESEEN, import_files
 class Outcome:
     kind: str      # stored, refused, traceback
     detail: str    # the refusal, or the traceback
+
+
+def record_event_mutants(count: int, seed: int) -> tuple[collections.Counter, list[str]]:
+    """Mutated events appended one by one as ``rollcall record`` and the Record page append them (the text read
+    with ``read_json``, then ``Rollcall.record``, strict and lenient in turn): the outcomes, and every
+    traceback, refusal of more than one line or refusal that stored something."""
+    app = Rollcall(env={"PERSISTENCE_MODULE": "eventsourcing.popo"})
+    counts: collections.Counter = collections.Counter()
+    problems = []
+    for number, kind, game, header, before, text in event_mutants(count, seed):
+        app.write(header=header, events=before, strict=False)
+        stored = len(app.stored_lines(game))
+        try:
+            event, _ = read_json(text)
+            app.record(game, event if isinstance(event, dict) else {"type": event}, strict=number % 2 == 0)
+            counts["stored"] += 1
+        except RollcallError as exc:
+            counts["refused"] += 1
+            if "\n" in str(exc) or len(app.stored_lines(game)) != stored:
+                problems.append(f"{kind} #{number}: {exc!r}")
+        except Exception:  # noqa: BLE001  what the fuzzing looks for
+            problems.append(f"{kind} #{number}: {traceback.format_exc()}")
+    return counts, problems
 
 
 class FuzzStore:

@@ -227,6 +227,8 @@ def empty_record(rng, lines):
 def several(rng, lines):
     """Two to four changes of the kinds that keep every line an object."""
     for _ in range(rng.randint(2, 4)):
+        if not lines or not any(isinstance(line, dict) and line for line in lines):
+            return
         rng.choice((huge_number, replace_field, wrong_type, remove_field, rename_field, dropped_or_doubled_line,
                     unknown_vocabulary, extra_field, header_changes))(rng, lines)
 
@@ -265,6 +267,27 @@ def mutant(record: list[dict], kind: str, rng: random.Random, number: int) -> tu
         header["tournament"] = f"Fuzz {number}"
     KINDS[kind](rng, lines)
     return game, [_line_bytes(line) + b"\n" for line in lines]
+
+
+EVENT_KINDS = [k for k in KINDS if k not in ("truncated_line", "shuffled_lines", "dropped_or_doubled_line",
+                                             "bad_rules", "bad_bytes", "header_changes", "empty_record")]
+
+
+def event_mutants(count: int, seed: int):
+    """``count`` (number, kind, game id, header, events before, the mutated event as JSON text): a golden game
+    cut at a random event, that event changed by one of the kinds that change one line."""
+    rng = random.Random(seed)
+    records = golden_records()
+    for number in range(count):
+        record = json.loads(json.dumps(rng.choice(records)))
+        header = record[0]
+        header["game"] = game = f"{header.get('game', 'game')}-e{number}"
+        header.pop("tournament", None)
+        cut = rng.randrange(1, len(record))
+        kind = EVENT_KINDS[number % len(EVENT_KINDS)]
+        lines: Lines = [record[cut]]
+        KINDS[kind](rng, lines)
+        yield number, kind, game, header, record[1:cut], _text(lines[0]) if lines else "{}"
 
 
 def mutants(count: int, seed: int, kinds: list[str] | None = None):

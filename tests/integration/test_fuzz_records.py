@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from fuzzing import FuzzStore
+from fuzzing import FuzzStore, record_event_mutants
 from mutants import GAMES, KINDS, mutants
 
 SEED = int(os.environ.get("ROLLCALL_FUZZ_SEED", "20261203"))
@@ -64,3 +64,9 @@ def test_the_read_models_of_every_stored_game_are_current_after_project(fuzzed) 
     assert store.project_and_check() == []
     assert len(store.golden) == len(list(GAMES.glob("*.rollcall.jsonl")))
     assert not store.golden & store.unreplayable
+
+
+def test_mutated_events_appended_one_by_one_are_stored_or_refused_in_one_line() -> None:
+    counts, problems = record_event_mutants(COUNT // 2, SEED)
+    assert problems == [], f"seed {SEED}: {problems[:3]}"
+    assert counts["stored"] > 0 and counts["refused"] > 0
