@@ -3,25 +3,44 @@
 from __future__ import annotations
 
 import functools
+import os
+import sqlite3
 import sys
 from collections.abc import Callable
 from typing import Any
 
 import typer
+from eventsourcing.persistence import PersistenceError
 
-from domain.errors import RollcallError
+from domain.errors import RollcallError, one_line
 
 
 def reported(command: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return command(*args, **kwargs)
+            result = command(*args, **kwargs)
+            sys.stdout.flush()  # a reader that went away (`rollcall games | head -1`) is met here, not at exit
+            return result
+        except BrokenPipeError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to write, nor to say
+            sys.exit(141)  # as a program stopped by SIGPIPE
         except RollcallError as exc:
-            typer.echo(f"error: {exc}", err=True)
+            typer.echo(f"error: {one_line(str(exc))}", err=True)
+            raise typer.Exit(1) from None
+        except (PersistenceError, sqlite3.Error) as exc:  # the store failed in the middle of a command
+            typer.echo(f"error: the event store cannot be read or written ({one_line(str(exc))}: a damaged file or "
+                       "a full disk?); nothing was stored", err=True)
             raise typer.Exit(1) from None
         except OSError as exc:
             typer.echo(f"error: {exc.filename or ''}: {exc.strerror or exc}", err=True)
+            raise typer.Exit(1) from None
+        except Exception as exc:
+            duckdb = sys.modules.get("duckdb")  # imported by the commands that read models (not by every command)
+            if duckdb is None or not isinstance(exc, duckdb.Error):
+                raise
+            typer.echo(f"error: the read models cannot be read or written ({one_line(str(exc))}: a full disk?); "
+                       "`rollcall project` rebuilds them once it can", err=True)
             raise typer.Exit(1) from None
         except KeyboardInterrupt:
             typer.echo("interrupted", err=True)

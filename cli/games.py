@@ -10,7 +10,9 @@ from typing import Annotated, Optional
 import typer
 
 from cli.options import App, AsJson, DataDir, Key, data_dir, echo_json, open_app, up_to_date
-from domain.errors import RecordError, RollcallError
+from domain.errors import MalformedRecord, RecordError, RollcallError, StoreUnavailable
+from domain.record import read_json
+from domain.systems.presentation import plural
 
 app = App()
 
@@ -45,6 +47,9 @@ def import_(files: Annotated[list[Path], typer.Argument(help="Record files or fo
                 continue
             marks = f", {result.violations} violations marked" if result.violations else ""
             typer.echo(f"imported {result.game}: {result.events} events{marks}")
+    if failed and len(paths) > 1:
+        typer.echo(f"refused {plural(failed, 'file')} of {len(paths)} (each named above, nothing of them stored); "
+                   f"imported {plural(len(paths) - failed, 'game')}", err=True)
     if failed:
         raise typer.Exit(1)
 
@@ -56,15 +61,15 @@ def record(game: Annotated[str, typer.Argument(help="Game id.")],
            data: DataDir = None, key: Key = None) -> None:
     """Append one event to a recorded game, with the same checks as import."""
     try:
-        obj = json.loads(event)
-    except json.JSONDecodeError as exc:
-        raise RecordError("<event>", 0, None, RollcallError(f"not valid JSON: {exc.msg}")) from None
+        obj, _ = read_json(event)
+    except MalformedRecord as exc:
+        raise RecordError("<event>", 0, None, exc) from None
     if not isinstance(obj, dict):
         raise RollcallError("the event must be a JSON object")
     try:
         stored = open_app(data, key).record(game, obj, strict=not lenient)
     except RollcallError as exc:
-        if isinstance(exc, RecordError) or type(exc).__name__ in ("GameNotFound", "AccessDenied"):
+        if isinstance(exc, (RecordError, StoreUnavailable)) or type(exc).__name__ in ("GameNotFound", "AccessDenied"):
             raise
         raise RecordError(game, 0, obj.get("type") if isinstance(obj.get("type"), str) else None, exc) from None
     typer.echo(json.dumps(stored, ensure_ascii=False))

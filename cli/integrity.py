@@ -10,6 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli.options import App, DataDir, open_app
+from domain.application import game_uuid
 from domain.errors import GameNotFound, RollcallError
 from domain.systems.presentation import plural
 
@@ -31,13 +32,14 @@ def verify(games: Annotated[Optional[list[str]], typer.Argument(help="Game ids (
         with path.open(encoding="utf-8") as handle:
             for game_id, hashes in read_anchors(handle, str(path)).items():
                 anchors.setdefault(game_id, {}).update(hashes)
-    ids = games or (list(anchors) if anchors else [h["game"] for h in store.headers()])
+    ids = games or list(anchors)
+    streams = [(game_uuid(g), g) for g in ids] if ids else list(store.game_streams())
     damaged = 0
-    for game_id in ids:
+    for oid, game_id in streams:
         if anchors and game_id not in anchors:
             raise RollcallError(f"no anchor names game {game_id}")
         try:
-            result = store.verify(game_id, anchors.get(game_id))
+            result = store.verify_stream(oid, game_id, anchors.get(game_id))
         except GameNotFound as exc:  # a game the anchor holds is not in the store at all
             damaged += 1
             typer.echo(f"DAMAGED  {game_id}: {exc}")

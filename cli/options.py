@@ -103,13 +103,16 @@ def project(data: Path | None, rebuild: bool = False) -> int:
     from projections.projector import Projector
 
     try:
-        with projector_lock(data_dir(data)), Progress(transient=True, console=Console(stderr=True)) as progress:
-            task = progress.add_task("projecting", total=None)  # (on stderr: stdout stays for the output)
+        with projector_lock(data_dir(data)):
+            projector = Projector(data_dir(data), app=open_app(data))
+            console = Console(stderr=True)
+            with Progress(transient=True, console=console, disable=not console.is_terminal) as progress:
+                task = progress.add_task("projecting", total=None)  # (on stderr: stdout stays for the output)
 
-            def tick(done: int, total: int) -> None:
-                progress.update(task, completed=done, total=total)
+                def tick(done: int, total: int) -> None:
+                    progress.update(task, completed=done, total=total)
 
-            return Projector(data_dir(data), app=open_app(data)).run(rebuild=rebuild, progress=tick)
+                return projector.run(rebuild=rebuild, progress=tick)
     except Busy as exc:
         raise RollcallError(f"{exc} (`rollcall dashboard` keeps the read models current): stop it to project here"
                             ) from None

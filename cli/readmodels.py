@@ -25,8 +25,10 @@ def project(rebuild: Annotated[bool, typer.Option(help="Drop the read models and
     typer.echo(f"projected {plural(count, 'event')}")
     failures = read(data, projection_failures)
     for failure in failures:
-        typer.echo(f"error: game {failure['game'] or failure['stream_id']} cannot be replayed from seq "
-                   f"{failure['seq']}: {failure['error']} (`rollcall verify` names the damage)", err=True)
+        game = f"game {failure['game']}" if failure["game"] else f"the game stored as {failure['stream_id']}"
+        since = f" from seq {failure['seq']}" if failure["seq"] is not None else ""
+        typer.echo(f"error: {game} cannot be replayed{since}: {failure['error']} (`rollcall verify` names the "
+                   "damage)", err=True)
     if failures:
         raise typer.Exit(1)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -10,6 +9,7 @@ import typer
 
 from cli.options import App, AsJson, DataDir, Key, echo_json, open_app, read, table
 from domain.errors import MalformedRecord
+from domain.record import NotJSON, read_json
 from domain.systems import systems_in_words
 from domain.systems.presentation import plural
 
@@ -189,9 +189,11 @@ def _setup(path: Path | None) -> dict | None:
     if path is None:
         return None
     try:
-        setup = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise MalformedRecord(f"{path}:{exc.lineno}: not valid JSON: {exc.msg}", field="setup") from None
+        setup, _ = read_json(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise MalformedRecord(f"{path}: not UTF-8 text (byte {exc.start + 1})", field="setup") from None
+    except MalformedRecord as exc:
+        raise MalformedRecord(f"{path}:{exc.line if isinstance(exc, NotJSON) else 1}: {exc}", field="setup") from None
     if not isinstance(setup, dict):
         raise MalformedRecord(f"{path}: the setup must be a JSON object", field="setup")
     return setup
@@ -208,7 +210,7 @@ def result(name: Name, round_no: Round,
     scores: dict[str, int] = {}
     for item in score:
         who, _, points = item.rpartition("=")
-        if not who.strip() or not points.strip().lstrip("-").isdigit():
+        if not who.strip() or not points.strip().lstrip("-").isdigit() or len(points.strip()) > 19:
             raise MalformedRecord(f"--score takes SEAT=VP or NAME=VP, e.g. p1=3, not {item!r}", field="score")
         scores[who.strip()] = int(points)
     ended = open_app(data, key).enter_result(name, round_no, table_no, scores)

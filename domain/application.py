@@ -13,31 +13,40 @@ eventsourcing's mapper, and leaves to ``write`` itself every game the store coul
 
 from __future__ import annotations
 
+import contextlib
 import os
+import random
+import sqlite3
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 import orjson
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import IntegrityError, JSONTranscoder, Transcoder
+from eventsourcing.persistence import IntegrityError, JSONTranscoder, PersistenceError, Transcoder
 
 from domain import randomness
 from domain.access import AccessMixin
 from domain.errors import (GameAlreadyRecorded, GameMovedOn, GameNotFound, MalformedRecord, RecordError,
-                           RollcallError, RuleViolation)
+                           RollcallError, RuleViolation, StoreUnavailable, one_line)
 from domain.game import Game
 from domain.header import normalise_header
 from domain.integrity import GAME_CREATED, Damage, StoredLine, Verified, verify_rows
 from domain.timeline import unreplayable
 from domain.randomness import DiceSeed
-from domain.record import Line, LocatedError, event_hash, export_line, header_hash, read_lines
+from domain.record import (Line, LocatedError, check_object, event_hash, export_line, header_hash, read_lines,
+                           show)
 from domain.seats import SEAT_RULE, Seat, seats_of
-from domain.settings import store_env
+from domain.settings import PERSISTENCE_ENV, store_env
 from domain.tournaments import TournamentMixin
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://rollcall.invalid/games")
+EVENTS_TABLE = "stored_events"
+OTHER_TOPICS = ("rollcall:DiceSeed",)  # the aggregates of "rollcall:" topics that are not games
+DIGITAL_EVENTS = frozenset({"DiceRolled", "DieRerolled", "PhenomenonDrawn", "FluxCardDrawn"})  # source: digital  # eventsourcing's table of the embedded store
 
 
 def game_uuid(game_id: str) -> UUID:
@@ -105,8 +114,22 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
 
     @classmethod
     def open(cls, data_dir: str | os.PathLike | None = None, *, key: str | None = None) -> Rollcall:
-        """The store of ``data_dir``; ``key`` is the access key presented for writing (see domain.access)."""
-        app = cls(env=store_env(data_dir))
+        """The store of ``data_dir``; ``key`` is the access key presented for writing (see domain.access).
+        StoreUnavailable when it cannot be opened (a damaged file, a full disk, another program's database)."""
+        env = store_env(data_dir)
+        embedded = env.get("SQLITE_DBNAME")
+        if embedded:
+            _refuse_foreign(Path(embedded))
+        for attempt in range(OPEN_ATTEMPTS):
+            try:
+                app = cls(env=env)
+                break
+            except (PersistenceError, sqlite3.Error) as exc:
+                if attempt + 1 < OPEN_ATTEMPTS and _created_meanwhile(exc):
+                    time.sleep(random.uniform(0.05, 0.2) * (attempt + 1))  # another process creates the tables
+                    continue
+                hint = ": a damaged file or a full disk?" if embedded else ""
+                raise StoreUnavailable(embedded or _server(), f"cannot be opened ({one_line(str(exc))}{hint})") from None
         app.key = key
         return app
 
@@ -151,26 +174,29 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
 
     # --- the one write path -----------------------------------------------------------------
     def write(self, game_id: str | None = None, events: Iterable[dict | Line] = (), *, header: dict | Line | None = None,
-              strict: bool = True, source: str | None = None, after: int | None = None) -> Written:
+              strict: bool = True, source: str | None = None, after: int | None = None,
+              made_here: bool = False) -> Written:
         """Write a new game (``header``) or append to a recorded one (``game_id``): every event checked
         against the rules and the chain, then stored in one transaction, or nothing is stored.
 
         ``after``: the seq the writer last saw; if the game has moved on since, GameMovedOn and nothing
         is stored (two devices recording one game). Errors name ``source`` (a file, else the game), the
         line and the rule (RecordError)."""
-        checked = self.check(game_id, events, header=header, strict=strict, source=source, after=after)
+        checked = self.check(game_id, events, header=header, strict=strict, source=source, after=after,
+                             made_here=made_here)
         self.commit(checked)
         return Written(checked.game_id, checked.lines, checked.events, checked.violations)
 
     def check(self, game_id: str | None = None, events: Iterable[dict | Line] = (), *,
               header: dict | Line | None = None, strict: bool = True, source: str | None = None,
-              after: int | None = None) -> Checked:
-        """The game with ``events`` checked into its pending events; nothing is stored (``commit`` does)."""
+              after: int | None = None, made_here: bool = False) -> Checked:
+        """The game with ``events`` checked into its pending events; nothing is stored (``commit`` does).
+        ``made_here``: the events' digital rolls and draws are Rollcall's own (``roll``, ``draw_card``)."""
         where = source or game_id or "<record>"
         number, event_type = 0, None
         try:
             if header is not None:
-                line = header if isinstance(header, Line) else Line(1, header, False)
+                line = header if isinstance(header, Line) else Line(1, check_object(header), False)
                 number = line.number
                 checked = self._created(line.obj, strict)
                 chain = self._chained("", line.obj, checked.game.header["hash"], is_header=True)
@@ -182,11 +208,11 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
             game = checked.game
             seed = self._seed_of(checked)
             for item in events:
-                line = item if isinstance(item, Line) else Line(0, item, False)
+                line = item if isinstance(item, Line) else Line(0, check_object(item), False)
                 number, obj = line.number, line.obj
                 event_type = obj.get("type") if isinstance(obj.get("type"), str) else None
                 if seed is not None:
-                    obj = self._digital(game, seed, obj)
+                    obj = self._digital(game, seed, obj, made_here)
                 recorded = game.record(obj, strict=strict, floatless=line.plain)
                 checked.lines.append(recorded)
                 checked.violations += len(recorded.get("violations", ()))
@@ -280,15 +306,14 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         return drawn if drawn is not None else self.secret_seed(checked.game_id)
 
     @staticmethod
-    def _digital(game: Game, seed: bytes, event: dict) -> dict:
-        """A digital roll entered by hand must be the seed's (F07, without saying what the seed gives:
-        a refusal never reveals a roll before it is made); a digital game's end reveals the seed."""
-        if event.get("type") == "DiceRolled" and event.get("source") == "digital" and isinstance(event.get("faces"), list):
-            die = game.state.dice.data.get(event.get("die"))
-            if die is not None and event["faces"] != randomness.roll(seed, game.header["game"], game.state.seq + 1,
-                                                                     die, len(event["faces"])):
-                raise RuleViolation("F07", "a digital roll's faces are rolled by Rollcall (`rollcall roll`, the "
-                                           "Roll button); these are not the committed seed's")
+    def _digital(game: Game, seed: bytes, event: dict, made_here: bool) -> dict:
+        """A digital roll or draw is made by Rollcall (``made_here``: ``roll``, ``draw_card``), never entered:
+        one entered by hand is refused whatever it shows (F07), so that no refusal tells anything of a roll
+        or draw before it is made (refusing only wrong faces would tell which are not the next ones). A
+        digital game's end reveals the seed."""
+        if event.get("source") == "digital" and event.get("type") in DIGITAL_EVENTS and not made_here:
+            raise RuleViolation("F07", "a digital roll or draw is made by Rollcall (`rollcall roll`, `rollcall "
+                                       "draw`, the Roll and Draw buttons), never entered by hand")
         if event.get("type") == "GameEnded" and "seed" not in event:
             return {**event, "seed": seed.hex()}
         return event
@@ -314,7 +339,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         faces = randomness.roll(seed, game_id, game.state.seq + 1, game.state.dice.data[die], count)
         event = {"type": "DiceRolled", "player": player, "purpose": purpose, "die": die, "faces": faces,
                  "source": "digital"}
-        return self.record(game_id, {**event, "at": at} if at else event, after=after)
+        return self.record(game_id, {**event, "at": at} if at else event, after=after, made_here=True)
 
     def draw_card(self, game_id: str, vortex: str | None = None, *, after: int | None = None,
                   at: str | None = None) -> dict:
@@ -322,7 +347,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         ether phenomenon card in Tornscape), from the committed seed."""
         game, seed = self._digital_game(game_id)
         event = game.system.digital_draw(game.state, seed, vortex)
-        return self.record(game_id, {**event, "at": at} if at else event, after=after)
+        return self.record(game_id, {**event, "at": at} if at else event, after=after, made_here=True)
 
     # --- disputes and rulings (domain.rulings) --------------------------------------------
     def open_dispute(self, game_id: str, by: str, about: list[int], claim: str, **extra) -> dict:
@@ -339,11 +364,12 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         """Both players confirm the record; afterwards only judge events may follow."""
         return self.record(game_id, {"type": "GameSealed", "confirmed_by": confirmed_by})
 
-    def record(self, game_id: str, event: dict, *, strict: bool = True, after: int | None = None) -> dict:
+    def record(self, game_id: str, event: dict, *, strict: bool = True, after: int | None = None,
+               made_here: bool = False) -> dict:
         """Append one event to a recorded game (``write``); the stored line. A refusal is the rule's or the
         field's own error (RuleViolation, MalformedRecord)."""
         try:
-            return self.write(game_id, [event], strict=strict, after=after).last
+            return self.write(game_id, [event], strict=strict, after=after, made_here=made_here).last
         except RecordError as exc:
             raise exc.cause from None
 
@@ -368,11 +394,22 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         return Written(checked.game_id, checked.lines, checked.events, checked.violations)
 
     def stored_lines(self, game_id: str) -> list[dict]:
-        """The game's record lines exactly as stored (header first)."""
+        """The game's record lines exactly as stored (header first); a RollcallError naming the game and the
+        row if one cannot be read (the store was changed behind Rollcall's back: ``verify`` says how)."""
         stored = self.recorder.select_events(game_uuid(game_id))
         if not stored:
             raise GameNotFound(game_id)
-        return [self.mapper.to_domain_event(s).data for s in stored]
+        if stored[0].topic != GAME_CREATED:
+            raise RollcallError(f"game '{game_id}': its header (GameCreated) is not in the store; the store was "
+                                f"changed (`rollcall verify` names the damage)")
+        lines = []
+        for row in stored:
+            data = (self._decoded(row.state) or {}).get("data")
+            if not isinstance(data, dict):
+                raise RollcallError(f"game '{game_id}': its stored row at version {row.originator_version} cannot be "
+                                    f"read; the store was changed (`rollcall verify {game_id}` names the damage)")
+            lines.append(data)
+        return lines
 
     def export_lines(self, game_id: str) -> Iterator[str]:
         for data in self.stored_lines(game_id):
@@ -380,34 +417,72 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
 
     # --- listing and verifying ------------------------------------------------------------
     def headers(self) -> Iterator[dict]:
-        """Every recorded game's header, in the order the games were recorded."""
+        """Every recorded game's header, in the order the games were recorded (a header that cannot be read,
+        changed in the store, is left out: ``verify`` names it)."""
+        for _, header in self._created_rows():
+            if header is not None:
+                yield header
+
+    def _created_rows(self) -> Iterator[tuple[UUID, dict | None]]:
+        """(stream, header or None where it cannot be read) of every GameCreated row, in order."""
         start = 1
         while True:
             batch = self.recorder.select_notifications(start, 500, topics=[GAME_CREATED])
             for notification in batch:
-                yield self.mapper.to_domain_event(notification).data
+                data = (self._decoded(notification.state) or {}).get("data")
+                yield notification.originator_id, data if isinstance(data, dict) else None
             if len(batch) < 500:
+                return
+            start = batch[-1].id + 1
+
+    def game_streams(self) -> Iterator[tuple[UUID, str]]:
+        """Every game the store holds, as (its stream, its name): the header's game id, or the stream's id
+        where the header cannot be read or is gone (a store changed behind Rollcall's back)."""
+        seen: set[UUID] = set()
+        for oid, header in self._created_rows():
+            seen.add(oid)
+            game = header.get("game") if header else None
+            yield oid, game if isinstance(game, str) else str(oid)
+        start = 1
+        while True:  # streams of game events without a GameCreated row
+            batch = self.recorder.select_notifications(start, 1000)
+            for n in batch:
+                if n.originator_id not in seen and n.topic.startswith("rollcall:") and not n.topic.startswith(OTHER_TOPICS):
+                    seen.add(n.originator_id)
+                    yield n.originator_id, str(n.originator_id)
+            if len(batch) < 1000:
                 return
             start = batch[-1].id + 1
 
     def verify(self, game_id: str, anchor: dict[int, str] | None = None) -> Verified:
         """Recompute a game's hash chain and authorship chain from the store (domain.integrity), then every
         digital roll and draw; the first damaged seq and how."""
-        stored = self.recorder.select_events(game_uuid(game_id))
+        return self.verify_stream(game_uuid(game_id), game_id, anchor)
+
+    def verify_stream(self, oid: UUID, name: str, anchor: dict[int, str] | None = None) -> Verified:
+        """``verify`` of the game stored as ``oid`` (``game_streams``), named ``name``."""
+        stored = self.recorder.select_events(oid)
         if not stored:
-            raise GameNotFound(game_id)
-        result = verify_rows(game_id, [StoredLine(s.originator_version, s.topic, self._decoded(s.state))
-                                       for s in stored], anchor)
+            raise GameNotFound(name)
+        rows = [StoredLine(s.originator_version, s.topic, self._decoded(s.state)) for s in stored]
+        result = verify_rows(name, rows, anchor)
+        if result.ok and game_uuid(str(rows[0].data.get("game"))) != oid:
+            result.damage = Damage(0, "changed", f"the header names game {show(rows[0].data.get('game'))}, which is "
+                                                 "not the game stored here (the header was changed)")
         if result.ok:
-            datas = [self._decoded(s.state)["data"] for s in stored]
+            datas = [row.data for row in rows]
             result.damage = unreplayable(datas)
             if result.ok and datas[0].get("dice_mode") == "digital":
-                result.damage = self._verify_digital(game_id, datas)
+                result.damage = self._verify_digital(name, datas)
         return result
 
     def _decoded(self, state: bytes) -> dict | None:
+        """A stored row's state, or None where it cannot be read: not JSON, or text that is not text (a lone
+        surrogate written into the store)."""
         try:
             decoded = self.mapper.transcoder.decode(state)
+            if b"\\ud" in state or b"\\uD" in state:
+                check_object(decoded)
         except Exception:  # noqa: BLE001  an unreadable row is damage, not a crash
             return None
         return decoded if isinstance(decoded, dict) else None
@@ -415,11 +490,16 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
     def heads(self, game_ids: list[str] | None = None) -> list[dict]:
         """Each game's last seq and hash: an anchor to keep or publish outside the store (``verify``)."""
         out = []
-        for game_id in game_ids or [h["game"] for h in self.headers()]:
-            stored = self.recorder.select_events(game_uuid(game_id), desc=True, limit=1)
+        streams = ([(game_uuid(g), g) for g in game_ids] if game_ids else
+                   [(oid, h["game"]) for oid, h in self._created_rows() if h is not None])
+        for oid, game_id in streams:
+            stored = self.recorder.select_events(oid, desc=True, limit=1)
             if not stored:
                 raise GameNotFound(game_id)
-            last = self.mapper.to_domain_event(stored[0]).data
+            last = (self._decoded(stored[0].state) or {}).get("data")
+            if not isinstance(last, dict) or not isinstance(last.get("hash"), str):
+                raise RollcallError(f"game '{game_id}': its last stored row cannot be read; the store was changed "
+                                    f"(`rollcall verify` names the damage)")
             out.append({"game": game_id, "seq": last.get("seq", 0), "hash": last["hash"]})
         return out
 
@@ -442,6 +522,36 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         first = problems[0]
         seq = next((int(w) for w in first.split() if w.isdigit()), 0)
         return Damage(seq, "changed", f"digital dice: {first}")
+
+
+OPEN_ATTEMPTS = 8  # opening a new store while other processes create its tables, then use them
+
+
+def _created_meanwhile(exc: Exception) -> bool:
+    """Whether opening failed because another process was creating the same tables, types or functions
+    (PostgreSQL's "tuple concurrently updated", a duplicate type or relation): opening again finds them."""
+    text = str(exc).lower()
+    return "concurrently updated" in text or "duplicate key" in text or "already exists" in text
+
+
+def _server() -> str:
+    """The server store the environment names, as a user knows it."""
+    return (f"{os.environ.get(PERSISTENCE_ENV)} at {os.environ.get('POSTGRES_HOST', 'localhost')}:"
+            f"{os.environ.get('POSTGRES_PORT', '5432')}/{os.environ.get('POSTGRES_DBNAME', '')}")
+
+
+def _refuse_foreign(path: Path) -> None:
+    """StoreUnavailable if ``path`` is an SQLite database of another program (tables, none of them Rollcall's)."""
+    if not path.is_file() or path.stat().st_size == 0:
+        return
+    try:
+        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as con:
+            tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    except sqlite3.Error as exc:
+        raise StoreUnavailable(str(path), f"cannot be read ({exc}: a damaged file or a full disk?)") from None
+    if tables and EVENTS_TABLE not in tables:
+        raise StoreUnavailable(str(path), f"is another program's SQLite database (tables {', '.join(tables[:5])}), "
+                                          "not Rollcall's event store: name another data folder")
 
 
 __all__ = ["Checked", "Imported", "Rollcall", "Written", "game_uuid", "seed_uuid"]

@@ -7,10 +7,18 @@ class RollcallError(Exception):
     """Base of every error Rollcall reports to a user."""
 
 
+def one_line(text: str) -> str:
+    """``text`` on one line: line breaks and other control characters a record may hold written as escapes."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() or c == " " else repr(c)[1:-1] for c in text)
+
+
 class RuleViolation(RollcallError):
     """An event breaks a checkable rule (ids of docs/rules.md: R01–R106, X01–X09, F01–)."""
 
     def __init__(self, rule: str, message: str) -> None:
+        message = one_line(message)  # it quotes the record, which may hold line breaks
         super().__init__(f"{rule} {message}")
         self.rule = rule
         self.message = message
@@ -26,12 +34,25 @@ class MalformedRecord(RollcallError):
     """A line that is not a well-formed header or event (bad JSON, unknown type, bad field)."""
 
     def __init__(self, message: str, field: str | None = None) -> None:
+        message = one_line(message)  # it quotes the record, which may hold line breaks
         super().__init__(message)
         self.field = field
         self.message = message
 
     def __reduce__(self):
         return (MalformedRecord, (self.message, self.field))
+
+
+class StoreUnavailable(RollcallError):
+    """The event store cannot be read or written: a damaged file, a full disk, another program's database."""
+
+    def __init__(self, where: str, why: str) -> None:
+        super().__init__(f"the event store {where} {why}; nothing was stored")
+        self.where = where
+        self.why = why
+
+    def __reduce__(self):
+        return (StoreUnavailable, (self.where, self.why))
 
 
 class GameError(RollcallError):
@@ -75,7 +96,7 @@ class RecordError(RollcallError):
     def __init__(self, path: str, line: int, event_type: str | None, cause: RollcallError) -> None:
         where = f"{path}:{line}" if line else path
         kind = f" ({event_type})" if event_type else ""
-        super().__init__(f"{where}{kind}: {cause}")
+        super().__init__(one_line(f"{where}{kind}: {cause}"))
         self.path = path
         self.line = line
         self.event_type = event_type

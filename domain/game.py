@@ -11,7 +11,7 @@ from eventsourcing.utils import register_topic
 from domain.errors import MalformedRecord, RuleViolation
 from domain.header import normalise_header
 from domain.integrity import authorship
-from domain.record import event_hash, field, header_hash, show
+from domain.record import event_hash, field, header_hash, missing, same_shape, show
 from domain.systems import PACKS, system_for
 from domain.systems.pack import GameSystem
 from domain.systems.state import Checks, GameState
@@ -102,7 +102,7 @@ class Game(Aggregate):
         state = self.state
         event_type = raw.get("type")
         if not isinstance(event_type, str):
-            raise MalformedRecord("missing field `type`", field="type")
+            raise missing(raw, "type")
         spec = self.system.specs.get(event_type) or self.system.spec(event_type, state.system)
         spec.check_fields(raw)
         seq = state.seq + 1
@@ -121,7 +121,10 @@ class Game(Aggregate):
         chk = Checks(strict)
         derived = self.system.decide(state, event, chk)
         for name, value in derived.items():
-            if name in raw and raw[name] != value:
+            if name in raw and raw[name] != value and not (raw[name] is None and name in spec.optional):
+                if not same_shape(raw[name], value):
+                    raise MalformedRecord(f"field `{name}` cannot be {show(raw[name])}: the rules give "
+                                          f"{show(value)}", field=name)
                 if self.system.accepts_derived(state, event, name, raw[name], value):
                     derived[name] = raw[name]  # as good as the rules' own: the record keeps its own
                     continue

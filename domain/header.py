@@ -4,6 +4,7 @@ domain.limits), its game id derived, its system named by the pack's main alias."
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 from domain import limits
 from domain.errors import MalformedRecord
@@ -30,6 +31,7 @@ def normalise_header(header: dict) -> dict:
     system = system_for(field(header, "system", str)).alias  # a header may name any alias of the pack
     for name in ("game", "tournament", "started", "commit"):
         field(header, name, str, optional=True)
+    _check_started(header.get("started"))
     for name in ("round", "table"):
         bounded(header, name, 1, limits.INTEGER, optional=True)
     _check_players(header)
@@ -49,6 +51,17 @@ def normalise_header(header: dict) -> dict:
     data["system"] = system
     data.setdefault("setup", {})
     return data
+
+
+def _check_started(started: str | None) -> None:
+    """``started`` is an ISO 8601 date or time (``2026-11-28T10:00:00Z``), as `at` on events."""
+    if started is None:
+        return
+    try:
+        datetime.fromisoformat(started)
+    except ValueError:
+        raise MalformedRecord(f"field `started` must be an ISO 8601 date and time such as 2026-11-28T10:00:00Z, "
+                              f"not {show(started)}", field="started") from None
 
 
 def _check_players(header: dict) -> None:

@@ -146,24 +146,62 @@ def parse_line(number: int, text: str | bytes) -> Line | None:
     if not stripped or stripped.startswith("#"):
         return None
     try:
-        obj, plain = loads_plain(stripped)
-    except json.JSONDecodeError as exc:
-        raise LocatedError(number, MalformedRecord(f"not valid JSON: {exc.msg} at column {exc.colno}")) from None
-    except RecursionError:
-        raise LocatedError(number, MalformedRecord(f"nested deeper than a record can be ({MAX_DEPTH} levels)")) from None
-    except ValueError:  # an integer of thousands of digits (Python's limit on converting them)
-        raise LocatedError(number, MalformedRecord("not a record line: a number with thousands of digits")) from None
-    if type(obj) is not dict:
-        raise LocatedError(number, MalformedRecord("a line must be a JSON object"))
-    if "\\ud" in stripped or "\\uD" in stripped:  # an escaped surrogate: paired, or text that cannot be stored
-        try:
-            canonical(obj).encode("utf-8")
-        except UnicodeEncodeError:
-            raise LocatedError(number, MalformedRecord("holds a lone surrogate (\\ud800–\\udfff without its "
-                                                       "pair), which is not text")) from None
-    if stripped.count("[") + stripped.count("{") > MAX_DEPTH and _depth(obj) > MAX_DEPTH:
-        raise LocatedError(number, MalformedRecord(f"nested deeper than a record can be ({MAX_DEPTH} levels)"))
+        obj, plain = read_json(stripped)
+        if type(obj) is not dict:
+            raise MalformedRecord("a line must be a JSON object")
+    except MalformedRecord as exc:
+        raise LocatedError(number, exc) from None
     return Line(number, obj, plain)
+
+
+class NotJSON(MalformedRecord):
+    """A text that is not JSON, and the line of the text where it stops being JSON (1 for a record's line)."""
+
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.line = line
+
+    def __reduce__(self):
+        return (NotJSON, (self.message, self.line))
+
+
+def read_json(text: str) -> tuple[Any, bool]:
+    """A JSON text read as a record's lines are (a line, an event given on the command line, a setup file):
+    the value and whether it held no float. NaN, Infinity, numbers too large for a float, integers of
+    thousands of digits, lone surrogates and nesting deeper than a record needs are refused (MalformedRecord)."""
+    try:
+        obj, plain = loads_plain(text)
+    except json.JSONDecodeError as exc:
+        raise NotJSON(f"not valid JSON: {exc.msg} at column {exc.colno}", exc.lineno) from None
+    except RecursionError:
+        raise MalformedRecord(f"nested deeper than a record can be ({MAX_DEPTH} levels)") from None
+    except ValueError:  # an integer of thousands of digits (Python's limit on converting them)
+        raise MalformedRecord("not a record line: a number with thousands of digits") from None
+    if "\\ud" in text or "\\uD" in text:  # an escaped surrogate: paired, or text that cannot be stored
+        _check_text(obj)
+    if text.count("[") + text.count("{") > MAX_DEPTH:
+        _check_depth(obj)
+    return obj, plain
+
+
+def check_object(obj: Any) -> Any:
+    """``obj``, refused (a MalformedRecord) for what ``read_json`` refuses, in a value a program built rather
+    than read (an event from a page, an aggregate's caller)."""
+    _check_depth(obj)
+    _check_text(obj)
+    return obj
+
+
+def _check_depth(obj: Any) -> None:
+    if _depth(obj) > MAX_DEPTH:
+        raise MalformedRecord(f"nested deeper than a record can be ({MAX_DEPTH} levels)")
+
+
+def _check_text(obj: Any) -> None:
+    try:
+        canonical(obj).encode("utf-8")
+    except UnicodeEncodeError:
+        raise MalformedRecord("holds a lone surrogate (\\ud800–\\udfff without its pair), which is not text") from None
 
 
 def _depth(value: Any, level: int = 1) -> int:
@@ -278,7 +316,7 @@ def field(obj: dict, name: str, kind: type, *, optional: bool = False, default: 
     if name not in obj or obj[name] is None:
         if optional:
             return default
-        raise MalformedRecord(f"missing field `{name}`", field=name)
+        raise missing(obj, name)
     value = obj[name]
     if kind is int and isinstance(value, bool) or not isinstance(value, kind):
         raise MalformedRecord(f"field `{name}` must be {_TYPE_NAMES[kind]}, not {json.dumps(value)}", field=name)
@@ -320,6 +358,34 @@ def player_field(obj: dict, where: str, players: Iterable[str]) -> str:
     return player
 
 
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def same_shape(given: Any, value: Any) -> bool:
+    """Whether ``given`` can stand where the rules derive ``value``: a scalar for a scalar (or for None), a
+    list of what the rules' list holds (scalars, or lists of scalars such as positions), an object for an
+    object. A record's other shapes (a list inside a list of names) are malformed, not a rule broken."""
+    if value is None or isinstance(value, _SCALARS):
+        return isinstance(given, _SCALARS)
+    if isinstance(value, (list, tuple)):
+        if not isinstance(given, list):
+            return False
+        kinds = {type(v) for v in value} or {str, int}
+        if kinds <= set(_SCALARS):
+            return all(isinstance(g, _SCALARS) for g in given)
+        return all(isinstance(g, list) and all(isinstance(c, _SCALARS) for c in g) for g in given)
+    return isinstance(given, dict)
+
+
+def missing(obj: dict, name: str, label: str | None = None) -> MalformedRecord:
+    """A MalformedRecord for the missing field ``name`` (``label`` in the message), naming the given field that
+    is a near miss of it (``txt`` for ``text``), if any."""
+    label = label or name
+    given = next((k for k in obj if isinstance(k, str) and k != name and near_miss(k, [name]) == name), None)
+    hint = f" (`{given}` is given: did you mean `{name}`?)" if given is not None else ""
+    return MalformedRecord(f"missing field `{label}`{hint}", field=label)
+
+
 def out_of_bounds(name: str, value: Any, low: int, high: int) -> MalformedRecord:
     def bound(n: int) -> str:
         return "2^53" if n == limits.INTEGER else "-2^53" if n == -limits.INTEGER else str(n)
@@ -336,7 +402,7 @@ def bounded(obj: dict, name: str, low: int, high: int, *, optional: bool = False
     if value is None:
         if optional:
             return default
-        raise MalformedRecord(f"missing field `{label}`", field=label)
+        raise missing(obj, name, label)
     if type(value) is not int:
         raise MalformedRecord(f"field `{label}` must be an integer, not {json.dumps(value)}", field=label)
     if not low <= value <= high:

@@ -23,7 +23,7 @@ from eventsourcing.persistence import Tracking
 
 from domain import settings
 from domain.settings import EVENTS_FILE, LIVE_FILE, PUBLISHED_FILE
-from projections.publish import Copier, publish
+from projections.publish import Copier, open_published, publish
 from projections.sources import PostgresSource, RecorderSource, Replayed, Source, SQLiteSource
 from projections.sqlfiles import statements, transaction
 from projections.tracking import CREATE_TABLE as CREATE_TRACKING, DuckDBTrackingRecorder
@@ -94,7 +94,8 @@ class Projector:
             for name in VIEWS:
                 for statement in statements(name):
                     con.execute(statement.sql).fetchall()
-            yield Session(self, con, publish_always=rebuild, copier=copier)
+            republish = rebuild or _published_version(self.published_path) != version  # empty, damaged, foreign
+            yield Session(self, con, publish_always=republish, copier=copier)
         finally:
             con.close()
 
@@ -189,6 +190,11 @@ def _stored_version(path: Path) -> str | None:
         if _locked(exc):
             raise
         return None
+    return _version_of(con)
+
+
+def _version_of(con: duckdb.DuckDBPyConnection) -> str | None:
+    """The definitions version a connection's read models were made with (None: not Rollcall's); closes it."""
     try:
         found = con.execute("SELECT version FROM read_model_version").fetchall()
     except duckdb.Error:
@@ -196,6 +202,16 @@ def _stored_version(path: Path) -> str | None:
     finally:
         con.close()
     return found[0][0] if found else None
+
+
+def _published_version(path: Path) -> str | None:
+    """The definitions version of the published copy (None: missing, empty, damaged or not Rollcall's)."""
+    if not path.is_file():
+        return None
+    try:
+        return _version_of(open_published(path))
+    except duckdb.Error:
+        return None
 
 
 def _readable(path: Path) -> bool:

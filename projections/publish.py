@@ -36,10 +36,14 @@ PUBLISHED_CATALOG = "published"
 # Run in a child process: see the module docstring (POSIX lock semantics).
 _COPY_SCRIPT = """\
 import os, shutil, sys
-with open(sys.argv[1], "rb") as src, open(sys.argv[2], "wb") as dst:
-    shutil.copyfileobj(src, dst, 1 << 20)
-    dst.flush()
-    os.fsync(dst.fileno())
+try:
+    with open(sys.argv[1], "rb") as src, open(sys.argv[2], "wb") as dst:
+        shutil.copyfileobj(src, dst, 1 << 20)
+        dst.flush()
+        os.fsync(dst.fileno())
+except OSError as exc:
+    print(exc.errno or 0, exc.strerror or exc, file=sys.stderr)
+    sys.exit(1)
 """
 
 
@@ -59,7 +63,7 @@ for line in sys.stdin:
             os.fsync(b.fileno())
         print("ok", flush=True)
     except OSError as exc:
-        print("error", exc, flush=True)
+        print("error", exc.errno or 0, exc.strerror or exc, flush=True)
 """
 
     def __init__(self) -> None:
@@ -71,7 +75,7 @@ for line in sys.stdin:
         self.proc.stdin.flush()
         answer = self.proc.stdout.readline().strip()
         if answer != "ok":
-            raise OSError(f"copying {src} to {dst} failed: {answer or 'the copier stopped'}")
+            raise _copy_failed(dst, answer.removeprefix("error ") or "0 the copier stopped")
 
     def close(self) -> None:
         self.proc.stdin.close()
@@ -153,8 +157,14 @@ def _copy_in_child(src: Path, dst: Path) -> None:
         check=False,
     )
     if result.returncode != 0:
-        msg = f"copying {src} to {dst} failed: {result.stderr.strip()}"
-        raise OSError(msg)
+        raise _copy_failed(dst, result.stderr.strip().splitlines()[-1] if result.stderr.strip() else "0 no reason")
+
+
+def _copy_failed(dst: Path, answer: str) -> OSError:
+    """The copier's ``ERRNO REASON`` as an OSError of one line (a full disk: errno 28, ENOSPC)."""
+    number, _, reason = answer.partition(" ")
+    return OSError(int(number) if number.isdigit() else 0, f"publishing the read models for readers failed: "
+                   f"{reason if number.isdigit() else answer}", str(dst))
 
 
 def _sql_string(value: str) -> str:

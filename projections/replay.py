@@ -207,8 +207,10 @@ class Replayer:
                 continue
             try:
                 decoded = orjson.loads(state)
-            except orjson.JSONDecodeError as exc:
-                batch.failures.append((None, stream, None, f"a stored event cannot be read: {exc}"))
+            except orjson.JSONDecodeError as exc:  # changed in the store: the game stops here, named
+                replay = self.games.get(stream)
+                self._failed(batch, stream, replay.game if replay else self.broken.get(stream), None,
+                             why=f"a stored event cannot be read ({exc}); the store was changed")
                 continue
             data = decoded.get("data")
             if not topic.startswith(GAME_TOPIC) or not isinstance(data, dict):
@@ -278,6 +280,10 @@ class Replayer:
         try:
             states = self.load(stream, seq if isinstance(seq, int) else 0)
             datas = [orjson.loads(s)["data"] for s in states]
+            if not datas or "seq" in datas[0]:
+                self._failed(batch, stream, None, seq, why="its header (GameCreated) is not in the store; the store "
+                                                          "was changed")
+                return None
             replay = GameReplay(datas[0], datas[1:], restored=True)
         except Exception as exc:  # noqa: BLE001
             self._failed(batch, stream, None, seq, exc)
@@ -290,8 +296,10 @@ class Replayer:
         if len(self.games) > self.capacity:
             self.games.popitem(last=False)
 
-    def _failed(self, batch: Batch, stream: str, game: str | None, seq: Any, exc: Exception) -> None:
+    def _failed(self, batch: Batch, stream: str, game: str | None, seq: Any, exc: Exception | None = None, *,
+                why: str = "") -> None:
+        """The game stops being replayed at ``seq`` (its later events are kept, not applied): ``exc`` or ``why``."""
         self.games.pop(stream, None)
         self.broken[stream] = game
         batch.failures.append((game, stream, seq if isinstance(seq, int) else None,
-                               f"{type(exc).__name__}: {exc}"[:500]))
+                               (why or f"{type(exc).__name__}: {exc}")[:500]))

@@ -39,6 +39,8 @@ BATCH_GAMES = 200
 # megabytes (both ends waiting: psycopg issue 685), so their batches are smaller.
 SERVER_BATCH_ROWS = 2_000
 
+UNFORESEEN = "could not be checked; nothing of it was stored"
+
 _worker_app: Rollcall | None = None
 
 
@@ -109,6 +111,8 @@ def check_file(path: str, lenient: bool, checker: Rollcall | None = None) -> Gam
         return RecordError(path, 0, None, exc)
     except OSError as exc:
         return RecordError(path, 0, None, RollcallError(exc.strerror or str(exc)))
+    except Exception as exc:  # noqa: BLE001  a record no check foresaw: refused and named, the others go on
+        return RecordError(path, 0, None, RollcallError(f"{UNFORESEEN} ({type(exc).__name__}: {exc})"))
 
 
 def import_files(app: Rollcall, paths: Iterable[Path | str], *, lenient: bool = False, workers: int | None = None,

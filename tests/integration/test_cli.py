@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import shutil
 from pathlib import Path
 
 import pytest
@@ -275,3 +276,37 @@ def test_project_and_verify_name_a_game_its_rules_pack_cannot_replay(run, tmp_da
     verified = run("verify")
     assert verified.exit_code == 1 and "OK       bystander" in verified.output
     assert f"DAMAGED  {game_id(EXAMPLE)}" in verified.output  # the chain breaks first (its line was changed)
+
+
+def test_folder_import_stores_every_good_game_and_names_every_refused_file_with_its_line(run, tmp_path, tmp_data):
+    from mutants import GAMES as GOLDEN, golden
+
+    folder = tmp_path / "round"
+    shutil.copytree(GOLDEN, folder, ignore=shutil.ignore_patterns("*.json"))
+    bad = folder / "x-bad"  # after the golden records: the copy of one of them is the refused one
+    bad.mkdir()
+    first = GOLDEN / "seed004-ex1-shove-enemy-failed-dodge.rollcall.jsonl"
+    lines = golden(first)
+    lines[0]["game"] = "copy"
+    text = "".join(json.dumps(line) + "\n" for line in lines)
+    refused = {
+        "broken.rollcall.jsonl": ('{"rollcall": 1,\n', ":1: not valid JSON"),
+        "deep.rollcall.jsonl": ("[" * 1000 + "]" * 1000 + "\n", ":1: "),
+        "empty.rollcall.jsonl": ("", ": the record is empty"),
+        "again.rollcall.jsonl": (first.read_text(encoding="utf-8"), ":1: game 'seed004-ex1' is already recorded"),
+        "nan.rollcall.jsonl": (text.replace('"dodge": 5', '"dodge": NaN'), ": not valid JSON: NaN is not"),
+    }
+    for name, (content, _) in refused.items():
+        (bad / name).write_text(content, encoding="utf-8")
+    (bad / "bytes.rollcall.jsonl").write_bytes(b"\xff\xfe{}\n")
+    refused["bytes.rollcall.jsonl"] = ("", ":1: not UTF-8 text")
+    result = run("import", str(folder))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("error: ")]
+    assert len(errors) == len(refused)
+    for name, (_, says) in refused.items():
+        assert any(line.startswith(f"error: {bad / name}") and says in line for line in errors), (name, errors)
+    golden = len(list(GOLDEN.glob("*.rollcall.jsonl")))
+    assert f"refused {len(refused)} files of {golden + len(refused)}" in result.output
+    assert len(json.loads(run("games", "--json").output)) == golden
+    assert run("verify").exit_code == 0

@@ -301,22 +301,38 @@ def test_an_edited_digital_draw_is_refused_F07(played, tmp_path: Path) -> None:
 
 # --- entering digital dice by hand ----------------------------------------------------------------------------
 
-def test_a_hand_entered_digital_roll_must_show_the_seeds_faces_and_the_refusal_tells_no_face_F07(store: Rollcall) -> None:
-    store.import_record([json.dumps(digital_header())], "header")
-    store.record(GAME, {"type": "TurnStarted", "turn": 1})
-    seed = store.secret_seed(GAME)
-    right = expected_faces(seed, GAME, 2, DEFAULT_DICE["attack"], 3)
-    wrong = ["blank" if f != "blank" else "success" for f in right]
-    before = list(store.export_lines(GAME))
+def hand_entered(store: Rollcall, faces: list[str]) -> RuleViolation:
     with pytest.raises(RuleViolation) as info:
         store.record(GAME, {"type": "DiceRolled", "player": "p1", "purpose": "attack", "die": "attack",
-                            "faces": wrong, "source": "digital"})
-    assert info.value.rule == "F07"
-    assert not any(face in info.value.message for face in ("crit", "success", "blank", str(right)))  # no secret told
+                            "faces": faces, "source": "digital"})
+    return info.value
+
+
+def test_a_hand_entered_digital_roll_is_refused_right_or_wrong_and_tells_no_face_F07(store: Rollcall) -> None:
+    store.import_record([json.dumps(digital_header())], "header")
+    store.record(GAME, {"type": "TurnStarted", "turn": 1})
+    right = expected_faces(store.secret_seed(GAME), GAME, 2, DEFAULT_DICE["attack"], 3)
+    wrong = ["blank" if f != "blank" else "success" for f in right]
+    before = list(store.export_lines(GAME))
+    refusals = [hand_entered(store, faces) for faces in (right, wrong)]
+    assert [r.rule for r in refusals] == ["F07", "F07"]
+    assert refusals[0].message == refusals[1].message  # the refusal says nothing of what the seed gives
+    assert not any(face in refusals[0].message for face in ("crit", "success", "blank"))
     assert list(store.export_lines(GAME)) == before
-    recorded = store.record(GAME, {"type": "DiceRolled", "player": "p1", "purpose": "attack", "die": "attack",
-                                   "faces": right, "source": "digital"})
-    assert recorded["seq"] == 2 and recorded["faces"] == right
+    rolled = store.roll(GAME, "p1", "attack", "attack", 3)
+    assert rolled["seq"] == 2 and rolled["faces"] == right
+
+
+@pytest.mark.parametrize("event", [
+    {"type": "DieRerolled", "roll": 2, "index": 0, "face": "crit", "player": "p1", "source": "digital"},
+    {"type": "PhenomenonDrawn", "card": DECK[0], "effect": "positive", "source": "digital"}])
+def test_a_hand_entered_digital_re_roll_or_draw_is_refused_F07(store: Rollcall, event: dict) -> None:
+    store.import_record([json.dumps(digital_header())], "header")
+    store.record(GAME, {"type": "TurnStarted", "turn": 1})
+    store.roll(GAME, "p1", "attack", "attack", 1)
+    with pytest.raises(RuleViolation) as info:
+        store.record(GAME, event)
+    assert info.value.rule == "F07" and "never entered by hand" in info.value.message
 
 
 def test_digital_dice_need_a_digital_game(store: Rollcall) -> None:
@@ -377,6 +393,22 @@ def test_cli_roll_and_draw_print_and_record_the_seeds_faces_and_card(run, tmp_da
     assert stored["type"] in system_for("tornscape").draw_events  # the Record page offers its Draw button
     assert drawn.output == f"seq {seq}: {system_for('tornscape').presentation.summary(stored)}\n"
     assert phenomenon_name(stored["card"]) in drawn.output and f"({stored['effect']})" in drawn.output
+
+
+def test_cli_record_of_a_guessed_digital_roll_tells_nothing_of_the_seed_F07(run, tmp_data: Path,
+                                                                            tmp_path: Path) -> None:
+    path = tmp_path / "digital.rollcall.jsonl"
+    path.write_text(json.dumps(digital_header("cli-3")) + "\n", encoding="utf-8")
+    assert run("import", str(path)).exit_code == 0
+    assert run("record", "cli-3", json.dumps({"type": "TurnStarted", "turn": 1})).exit_code == 0
+    outputs = set()
+    for face in sorted(set(DEFAULT_DICE["attack"])):
+        result = run("record", "cli-3", json.dumps({"type": "DiceRolled", "player": "p1", "purpose": "attack",
+                                                    "die": "attack", "faces": [face], "source": "digital"}))
+        assert result.exit_code == 1 and result.output.startswith("error: cli-3 (DiceRolled): F07 ")
+        outputs.add(result.output)
+    assert len(outputs) == 1  # every guess, the right one among them, is told the same
+    assert len(Rollcall.open(tmp_data).stored_lines("cli-3")) == 2
 
 
 def test_cli_roll_in_a_physical_game_is_an_error(run, tmp_path: Path) -> None:

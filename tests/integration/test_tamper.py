@@ -270,3 +270,91 @@ def test_a_game_rewritten_into_one_its_rules_cannot_replay_is_found(data: Path, 
     damage = verify(data, db).damage
     assert (damage.seq, damage.kind) == (3, "unreplayable")
     assert "KeyError" in damage.detail
+
+
+# --- the command line names the damaged game and goes on with the others ---------------------------------------
+
+def lose_the_header(db: sqlite3.Connection) -> None:
+    db.execute("DELETE FROM stored_events WHERE originator_id = ? AND originator_version = 1", (OID,))
+
+
+def write_a_lone_surrogate(db: sqlite3.Connection) -> None:
+    (blob,) = db.execute("SELECT state FROM stored_events WHERE originator_id = ? AND originator_version = 4",
+                         (OID,)).fetchone()
+    blob = blob.replace(b'"type":"', b'"x_text":"\\ud800","type":"', 1)
+    db.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = 4", (blob, OID))
+
+
+def rename_the_game(db: sqlite3.Connection) -> None:
+    state = row_state(db, 1)
+    state["data"]["game"] = "another-game"
+    set_state(db, 1, state)
+
+
+def unreadable_row(db: sqlite3.Connection) -> None:
+    db.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = 4",
+               (b'{"data":', OID))
+
+
+def cli(data: Path, *args: str):
+    from typer.testing import CliRunner
+
+    from cli.main import app as rollcall
+
+    result = CliRunner().invoke(rollcall, [*args, "--data", str(data)])
+    assert "Traceback" not in result.output and (result.exception is None or isinstance(result.exception, SystemExit))
+    return result
+
+
+@pytest.mark.parametrize("tamper, named, says", [
+    (lose_the_header, str(game_uuid(GAME)), "seq 0 removed: the header is missing"),
+    (write_a_lone_surrogate, GAME, "seq 3 changed: the stored event at version 4 cannot be read"),
+    (unreadable_row, GAME, "seq 3 changed: the stored event at version 4 cannot be read"),
+    (rename_the_game, "another-game", "seq 0 changed: the header does not match its hash"),
+])
+def test_verify_names_a_tampered_game_and_verifies_the_others(data: Path, db: sqlite3.Connection, tamper, named: str,
+                                                              says: str) -> None:
+    tamper(db)
+    db.commit()
+    result = cli(data, "verify")
+    assert result.exit_code == 1
+    assert f"DAMAGED  {named}: {says}" in result.output
+    assert "OK       bystander (8 events)" in result.output
+
+
+@pytest.mark.parametrize("tamper, says", [
+    (lose_the_header, "its header (GameCreated) is not in the store"),
+    (write_a_lone_surrogate, "its stored row at version 4 cannot be read"),
+    (unreadable_row, "its stored row at version 4 cannot be read"),
+])
+def test_export_of_a_tampered_game_is_one_error_line(data: Path, db: sqlite3.Connection, tamper, says: str) -> None:
+    tamper(db)
+    db.commit()
+    result = cli(data, "export", GAME)
+    assert result.exit_code == 1 and result.output.startswith(f"error: game '{GAME}': {says}")
+    assert len(result.output.strip().splitlines()) == 1
+    assert cli(data, "export", "bystander").exit_code == 0
+    assert cli(data, "games").exit_code == 0 and cli(data, "heads").exit_code == 0
+
+
+@pytest.mark.parametrize("tamper, named, says", [
+    (lose_the_header, f"the game stored as {OID}", " from seq 1: its header (GameCreated) is not in the store"),
+    (write_a_lone_surrogate, f"game {GAME}", ": a stored event cannot be read"),
+    (unreadable_row, f"game {GAME}", ": a stored event cannot be read"),
+])
+def test_project_names_a_tampered_game_and_keeps_the_others_current(data: Path, db: sqlite3.Connection, tamper,
+                                                                    named: str, says: str) -> None:
+    from projections.queries import connect_read, rows
+
+    tamper(db)
+    db.commit()
+    result = cli(data, "project")
+    assert result.exit_code == 1
+    assert f"error: {named} cannot be replayed{says}" in result.output
+    con = connect_read(data)
+    try:
+        assert rows(con, "SELECT count(*) AS n FROM fct_events WHERE game = 'bystander'")[0]["n"] == 8
+    finally:
+        con.close()
+    replay = cli(data, "replay", "bystander", "--json")
+    assert replay.exit_code == 0 and json.loads(replay.output)["last_seq"] == 8

@@ -122,3 +122,31 @@ def test_pairing_needs_an_organisers_key_and_a_result_any_key(run, registered) -
     run("tournament", "pair", NAME, "--round", "1", key=organiser)
     run("tournament", "result", NAME, "--round", "1", "--table", "1", "--score", "p1=1", "--score", "p2=0",
         key=scorekeeper)
+
+
+HOSTILE_JSON = [
+    ('{"board": {"width": NaN}}', "not valid JSON: NaN is not a finite JSON number"),
+    ('{"board": ' + "[" * 1000 + "]" * 1000 + "}", "nested deeper than a record can be"),
+    ('{"board": ' + "9" * 5000 + "}", "a number with thousands of digits"),
+    ('{"name": "\\ud800"}', "holds a lone surrogate"),
+    ('{"board":\n  {"width": 8,}\n}', ":2: not valid JSON: Expecting property name enclosed in double quotes"),
+]
+
+
+@pytest.mark.parametrize("text, says", HOSTILE_JSON)
+def test_a_hostile_setup_file_is_refused_as_a_record_line_would_be(run, registered, tmp_path: Path, text: str,
+                                                                   says: str) -> None:
+    path = tmp_path / "setup.json"
+    path.write_text(text)
+    refused = run("tournament", "pair", NAME, "--round", "1", "--setup", str(path), ok=False)
+    assert refused.exit_code == 1 and refused.output.startswith(f"error: {path}:") and says in refused.output
+    assert "Traceback" not in refused.output and as_json(run("games", "--json")) == []
+
+
+@pytest.mark.parametrize("score", ["p1=" + "9" * 5000, "p1=1000000000000000000000000", "p1=NaN"])
+def test_a_hostile_score_is_refused_in_one_line(run, registered, score: str) -> None:
+    run("tournament", "pair", NAME, "--round", "1", "--seed", "1")
+    refused = run("tournament", "result", NAME, "--round", "1", "--table", "1", "--score", score, "--score", "p2=1",
+                  ok=False)
+    assert refused.exit_code == 1 and refused.output.startswith("error: --score takes SEAT=VP")
+    assert len(refused.output.strip().splitlines()) == 1

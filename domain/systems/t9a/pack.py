@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from domain import limits, randomness
 from domain.errors import MalformedRecord, RollcallError
 from domain.record import (bounded, check_keys, did_you_mean, field as get_field, one_of_field, player_field,
-                           setup_items)
+                           setup_items, show)
 from domain.systems.fields import EventSpec, dice_count, integer, integer_in, one_of, text
 from domain.systems.pack import GameSystem
 from domain.systems.t9a.presentation import T9APresentation
@@ -186,6 +186,9 @@ class T9A(MagicActions, GameSystem):
             player = player_field(raw, where, state.players)
             spells = get_field(raw, "spells", list, optional=True, default=[])
             for sid in spells:
+                if not isinstance(sid, str):
+                    raise MalformedRecord(f"{where}.spells must list spell ids, not {show(sid)}",
+                                          field=f"{where}.spells")
                 if sid not in state.spells:
                     raise MalformedRecord(f"{where}.spells: unknown spell '{sid}'{did_you_mean(sid, state.spells)}",
                                           field=f"{where}.spells")
