@@ -13,12 +13,10 @@ draws AS (
 ), tested AS (
     SELECT *, stat_chi2_sf(chi2, df) AS p_value, expected >= 5 AND df > 0 AS in_family FROM tests
 ), ranked AS (
-    SELECT *, row_number() OVER (ORDER BY p_value, deck) AS rank_no, count(*) OVER () AS family_size
-    FROM tested WHERE in_family
+    SELECT *, row_number() OVER (ORDER BY p_value, deck) AS rank_no, count(*) OVER () AS family_size FROM tested WHERE in_family
 ), adjusted AS (
-    SELECT deck, least(1.0, max((family_size - rank_no + 1) * p_value)
-                                  OVER (ORDER BY rank_no ROWS UNBOUNDED PRECEDING)) AS p_holm
-    FROM ranked
+    SELECT deck, least(1.0, max((family_size - rank_no + 1) * p_value) OVER (ORDER BY rank_no ROWS UNBOUNDED PRECEDING))
+           AS p_holm FROM ranked
 )
 SELECT t.deck, t.draws, t.cards, t.expected, t.chi2, t.df, t.p_value, a.p_holm,
        stat_verdict(a.p_holm, CASE WHEN t.in_family THEN t.expected END) AS verdict

@@ -33,12 +33,10 @@ stab AS (
     SELECT *, stat_chi2_sf(statistic, df) AS p_value, min_expected >= 5 AND statistic IS NOT NULL AS in_family
     FROM checks
 ), ranked AS (
-    SELECT *, row_number() OVER (ORDER BY p_value, test) AS rank_no, count(*) OVER () AS family_size
-    FROM tested WHERE in_family
+    SELECT *, row_number() OVER (ORDER BY p_value, test) AS rank_no, count(*) OVER () AS family_size FROM tested WHERE in_family
 ), adjusted AS (
-    SELECT test, least(1.0, max((family_size - rank_no + 1) * p_value)
-                                  OVER (ORDER BY rank_no ROWS UNBOUNDED PRECEDING)) AS p_holm
-    FROM ranked
+    SELECT test, least(1.0, max((family_size - rank_no + 1) * p_value) OVER (ORDER BY rank_no ROWS UNBOUNDED PRECEDING))
+           AS p_holm FROM ranked
 )
 SELECT t.test, t.n, t.observed, t.expected, t.statistic, t.df, t.min_expected, t.p_value, a.p_holm,
        stat_verdict(a.p_holm, CASE WHEN t.in_family THEN t.min_expected END) AS verdict
