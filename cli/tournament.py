@@ -11,7 +11,7 @@ from cli.options import App, AsJson, DataDir, Key, echo_json, open_app, read, ta
 from domain.errors import MalformedRecord
 from domain.record import NotJSON, read_json
 from domain.systems import systems_in_words
-from domain.systems.presentation import plural
+from domain.systems.presentation import plural, title_words
 
 app = App(name="tournament", help="Tournaments: registration, pairings, results and standings.")
 
@@ -158,7 +158,9 @@ def players(name: Name, as_json: AsJson = False, data: DataDir = None) -> None:
     if not rows:
         typer.echo(f"no players registered in {name}: `rollcall tournament register`")
         return
-    table(f"Players of {name}: {plural(len(rows), 'player')}", rows, PLAYER_COLUMNS)
+    shown = [{**row, "faction": title_words(row["faction"]) if row.get("faction") else None,
+              "checked_in": "yes" if row.get("checked_in") else "no"} for row in rows]
+    table(f"Players of {name}: {plural(len(rows), 'player')}", shown, PLAYER_COLUMNS)
 
 
 @app.command("pair")

@@ -53,7 +53,10 @@ def test_players_are_listed_with_faction_club_check_in_and_drop(run, registered)
         ("Anna Lind", "engeln", "Red", True, None), ("Boris Brandt", "castilla", "Red", False, 0),
         ("Chiara Costa", "engeln", "Blue", False, None), ("Dmitri Dietz", "castilla", "Blue", False, None),
         ("Elif Eriksen", "engeln", None, False, None)]
-    assert "5 players" in run("tournament", "players", NAME).output
+    printed = run("tournament", "players", NAME).output
+    assert "5 players" in printed
+    anna = next(line for line in printed.splitlines() if "Anna Lind" in line)
+    assert "Engeln" in anna and "yes" in anna and "engeln" not in anna and "True" not in anna  # in words
 
 
 def test_a_paired_round_prints_its_tables_and_creates_its_games(run, registered) -> None:
