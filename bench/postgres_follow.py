@@ -241,7 +241,7 @@ def main() -> None:
     lags = two_venues(args.work, f"{args.schema}_venues", args.venue_events)
 
     print(f"\nPostgreSQL store: {games:,} games, {rows:,} stored events; each figure the best of {args.runs} runs")
-    for name, seconds in (("rebuild from PostgreSQL (COPY source)", rebuild_s),
+    for name, seconds in (("rebuild from PostgreSQL (binary fetch source)", rebuild_s),
                           ("copy reference (COPY -> Arrow -> DuckDB)", copy_s),
                           ("rebuild through the recorder, row by row", row_s)):
         print(f"{name:<44} {seconds:8.2f} s  {rows / seconds:12,.0f} events/s")
