@@ -98,7 +98,7 @@ def stored(data: Path, records: Path, target: int) -> int:
         files = [f for folder in folders for f in sorted(folder.glob("*.rollcall.jsonl"))]
         with progress_bar() as bar:
             task = bar.add_task("importing into PostgreSQL (games)", total=len(files))
-            # one process: forked workers would inherit the pool's threads mid-lock and hang
+            # one process: the figures here are the projector's, and it leaves the cores to the replay
             for result in import_files(app, files, workers=1):
                 if isinstance(result, Exception):
                     raise result
