@@ -98,7 +98,7 @@ def stored(data: Path, records: Path, target: int) -> int:
         files = [f for folder in folders for f in sorted(folder.glob("*.rollcall.jsonl"))]
         with progress_bar() as bar:
             task = bar.add_task("importing into PostgreSQL (games)", total=len(files))
-            # one process: forked workers would inherit the pool's threads mid-lock and hang
+            # one process: the figures here are the projector's, and it leaves the cores to the replay
             for result in import_files(app, files, workers=1):
                 if isinstance(result, Exception):
                     raise result
@@ -241,7 +241,7 @@ def main() -> None:
     lags = two_venues(args.work, f"{args.schema}_venues", args.venue_events)
 
     print(f"\nPostgreSQL store: {games:,} games, {rows:,} stored events; each figure the best of {args.runs} runs")
-    for name, seconds in (("rebuild from PostgreSQL (COPY source)", rebuild_s),
+    for name, seconds in (("rebuild from PostgreSQL (binary fetch source)", rebuild_s),
                           ("copy reference (COPY -> Arrow -> DuckDB)", copy_s),
                           ("rebuild through the recorder, row by row", row_s)):
         print(f"{name:<44} {seconds:8.2f} s  {rows / seconds:12,.0f} events/s")
