@@ -17,7 +17,6 @@ import collections
 import sys
 import tempfile
 import time
-import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -101,14 +101,11 @@ def insert_reference(data: Path, target: Path) -> float:
     return elapsed
 
 
-def copy_reference(data: Path, target: Path) -> float:
-    """One copy of the stored rows into a new DuckDB file."""
-    start = time.perf_counter()
-    source = sqlite3.connect(f"file:{data / EVENTS_FILE}?mode=ro", uri=True)
-    rows = source.execute("SELECT rowid, originator_id, originator_version, topic, state FROM stored_events "
-                          "ORDER BY rowid").fetchall()
+def append_rows(rows: list[tuple], target: Path) -> None:
+    """Stored rows (notification id, originator id, version, topic, state) appended unchanged to one DuckDB
+    table of ``target`` through Arrow: the copy references' write."""
     columns = list(zip(*rows))
-    batch = pa.table({"notification_id": pa.array(columns[0], pa.int64()),
+    batch = pa.table({"notification_id": pa.array(columns[0], pa.int64()),  # noqa: F841 (DuckDB reads it by name)
                       "originator_id": pa.array(columns[1], pa.string()),
                       "originator_version": pa.array(columns[2], pa.int64()),
                       "topic": pa.array(columns[3], pa.string()),
@@ -117,6 +114,15 @@ def copy_reference(data: Path, target: Path) -> float:
     con.execute("CREATE TABLE stored_events AS SELECT * FROM batch LIMIT 0")
     con.execute("INSERT INTO stored_events SELECT * FROM batch")
     con.close()
+
+
+def copy_reference(data: Path, target: Path) -> float:
+    """One copy of the stored rows into a new DuckDB file."""
+    start = time.perf_counter()
+    source = sqlite3.connect(f"file:{data / EVENTS_FILE}?mode=ro", uri=True)
+    rows = source.execute("SELECT rowid, originator_id, originator_version, topic, state FROM stored_events "
+                          "ORDER BY rowid").fetchall()
+    append_rows(rows, target)
     return time.perf_counter() - start
 
 

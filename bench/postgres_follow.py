@@ -37,12 +37,10 @@ ROOT = BENCH.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(BENCH))
 
-import duckdb  # noqa: E402
 import psycopg  # noqa: E402
-import pyarrow as pa  # noqa: E402
 from psycopg import sql  # noqa: E402
 
-from import_rebuild import best, progress_bar, time_rebuild  # noqa: E402
+from import_rebuild import append_rows, best, progress_bar, time_rebuild  # noqa: E402
 from season import season_tournament, simulated  # noqa: E402
 
 from domain.application import Rollcall  # noqa: E402
@@ -122,16 +120,7 @@ def copy_reference(data: Path, target: Path) -> float:
                               "FROM {} ORDER BY notification_id) TO STDOUT (FORMAT BINARY)").format(table)) as copy:
             copy.set_types(["int8", "text", "int8", "text", "bytea"])
             rows = list(copy.rows())
-    columns = list(zip(*rows))
-    batch = pa.table({"notification_id": pa.array(columns[0], pa.int64()),
-                      "originator_id": pa.array(columns[1], pa.string()),
-                      "originator_version": pa.array(columns[2], pa.int64()),
-                      "topic": pa.array(columns[3], pa.string()),
-                      "state": pa.array(columns[4], pa.binary())})
-    con = duckdb.connect(str(target))
-    con.execute("CREATE TABLE stored_events AS SELECT * FROM batch LIMIT 0")
-    con.execute("INSERT INTO stored_events SELECT * FROM batch")
-    con.close()
+    append_rows(rows, target)
     elapsed = time.perf_counter() - start
     target.unlink(missing_ok=True)
     return elapsed
