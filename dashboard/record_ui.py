@@ -228,8 +228,7 @@ def chosen(choice: Choice, key: str, pres: Presentation, names: Names) -> tuple[
     if choice.kind == "one_of":
         labels = [value_text(v, pres, names) for v in choice.values]
         return picked in labels, choice.values[labels.index(picked)] if picked in labels else None
-    symbols = {die_symbol(f): f for f in choice.values}
-    faces = [symbols.get(st.session_state.get(f"{key}:{i}")) for i in range(choice.count)]
+    faces = faces_held(choice, key, choice.count)
     return all(f is not None for f in faces), faces
 
 
@@ -255,13 +254,19 @@ def write_form(game: str, action: Action, offer_key: str, pres: Presentation, na
     write(game, event, done=done)
 
 
-def faces_held(choice: Choice, offer_key: str, dice: int) -> list:
+def dice_key(offer_key: str, dice: int) -> str:
+    """The widget key of a roll form's face pickers of ``dice`` dice (``…:i`` for the i-th die)."""
+    return f"rc-die:{offer_key}:{dice}"
+
+
+def faces_held(choice: Choice, key: str, dice: int) -> list:
+    """The faces the pickers ``key:0`` … ``key:dice-1`` hold now (None where none is picked)."""
     symbols = {die_symbol(f): f for f in choice.values}
-    return [symbols.get(st.session_state.get(f"rc-die:{offer_key}:{dice}:{i}")) for i in range(dice)]
+    return [symbols.get(st.session_state.get(f"{key}:{i}")) for i in range(dice)]
 
 
 def write_faces(game: str, action: Action, offer_key: str, dice: int, label: str) -> None:
-    faces = faces_held(action.open["faces"], offer_key, dice)
+    faces = faces_held(action.open["faces"], dice_key(offer_key, dice), dice)
     if not all(f is not None for f in faces):
         say("error", "Not recorded — a die has no face yet.", game)
         return
@@ -324,8 +329,8 @@ def roll_form(game: str, offer: Offer, names: Names, *, digital: bool) -> None:
         return
     for i in range(dice):
         st.segmented_control(f"Die {i + 1}", [die_symbol(f) for f in choice.values],
-                             key=f"rc-die:{offer.key}:{dice}:{i}")
-    ready = all(f is not None for f in faces_held(choice, offer.key, dice))
+                             key=f"{dice_key(offer.key, dice)}:{i}")
+    ready = all(f is not None for f in faces_held(choice, dice_key(offer.key, dice), dice))
     cols = st.columns(2)
     cols[0].button("Record", type="primary", disabled=not ready, key="rc-record", on_click=write_faces,
                    args=(game, action, offer.key, dice, offer.label), width="stretch")
