@@ -44,9 +44,9 @@ from domain.settings import PERSISTENCE_ENV, store_env
 from domain.tournaments import TournamentMixin
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://rollcall.invalid/games")
-EVENTS_TABLE = "stored_events"
+EVENTS_TABLE = "stored_events"  # eventsourcing's table of the embedded store
 OTHER_TOPICS = ("rollcall:DiceSeed",)  # the aggregates of "rollcall:" topics that are not games
-DIGITAL_EVENTS = frozenset({"DiceRolled", "DieRerolled", "PhenomenonDrawn", "FluxCardDrawn"})  # source: digital  # eventsourcing's table of the embedded store
+DIGITAL_EVENTS = frozenset({"DiceRolled", "DieRerolled", "PhenomenonDrawn", "FluxCardDrawn"})  # source: digital
 
 
 def game_uuid(game_id: str) -> UUID:
@@ -423,17 +423,21 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
             if header is not None:
                 yield header
 
-    def _created_rows(self) -> Iterator[tuple[UUID, dict | None]]:
-        """(stream, header or None where it cannot be read) of every GameCreated row, in order."""
+    def _notifications(self, topics: Iterable[str] = ()) -> Iterator:
+        """Every notification of the store (of ``topics``, if given), in order, a page at a time."""
         start = 1
         while True:
-            batch = self.recorder.select_notifications(start, 500, topics=[GAME_CREATED])
-            for notification in batch:
-                data = (self._decoded(notification.state) or {}).get("data")
-                yield notification.originator_id, data if isinstance(data, dict) else None
-            if len(batch) < 500:
+            batch = self.recorder.select_notifications(start, 1000, topics=list(topics))
+            yield from batch
+            if len(batch) < 1000:
                 return
             start = batch[-1].id + 1
+
+    def _created_rows(self) -> Iterator[tuple[UUID, dict | None]]:
+        """(stream, header or None where it cannot be read) of every GameCreated row, in order."""
+        for notification in self._notifications([GAME_CREATED]):
+            data = (self._decoded(notification.state) or {}).get("data")
+            yield notification.originator_id, data if isinstance(data, dict) else None
 
     def game_streams(self) -> Iterator[tuple[UUID, str]]:
         """Every game the store holds, as (its stream, its name): the header's game id, or the stream's id
@@ -443,16 +447,10 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
             seen.add(oid)
             game = header.get("game") if header else None
             yield oid, game if isinstance(game, str) else str(oid)
-        start = 1
-        while True:  # streams of game events without a GameCreated row
-            batch = self.recorder.select_notifications(start, 1000)
-            for n in batch:
-                if n.originator_id not in seen and n.topic.startswith("rollcall:") and not n.topic.startswith(OTHER_TOPICS):
-                    seen.add(n.originator_id)
-                    yield n.originator_id, str(n.originator_id)
-            if len(batch) < 1000:
-                return
-            start = batch[-1].id + 1
+        for n in self._notifications():  # streams of game events without a GameCreated row
+            if n.originator_id not in seen and n.topic.startswith("rollcall:") and not n.topic.startswith(OTHER_TOPICS):
+                seen.add(n.originator_id)
+                yield n.originator_id, str(n.originator_id)
 
     def verify(self, game_id: str, anchor: dict[int, str] | None = None) -> Verified:
         """Recompute a game's hash chain and authorship chain from the store (domain.integrity), then every
