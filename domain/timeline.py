@@ -64,6 +64,7 @@ class Tracker:
         self.state.rebuilt = False
         self.rolls: list[int] = []
         self.untracked = [p for p in self.state.OBJECT_PARTS if p not in self.state.TRACKED_PARTS]
+        self.untracked_keys = self._untracked_keys()  # part -> the keys of its objects last seen
 
     def setup(self) -> list[tuple[str, str, Any]]:
         """The state as changes (what seq 0 sets)."""
@@ -78,20 +79,27 @@ class Tracker:
         if state.rebuilt:
             state.rebuilt = False
             touched.clear()
-            return self._differences(parts(state))
+            changed = self._differences(parts(state))
+            self.untracked_keys = self._untracked_keys()
+            return changed
         now: dict[tuple[str, str], Any] = {(part, SCALAR): value for part, value in state.scalars().items()}
         for part, key in touched:
             if part != "rolls":
                 now[(part, key)] = state.object_json(part, key)
         touched.clear()
         for part in self.untracked:
-            keys = {key for (p, key) in self.values if p == part}
-            for key, item in state.objects(part).items():
+            objects = state.objects(part)
+            for key, item in objects.items():
                 now[(part, key)] = item
-                keys.discard(key)
-            for key in keys:
-                now[(part, key)] = None
+            keys = self.untracked_keys[part]
+            if len(keys) != len(objects) or not keys.issuperset(objects):
+                for key in keys - objects.keys():
+                    now[(part, key)] = None
+                self.untracked_keys[part] = set(objects)
         return self._differences(now, whole=False)
+
+    def _untracked_keys(self) -> dict[str, set]:
+        return {part: set(self.state.object_keys(part)) for part in self.untracked}
 
     def _differences(self, now: dict[tuple[str, str], Any], *, whole: bool = True) -> list[tuple[str, str, Any]]:
         """What differs in ``now`` from the values last seen (``whole``: ``now`` is the whole state, so

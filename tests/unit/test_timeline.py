@@ -30,7 +30,8 @@ def states_by_replaying(header: dict, lines: list[dict]) -> list[dict]:
     return out
 
 
-@pytest.mark.parametrize("system,seed", [("tornscape", 3), ("t9a", 4), ("claustrophobia", 5)])
+@pytest.mark.parametrize("system,seed", [("tornscape", 3), ("t9a", 4), ("t9a", 12), ("claustrophobia", 5),
+                                         ("claustrophobia", 13), ("claustrophobia", 21)])
 def test_the_changes_of_a_game_rebuild_its_state_after_every_event(system, seed):
     header, lines = stored_lines(simulate(system, seed, f"timeline-{system}"))
     changes = list(state_changes(header, lines))

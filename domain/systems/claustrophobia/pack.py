@@ -51,6 +51,7 @@ class Warrior:
 
 class ClaustrophobiaState(GameState):
     OBJECT_PARTS = ("players", "warriors")
+    TRACKED_PARTS = frozenset({"warriors"})  # every apply marks the warriors it changes (GameState.touch)
 
     def __init__(self, header: dict, rules: dict) -> None:
         super().__init__(header, rules)
@@ -205,7 +206,9 @@ class Claustrophobia(InitiativeActions, GameSystem):
             state.initiative_roll = None
             state.dice_taken = set()
             for warrior in state.warriors.values():  # R100: the line holds until the next initiative
-                warrior.die = None
+                if warrior.die is not None:
+                    warrior.die = None
+                    state.touch("warriors", warrior.id)
 
     def decide_DiceRolled(self, state: ClaustrophobiaState, event: dict, chk: Checks) -> None:
         super().decide_DiceRolled(state, event, chk)
@@ -248,6 +251,7 @@ class Claustrophobia(InitiativeActions, GameSystem):
 
     def apply_ActionDieAssigned(self, state: ClaustrophobiaState, event: dict) -> None:
         warrior = state.warriors[event["warrior"]]
+        state.touch("warriors", warrior.id)
         state.dice_taken.add(event["index"])
         warrior.die = event["line"]
         warrior.line = event["line"]
@@ -262,6 +266,7 @@ class Claustrophobia(InitiativeActions, GameSystem):
 
     def apply_LineLost(self, state: ClaustrophobiaState, event: dict) -> None:
         state.warriors[event["warrior"]].lost.add(event["line"])
+        state.touch("warriors", event["warrior"])
 
     def decide_LineRestored(self, state: ClaustrophobiaState, event: dict, chk: Checks) -> None:
         warrior = self.warrior(state, event)
@@ -271,6 +276,7 @@ class Claustrophobia(InitiativeActions, GameSystem):
 
     def apply_LineRestored(self, state: ClaustrophobiaState, event: dict) -> None:
         warrior = state.warriors[event["warrior"]]
+        state.touch("warriors", warrior.id)
         warrior.lost.discard(event["line"])
         if warrior.line == event["line"] and warrior.exhausted and self.on(state, "X08"):
             warrior.exhausted = False  # X08: healing the current line ends the exhaustion
@@ -293,3 +299,4 @@ class Claustrophobia(InitiativeActions, GameSystem):
 
     def apply_WarriorRemoved(self, state: ClaustrophobiaState, event: dict) -> None:
         state.warriors[event["warrior"]].in_play = False
+        state.touch("warriors", event["warrior"])

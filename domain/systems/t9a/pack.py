@@ -60,6 +60,7 @@ class Phase:
 
 class T9AState(GameState):
     OBJECT_PARTS = ("players", "wizards", "spells")
+    TRACKED_PARTS = frozenset({"wizards", "spells"})  # set up once: no event changes them
 
     def __init__(self, header: dict, rules: dict) -> None:
         super().__init__(header, rules)
