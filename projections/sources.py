@@ -2,13 +2,17 @@
 
 A batch is the stored rows (notification id, originator id, topic, state) after a notification id, turned
 by the Replayer into the Arrow tables the projector loads. The SQLite store is read directly, read-only.
-A run of several batches is read and replayed by a child process that streams the tables to the
-projector, so the replay overlaps with the projector's DuckDB work (a thread would not: DuckDB and a busy
-Python thread take turns with the GIL). A PostgreSQL store is read the same way, each batch one statement;
-other stores through the application's recorder.
+A long run of batches is read and replayed by child processes, one per core: each replays its own share
+of the games (a game's stream goes to one child by its id; the rows of other aggregates to the first) over
+the same windows of notification ids and streams its tables to the projector, which loads a window's
+tables from every child together in one transaction. The replay overlaps with the projector's DuckDB
+work and uses every core (a thread would not: DuckDB and a busy Python thread take turns with the GIL).
+A PostgreSQL store is read the same way, each window one statement; other stores through the
+application's recorder.
 
-    python -m projections.sources sqlite EVENTS_SQLITE AFTER BATCH_SIZE   (the child: pickled batches on stdout)
-    python -m projections.sources postgres DATA_DIR AFTER BATCH_SIZE      (POSTGRES_* from the environment)
+    python -m projections.sources sqlite EVENTS_SQLITE AFTER UPTO BATCH_SIZE PART PARTS
+    python -m projections.sources postgres DATA_DIR AFTER UPTO BATCH_SIZE PART PARTS   (POSTGRES_* from the
+    environment)   — a child: the pickled batches of its share on stdout
 """
 
 from __future__ import annotations
@@ -31,9 +35,16 @@ import pyarrow as pa
 from projections.replay import Replayer
 
 READ = "SELECT rowid, originator_id, topic, state FROM stored_events WHERE rowid > ? ORDER BY rowid LIMIT ?"
+# A child's share of a window of notification ids: the events of the games whose stream id ends in a hex
+# digit that falls to it, and (the first child) every row of other aggregates.
+READ_SHARE = ("SELECT rowid, originator_id, topic, state FROM stored_events WHERE rowid > ? AND rowid <= ? AND "
+              "(CASE WHEN substr(topic, 1, 9) = 'rollcall:' "
+              "THEN (instr('0123456789abcdef', lower(substr(originator_id, -1, 1))) - 1) % ? ELSE 0 END) = ? "
+              "ORDER BY rowid")
 LINES = ("SELECT state FROM stored_events WHERE originator_id = ? AND originator_version <= ? "
          "ORDER BY originator_version")
-AHEAD = 2  # replayed batches read ahead of the projector
+AHEAD = 2  # replayed batches each child reads ahead of the projector
+MAX_PARTS = 4  # replaying children at most (one per core)
 F_SETPIPE_SZ = 1031  # Linux: a larger pipe, fewer switches between the child and the projector
 
 
@@ -57,6 +68,11 @@ class Source:
         """Up to ``limit`` stored rows after notification ``after``: (id, stream id hex, topic, state)."""
         raise NotImplementedError
 
+    def share(self, after: int, upto: int, part: int, parts: int) -> list[tuple[int, str, str, bytes]]:
+        """The stored rows of notifications ``after`` < id <= ``upto`` that fall to child ``part`` of ``parts``
+        (READ_SHARE)."""
+        raise NotImplementedError
+
     def lines(self, stream: str, upto: int) -> list[bytes]:
         """The stored states of a game's aggregate, versions 1 to ``upto``."""
         raise NotImplementedError
@@ -68,18 +84,63 @@ class Source:
             after = rows[-1][0]
             yield Replayed(batch.tables(), after, len(rows))
 
+    def shares(self, after: int, upto: int, limit: int, part: int, parts: int) -> Iterator[Replayed]:
+        """A child's replayed share of every window of ``limit`` notification ids from ``after`` to ``upto``
+        (one batch a window, empty or not: the children's batches pair up)."""
+        replayer = Replayer(self.lines)
+        while after < upto:
+            end = min(after + limit, upto)
+            rows = self.share(after, end, part, parts)
+            yield Replayed(replayer.batch(rows).tables(), end, len(rows))
+            after = end
+
     def close(self) -> None:
         pass
 
 
+class _Child:
+    """A reading child (``python -m projections.sources ...``) and the thread that drains its pipe ahead."""
+
+    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+        self.where = " ".join(args[:2])
+        self.process = subprocess.Popen([sys.executable, "-m", "projections.sources", *args],
+                                        stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env)
+        if hasattr(os, "O_NONBLOCK"):  # Linux: a larger pipe, fewer switches between the child and the projector
+            with contextlib.suppress(OSError, ImportError):
+                from fcntl import fcntl
+
+                fcntl(self.process.stdout.fileno(), F_SETPIPE_SZ, 1 << 20)
+        # A thread drains the pipe ahead (up to AHEAD batches): the child need not wait for the
+        # projector to finish a batch before it writes the next.
+        self.ahead: queue.Queue = queue.Queue(AHEAD)
+        self.drain = threading.Thread(target=_drain, args=(self.process.stdout, self.ahead), daemon=True,
+                                      name="rollcall-replay")
+        self.drain.start()
+
+    def next(self) -> Replayed | None:
+        """Its next batch; None at its end (an error if it failed)."""
+        batch = self.ahead.get()
+        if isinstance(batch, Exception):
+            raise RuntimeError(f"reading {self.where} failed: {batch}") from batch
+        if batch is None and self.process.wait() != 0:
+            raise RuntimeError(f"reading {self.where} failed (exit status {self.process.returncode})")
+        return batch
+
+    def stop(self) -> None:
+        """Stop it and its drain: done, or the projector failed."""
+        self.process.kill()
+        self.process.wait()
+        while self.drain.is_alive():  # it ends once it can put its last None
+            with contextlib.suppress(queue.Empty):
+                self.ahead.get(timeout=0.1)
+        self.process.stdout.close()
+
+
 class _Streamed(Source):
-    """A source whose runs of several batches a child process reads and replays ahead
-    (``python -m projections.sources KIND WHERE AFTER BATCH_SIZE``)."""
+    """A source whose long runs of batches children read and replay ahead, each its share of the games."""
 
     def __init__(self) -> None:
-        self.child: subprocess.Popen | None = None
-        self.drain: threading.Thread | None = None
-        self.ahead: queue.Queue = queue.Queue(AHEAD)
+        self.children: list[_Child] = []
 
     def child_args(self) -> list[str]:
         """KIND and WHERE: what the child opens (see :func:`opened`)."""
@@ -90,56 +151,41 @@ class _Streamed(Source):
         return {}
 
     def batches(self, after: int, limit: int) -> Iterator[Replayed]:
-        """One batch read here; more by a child process started at once, which replays them ahead."""
-        if self.max_id() - after <= limit:  # one batch: nothing to overlap
+        """One batch read here; more by children started at once, which replay them ahead."""
+        upto = self.max_id()
+        if upto - after <= limit:  # one batch: nothing to overlap
             return super().batches(after, limit)
-        self._start_child(after, limit)
+        self._start_children(after, upto, limit)
         return self._streamed()
 
-    def _start_child(self, after: int, limit: int) -> None:
+    def _start_children(self, after: int, upto: int, limit: int) -> None:
         root = str(Path(__file__).resolve().parents[1])  # importable in the child even if not installed
         env = {**os.environ, **self.child_env(),
                "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
-        self._stop_child()
-        self.child = subprocess.Popen([sys.executable, "-m", "projections.sources", *self.child_args(), str(after),
-                                       str(limit)], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env)
-        if hasattr(os, "O_NONBLOCK"):  # Linux: a larger pipe
-            with contextlib.suppress(OSError, ImportError):
-                from fcntl import fcntl
-
-                fcntl(self.child.stdout.fileno(), F_SETPIPE_SZ, 1 << 20)
-        # A thread drains the pipe ahead (up to AHEAD batches): the child need not wait for the
-        # projector to finish a batch before it writes the next.
-        self.drain = threading.Thread(target=_drain, args=(self.child.stdout, self.ahead), daemon=True,
-                                      name="rollcall-replay")
-        self.drain.start()
+        self._stop_children()
+        parts = max(1, min(os.cpu_count() or 1, MAX_PARTS))
+        self.children = [_Child([*self.child_args(), str(after), str(upto), str(limit), str(part), str(parts)], env)
+                         for part in range(parts)]
 
     def _streamed(self) -> Iterator[Replayed]:
-        where = " ".join(self.child_args())
-        while (batch := self.ahead.get()) is not None:
-            if isinstance(batch, Exception):
-                raise RuntimeError(f"reading {where} failed: {batch}") from batch
-            yield batch
-        if self.child.wait() != 0:
-            raise RuntimeError(f"reading {where} failed (exit status {self.child.returncode})")
+        """Each window's batches of every child, loaded as one."""
+        while True:
+            got = [child.next() for child in self.children]
+            if all(batch is None for batch in got):
+                return
+            if any(batch is None for batch in got):
+                raise RuntimeError("a reading child ended early")
+            yield got[0] if len(got) == 1 else Replayed(
+                {name: pa.concat_tables([batch.tables[name] for batch in got]) for name in got[0].tables},
+                got[0].last_id, sum(batch.read for batch in got))
 
     def close(self) -> None:
-        self._stop_child()
+        self._stop_children()
 
-    def _stop_child(self) -> None:
-        """Stop the reading child and its drain, if any: done, or the projector failed."""
-        if self.child is not None:
-            self.child.kill()
-            self.child.wait()
-        if self.drain is not None:
-            while self.drain.is_alive():  # it ends once it can put its last None
-                with contextlib.suppress(queue.Empty):
-                    self.ahead.get(timeout=0.1)
-            self.drain = None
-        if self.child is not None:
-            self.child.stdout.close()
-            self.child = None
-        self.ahead = queue.Queue(AHEAD)
+    def _stop_children(self) -> None:
+        for child in self.children:
+            child.stop()
+        self.children = []
 
 
 class SQLiteSource(_Streamed):
@@ -160,6 +206,9 @@ class SQLiteSource(_Streamed):
 
     def rows(self, after: int, limit: int) -> list[tuple[int, str, str, bytes]]:
         return self.con.execute(READ, (after, limit)).fetchall() if self.con is not None else []
+
+    def share(self, after: int, upto: int, part: int, parts: int) -> list[tuple[int, str, str, bytes]]:
+        return self.con.execute(READ_SHARE, (after, upto, parts, part)).fetchall() if self.con is not None else []
 
     def lines(self, stream: str, upto: int) -> list[bytes]:
         return [state for (state,) in self.con.execute(LINES, (stream, upto))]
@@ -188,6 +237,10 @@ class PostgresSource(_Streamed):
                                         sql.Identifier(recorder.events_table_name))
         self.read = sql.SQL("SELECT notification_id, replace(originator_id::text, '-', ''), topic, state FROM {} "
                             "WHERE notification_id > %s ORDER BY notification_id LIMIT %s").format(table)
+        self.read_share = sql.SQL(
+            "SELECT notification_id, replace(originator_id::text, '-', ''), topic, state FROM {} "
+            "WHERE notification_id > %s AND notification_id <= %s AND (CASE WHEN left(topic, 9) = 'rollcall:' "
+            "THEN get_byte(uuid_send(originator_id), 15) %% %s ELSE 0 END) = %s ORDER BY notification_id").format(table)
         self.last = sql.SQL("SELECT coalesce(max(notification_id), 0) FROM {}").format(table)
 
     def _fetch(self, statement, params=()) -> list[tuple]:
@@ -202,6 +255,9 @@ class PostgresSource(_Streamed):
 
     def rows(self, after: int, limit: int) -> list[tuple[int, str, str, bytes]]:
         return self._fetch(self.read, (after, limit))
+
+    def share(self, after: int, upto: int, part: int, parts: int) -> list[tuple[int, str, str, bytes]]:
+        return self._fetch(self.read_share, (after, upto, parts, part))
 
     def child_args(self) -> list[str]:
         return ["postgres", str(self.data_dir)]
@@ -265,12 +321,12 @@ def _stream(originator_id: UUID | str) -> str:
     return originator_id.hex if isinstance(originator_id, UUID) else str(originator_id).replace("-", "")
 
 
-def main(kind: str, where: str, after: str, limit: str) -> None:
-    """The child: every replayed batch after ``after``, pickled on stdout."""
+def main(kind: str, where: str, after: str, upto: str, limit: str, part: str, parts: str) -> None:
+    """A child: its replayed share of every window from ``after`` to ``upto``, pickled on stdout."""
     source = opened(kind, where)
     out = sys.stdout.buffer
     try:
-        for batch in Source.batches(source, int(after), int(limit)):  # read and replayed here
+        for batch in source.shares(int(after), int(upto), int(limit), int(part), int(parts)):  # replayed here
             pickle.dump(batch, out, protocol=pickle.HIGHEST_PROTOCOL)
             out.flush()
     finally:
