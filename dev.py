@@ -81,7 +81,7 @@ def install() -> int:
     """Install Rollcall into .venv with uv when it can be had, else (or when uv fails) with pip."""
     uv = find_uv()
     if uv is not None:
-        rc = run([uv, "pip", "install", "--python", PYTHON, "-e", ".[test]"])
+        rc = run([uv, "pip", "install", "--python", PYTHON, "--compile-bytecode", "-e", ".[test]"])
         if rc == 0:
             return 0
         say(f"uv failed (exit {rc}); installing with pip")

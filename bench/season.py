@@ -14,7 +14,7 @@ models (one row of dim_games by its game). Every reference is measured in the sa
 The records and the store are kept in ``--work``: a second run with the same or a smaller ``--events``
 reuses them (a larger one simulates and imports only the tournaments it lacks).
 
-    .venv/bin/python bench/season.py [--events 10000000] [--work DIR] [--runs 7]
+    .venv/bin/python bench/season.py [--events 10000000] [--work DIR] [--runs 7] [--prepare | --no-rebuild]
 """
 
 from __future__ import annotations
@@ -160,6 +160,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=7, help="warm runs of each query (the median is printed)")
     parser.add_argument("--seeks", type=int, default=101, help="states at random seqs of the long game")
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "rollcall-bench-season")
+    parser.add_argument("--prepare", action="store_true",
+                        help="only simulate the season and import it into the store in --work (no read models)")
     parser.add_argument("--no-rebuild", action="store_true",
                         help="time the queries on the read models a previous run published (no rebuild figure)")
     args = parser.parse_args()
@@ -176,6 +178,9 @@ def main() -> None:
     long_folder, long_events = long_records(records)
     half = len(folders) // 2  # the long games stored in the middle of the season
     import_folders(folders[:half] + [long_folder] + folders[half:], data)
+    if args.prepare:
+        print(f"store ready in {data}: {events + long_events:,} events", flush=True)
+        return
 
     if not args.no_rebuild:
         seconds = time_rebuild(data)
