@@ -65,9 +65,15 @@ def tournaments(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     return _rows(con, sql_text("analytics_tournaments"))
 
 
-def scope_games(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[str]:
-    """The game ids of ``scope``, by round and table."""
-    params = {"games": list(scope.games), "tournament": scope.tournament}
+def _scope_params(scope: Scope) -> dict[str, Any]:
+    """The scope as the queries take it ($games, $tournament: stat_scope in stat_tables.sql): a scope of a
+    tournament or of every game is never listed game by game."""
+    return {"games": list(scope.games), "tournament": scope.tournament}
+
+
+def scope_games(con: duckdb.DuckDBPyConnection, scope: Scope, limit: int | None = None) -> list[str]:
+    """The game ids of ``scope``, by round and table (the first ``limit``)."""
+    params = _scope_params(scope) | {"limit": limit}
     return [r["game"] for r in _rows(con, sql_text("analytics_scope_games"), params)]
 
 
@@ -75,13 +81,13 @@ def focus_game(con: duckdb.DuckDBPyConnection, scope: Scope) -> str | None:
     """The game whose luck line is drawn: ``scope.game``, else the scope's first game."""
     if scope.game:
         return scope.game
-    games = scope_games(con, scope)
+    games = scope_games(con, scope, limit=1)
     return games[0] if games else None
 
 
 def _scoped(name: str) -> Callable[[duckdb.DuckDBPyConnection, Scope], list[dict[str, Any]]]:
     def query(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
-        return _rows(con, sql_text(f"analytics_{name}"), {"games": scope_games(con, scope)})
+        return _rows(con, sql_text(f"analytics_{name}"), _scope_params(scope))
 
     query.__name__ = name
     query.__doc__ = sql_text(f"analytics_{name}").split("\nWITH", 1)[0].replace("-- ", "")

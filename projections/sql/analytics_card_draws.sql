@@ -1,6 +1,6 @@
--- Card draws per deck and card in scope $games (stat_cards: the phenomenon deck, any other deck of
+-- Card draws per deck and card in the scope ($games, $tournament) (stat_cards: the phenomenon deck, any other deck of
 -- CardDrawn, and the Flux cards), against a uniform draw over the cards seen in the scope.
-WITH scope AS (SELECT unnest($games::VARCHAR[]) AS game),
+WITH scope AS (SELECT game FROM stat_scope($games, $tournament)),
 draws AS (
     SELECT c.deck, c.card FROM stat_cards c SEMI JOIN scope s ON s.game = c.game
 ), counted AS (

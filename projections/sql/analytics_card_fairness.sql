@@ -1,6 +1,6 @@
--- Per deck in scope $games: are the cards drawn uniformly? Chi-square over the cards seen (cards - 1
+-- Per deck in the scope ($games, $tournament): are the cards drawn uniformly? Chi-square over the cards seen (cards - 1
 -- degrees of freedom), Holm over the decks tested (an expected count >= 5 per card), plain verdict.
-WITH scope AS (SELECT unnest($games::VARCHAR[]) AS game),
+WITH scope AS (SELECT game FROM stat_scope($games, $tournament)),
 draws AS (
     SELECT c.deck, c.card FROM stat_cards c SEMI JOIN scope s ON s.game = c.game
 ), counted AS (

@@ -1,6 +1,6 @@
--- Ether harvested by faction in scope $games (stat_ether, from VortexExplored): explorations, successes,
+-- Ether harvested by faction in the scope ($games, $tournament) (stat_ether, from VortexExplored): explorations, successes,
 -- ether gained, and per game played with vortices on the board (a setup listing vortices).
-WITH scope AS (SELECT unnest($games::VARCHAR[]) AS game),
+WITH scope AS (SELECT game FROM stat_scope($games, $tournament)),
 played AS (
     SELECT p.faction, count(*) AS games FROM dim_players p SEMI JOIN scope s ON s.game = p.game
     JOIN dim_games g ON g.game = p.game

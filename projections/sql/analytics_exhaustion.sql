@@ -1,7 +1,7 @@
--- Claustrophobia initiatives in scope $games (stat_initiative, from fct_initiative): per warrior (and
+-- Claustrophobia initiatives in the scope ($games, $tournament) (stat_initiative, from fct_initiative): per warrior (and
 -- all), the action dice assigned, how many exhausted the warrior (a die on an unavailable line, R102), the
 -- rate with its Wilson interval, and the dice set aside.
-WITH scope AS (SELECT unnest($games::VARCHAR[]) AS game),
+WITH scope AS (SELECT game FROM stat_scope($games, $tournament)),
 dice AS (SELECT i.* FROM stat_initiative i SEMI JOIN scope s ON s.game = i.game),
 rates AS (
     SELECT coalesce(warrior, 'all warriors') AS warrior, grouping(warrior) AS total,

@@ -1,5 +1,5 @@
--- The faces thrown per die type in scope $games against their expected counts (for the chart).
-WITH scope AS (SELECT unnest($games::VARCHAR[]) AS game),
+-- The faces thrown per die type in the scope ($games, $tournament) against their expected counts (for the chart).
+WITH scope AS (SELECT game FROM stat_scope($games, $tournament)),
 faces AS (
     SELECT die, spec, face, any_value(ord) AS ord, any_value(probability) AS probability, sum(thrown) AS observed
     FROM stat_faces f SEMI JOIN scope s ON s.game = f.game GROUP BY die, spec, face

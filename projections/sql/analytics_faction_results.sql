@@ -1,7 +1,7 @@
--- Faction results in scope $games, ended games only (a game ended without a winner is a draw): wins,
+-- Faction results in the scope ($games, $tournament), ended games only (a game ended without a winner is a draw): wins,
 -- draws and losses against other factions, the win rate (wins / games) with its 95% Wilson interval;
 -- mirror matches (both players of one faction) are counted apart and left out of the rate.
-WITH scope AS (SELECT unnest($games::VARCHAR[]) AS game),
+WITH scope AS (SELECT game FROM stat_scope($games, $tournament)),
 results AS (
     SELECT p.game, p.faction, o.faction AS opponent,
            CASE WHEN g.winner = p.player THEN 'win' WHEN g.winner IS NULL THEN 'draw' ELSE 'loss' END AS result

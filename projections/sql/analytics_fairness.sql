@@ -1,14 +1,12 @@
 -- Goodness of fit of the faces thrown (stat_faces: first faces and re-rolls) against the dice in force,
--- per die type (die and faces), overall, per player and per table, in scope $games. Pearson's chi-square
+-- per die type (die and faces), overall, per player and per table, in the scope ($games, $tournament). Pearson's chi-square
 -- with faces - 1 degrees of freedom; the family of every test with an expected count >= 5 per face is
 -- adjusted by Holm (p_holm, family-wise) and Benjamini-Hochberg (q_bh, false discovery rate); the
 -- verdict reads p_holm at 5%.
-WITH scope AS (SELECT unnest($games::VARCHAR[]) AS game),
+WITH scope AS (SELECT game FROM stat_scope($games, $tournament)),
 faces AS (
-    SELECT f.die, f.spec, f.face, f.ord, f.probability, f.thrown, coalesce(p.name, f.player) AS player, g.table_no
+    SELECT f.die, f.spec, f.face, f.ord, f.probability, f.thrown, coalesce(f.name, f.player) AS player, f.table_no
     FROM stat_faces f SEMI JOIN scope s ON s.game = f.game
-    JOIN dim_games g ON g.game = f.game
-    LEFT JOIN dim_players p ON p.game = f.game AND p.player = f.player
 ), grouped AS (
     SELECT 'overall' AS level, 'all' AS who, die, spec, face, any_value(ord) AS ord,
            any_value(probability) AS probability, sum(thrown) AS thrown

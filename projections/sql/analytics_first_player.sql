@@ -1,8 +1,8 @@
--- First-player advantage per system in scope $games. The first player of a game is the player named by its
+-- First-player advantage per system in the scope ($games, $tournament). The first player of a game is the player named by its
 -- first event that names one (stat_games: the first activation in Tornscape, the first casting roll in The
 -- 9th Age, the first initiative roll in Claustrophobia). Of the ended games with a winner: how many the
 -- first player won, the rate with its 95% Wilson interval, and a two-sided test against one half.
-WITH scope AS (SELECT unnest($games::VARCHAR[]) AS game),
+WITH scope AS (SELECT game FROM stat_scope($games, $tournament)),
 games AS (
     SELECT g.system, g.winner, f.first_player
     FROM dim_games g SEMI JOIN scope s ON s.game = g.game

@@ -1,6 +1,6 @@
--- Luck per die type and purpose in scope $games (a die's unit: successes or pips).
-WITH scope AS (SELECT unnest($games::VARCHAR[]) AS game)
-SELECT t.die, t.purpose, t.unit, count(*) AS throws, sum(t.n_dice) AS dice, sum(t.observed) AS observed,
-       sum(t.expected) AS expected, sum(t.luck) AS luck, sum(t.luck) / nullif(sqrt(sum(t.variance)), 0) AS z_score
-FROM stat_throws t SEMI JOIN scope s ON s.game = t.game
-GROUP BY ALL ORDER BY t.die, t.purpose;
+-- Luck per die type and purpose in the scope ($games, $tournament) (a die's unit: successes or pips).
+WITH scope AS (SELECT game FROM stat_scope($games, $tournament))
+SELECT l.die, l.purpose, l.unit, sum(l.throws) AS throws, sum(l.dice) AS dice, sum(l.observed) AS observed,
+       sum(l.expected) AS expected, sum(l.luck) AS luck, sum(l.luck) / nullif(sqrt(sum(l.variance)), 0) AS z_score
+FROM stat_luck_dice l SEMI JOIN scope s ON s.game = l.game
+GROUP BY ALL ORDER BY l.die, l.purpose;

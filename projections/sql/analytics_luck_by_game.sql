@@ -1,11 +1,9 @@
--- Luck per game and player in scope $games (unit apart), with the player's faction and result.
-WITH scope AS (SELECT unnest($games::VARCHAR[]) AS game)
-SELECT t.game, t.player, any_value(p.name) AS name, any_value(p.faction) AS faction, t.unit,
-       any_value(CASE WHEN g.winner = t.player THEN 'win' WHEN g.winner IS NOT NULL THEN 'loss'
-                      WHEN g.ended THEN 'draw' END) AS result,
-       count(*) AS throws, sum(t.n_dice) AS dice, sum(t.luck) AS luck,
-       sum(t.luck) / nullif(sqrt(sum(t.variance)), 0) AS z_score
-FROM stat_throws t SEMI JOIN scope s ON s.game = t.game
-JOIN dim_games g ON g.game = t.game
-LEFT JOIN dim_players p ON p.game = t.game AND p.player = t.player
-GROUP BY t.game, t.player, t.unit ORDER BY t.game, t.player, t.unit;
+-- Luck per game and player in the scope ($games, $tournament) (unit apart), with the player's faction and result.
+WITH scope AS (SELECT game FROM stat_scope($games, $tournament))
+SELECT l.game, l.player, l.name, l.faction, l.unit,
+       CASE WHEN g.winner = l.player THEN 'win' WHEN g.winner IS NOT NULL THEN 'loss' WHEN g.ended THEN 'draw' END
+           AS result,
+       l.throws, l.dice, l.luck, l.luck / nullif(sqrt(l.variance), 0) AS z_score
+FROM stat_luck l SEMI JOIN scope s ON s.game = l.game
+JOIN dim_games g ON g.game = l.game
+ORDER BY l.game, l.player, l.unit;

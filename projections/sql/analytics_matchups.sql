@@ -1,6 +1,6 @@
--- The faction-versus-faction matrix of scope $games (ended games, mirror matches left out): for each
+-- The faction-versus-faction matrix of the scope ($games, $tournament) (ended games, mirror matches left out): for each
 -- faction and opponent, games, wins, draws, losses and the win rate with its 95% Wilson interval.
-WITH scope AS (SELECT unnest($games::VARCHAR[]) AS game),
+WITH scope AS (SELECT game FROM stat_scope($games, $tournament)),
 results AS (
     SELECT p.faction, o.faction AS opponent,
            CASE WHEN g.winner = p.player THEN 'win' WHEN g.winner IS NULL THEN 'draw' ELSE 'loss' END AS result

@@ -1,7 +1,7 @@
--- Outcomes against their exact odds in scope $games, one test each, Holm over the tests with enough data:
+-- Outcomes against their exact odds in the scope ($games, $tournament), one test each, Holm over the tests with enough data:
 -- stabilisation outcomes (chi-square over the faces), casting passes, dispels and miscasts (the count
 -- against the sum of its probabilities, variance sum p(1 - p), normal approximation).
-WITH scope AS (SELECT unnest($games::VARCHAR[]) AS game),
+WITH scope AS (SELECT game FROM stat_scope($games, $tournament)),
 stab AS (
     SELECT s.face, count(*) FILTER (WHERE s.shown) AS shown, sum(s.probability) AS expected_count
     FROM stat_stabilisations s SEMI JOIN scope c ON c.game = s.game GROUP BY s.face

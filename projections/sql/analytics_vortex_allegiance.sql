@@ -1,7 +1,7 @@
--- Stabilisation rolls in scope $games (stat_stabilisations): the face finally shown decides the vortex's
+-- Stabilisation rolls in the scope ($games, $tournament) (stat_stabilisations): the face finally shown decides the vortex's
 -- allegiance (crit: the domain hostile to the model's, blank: the model's own, success: stays unaligned;
 -- R11-R13), against the exact odds of the die in force.
-WITH scope AS (SELECT unnest($games::VARCHAR[]) AS game)
+WITH scope AS (SELECT game FROM stat_scope($games, $tournament))
 SELECT s.face, CASE s.face WHEN 'crit' THEN 'hostile domain' WHEN 'blank' THEN 'own domain'
                            WHEN 'success' THEN 'stays unaligned' ELSE s.face END AS outcome,
        count(*) FILTER (WHERE s.shown) AS observed, sum(s.probability) AS expected,

@@ -56,6 +56,23 @@ FROM throws t JOIN moments die ON die.game = t.game AND die.die = t.die
 LEFT JOIN (SELECT ev.game, ev.seq, ev.turn FROM fct_events ev SEMI JOIN stat_touched touched ON touched.game = ev.game) e
        ON e.game = t.game AND e.seq = t.seq;
 
+DELETE FROM stat_luck WHERE game IN (SELECT game FROM stat_touched);
+
+INSERT INTO stat_luck
+SELECT t.game, t.player, any_value(p.name), any_value(p.faction), t.unit, count(*), sum(t.n_dice), sum(t.observed),
+       sum(t.expected), sum(t.luck), sum(t.variance)
+FROM stat_throws t SEMI JOIN stat_touched s ON s.game = t.game
+LEFT JOIN dim_players p ON p.game = t.game AND p.player = t.player
+GROUP BY t.game, t.player, t.unit;
+
+DELETE FROM stat_luck_dice WHERE game IN (SELECT game FROM stat_touched);
+
+INSERT INTO stat_luck_dice
+SELECT t.game, t.die, t.purpose, t.unit, count(*), sum(t.n_dice), sum(t.observed), sum(t.expected), sum(t.luck),
+       sum(t.variance)
+FROM stat_throws t SEMI JOIN stat_touched s ON s.game = t.game
+GROUP BY t.game, t.die, t.purpose, t.unit;
+
 DELETE FROM stat_faces WHERE game IN (SELECT game FROM stat_touched);
 
 INSERT INTO stat_faces
@@ -66,9 +83,11 @@ WITH specs AS (
 ), pairs AS (
     SELECT DISTINCT game, player, die FROM stat_touched_shown
 )
-SELECT p.game, p.player, p.die, s.spec, d.face, d.ord, d.sides / d.total, coalesce(c.thrown, 0)
+SELECT p.game, p.player, pl.name, g.table_no, p.die, s.spec, d.face, d.ord, d.sides / d.total, coalesce(c.thrown, 0)
 FROM pairs p JOIN stat_touched_dice d ON d.game = p.game AND d.die = p.die
 JOIN specs s ON s.game = p.game AND s.die = p.die
+JOIN dim_games g ON g.game = p.game
+LEFT JOIN dim_players pl ON pl.game = p.game AND pl.player = p.player
 LEFT JOIN counted c ON c.game = p.game AND c.player = p.player AND c.die = p.die AND c.face = d.face;
 
 DELETE FROM stat_games WHERE game IN (SELECT game FROM stat_touched);

@@ -14,11 +14,21 @@ CREATE TABLE IF NOT EXISTS stat_throws (
     kind VARCHAR, unit VARCHAR, n_dice INTEGER, observed DOUBLE, expected DOUBLE, variance DOUBLE, luck DOUBLE,
     z_score DOUBLE);
 
+-- The throws of stat_throws summed per game, player and unit (name and faction: the player's), and per
+-- game, die, purpose and unit: what the luck of a tournament or a season adds up, a row a game and player.
+CREATE TABLE IF NOT EXISTS stat_luck (
+    game VARCHAR, player VARCHAR, name VARCHAR, faction VARCHAR, unit VARCHAR, throws BIGINT, dice BIGINT,
+    observed DOUBLE, expected DOUBLE, luck DOUBLE, variance DOUBLE);
+CREATE TABLE IF NOT EXISTS stat_luck_dice (
+    game VARCHAR, die VARCHAR, purpose VARCHAR, unit VARCHAR, throws BIGINT, dice BIGINT, observed DOUBLE,
+    expected DOUBLE, luck DOUBLE, variance DOUBLE);
+
 -- Faces thrown (the same throws as stat_throws) per game, player and die, with every face of the die in
--- force (thrown = 0 when it never showed) and its probability; spec names the die's faces and sides.
+-- force (thrown = 0 when it never showed) and its probability; spec names the die's faces and sides; name:
+-- the player's, table_no: the game's table.
 CREATE TABLE IF NOT EXISTS stat_faces (
-    game VARCHAR, player VARCHAR, die VARCHAR, spec VARCHAR, face VARCHAR, ord INTEGER, probability DOUBLE,
-    thrown BIGINT);
+    game VARCHAR, player VARCHAR, name VARCHAR, table_no BIGINT, die VARCHAR, spec VARCHAR, face VARCHAR,
+    ord INTEGER, probability DOUBLE, thrown BIGINT);
 
 -- Per game: the first player (who names the game's first event naming a player: the first activation in
 -- Tornscape, the first casting roll in The 9th Age, the first initiative roll in Claustrophobia).
@@ -51,6 +61,14 @@ CREATE TABLE IF NOT EXISTS stat_vortices (
     allegiance VARCHAR, removed BOOLEAN);
 CREATE TABLE IF NOT EXISTS stat_ether (game VARCHAR, player VARCHAR, explorations BIGINT, successes BIGINT,
     ether BIGINT);
+
+-- The games of an Analytics scope: the games `chosen` if any, else those of tournament `of_tournament`, else
+-- every game (the queries of analytics_*.sql take the scope as $games and $tournament).
+CREATE OR REPLACE MACRO stat_scope(chosen, of_tournament) AS TABLE
+SELECT game FROM dim_games
+WHERE CASE WHEN len(chosen::VARCHAR[]) > 0 THEN list_contains(chosen::VARCHAR[], game)
+           WHEN of_tournament::VARCHAR IS NOT NULL THEN tournament = of_tournament::VARCHAR
+           ELSE true END;
 
 -- P(X >= x) for X chi-square with df degrees of freedom: the regularized upper incomplete gamma
 -- Q(df/2, x/2), by its series below df/2 + 1 and its continued fraction above (Numerical Recipes' gammq).
