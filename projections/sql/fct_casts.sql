@@ -1,16 +1,8 @@
 -- The 9th Age casting attempts with the exact probability that such an attempt passes: the sum of
 -- `dice` d6 plus the modifier reaching the casting value of the declared version, a single die's
--- natural 1 or 2 failing (X01). Bound spells always pass (X03). The spells and wizards are those the
--- games' setups list (a system without them has none).
+-- natural 1 or 2 failing (X01). Bound spells always pass (X03). The spells and wizards: dim_spells, dim_wizards.
 CREATE OR REPLACE VIEW fct_casts AS
-WITH spells AS (
-    SELECT g.game, s ->> 'id' AS spell, s ->> 'kind' AS kind, s ->> 'path' AS path,
-           (s ->> 'casting_value')::INTEGER AS casting_value, (s ->> 'boosted_value')::INTEGER AS boosted_value
-    FROM dim_games g, unnest(CAST(json_extract(g.header, '$.setup.spells') AS JSON[])) AS t(s)
-), wizards AS (
-    SELECT g.game, w ->> 'id' AS wizard, w ->> 'player' AS player
-    FROM dim_games g, unnest(CAST(json_extract(g.header, '$.setup.wizards') AS JSON[])) AS t(w)
-), casts AS (
+WITH casts AS (
     SELECT e.game, e.seq, e.turn, e.payload ->> 'wizard' AS wizard, e.payload ->> 'spell' AS spell,
            (e.payload ->> 'dice')::INTEGER AS dice, coalesce(e.payload ->> 'version', 'basic') AS version,
            coalesce((e.payload ->> 'modifier')::INTEGER, 0) AS modifier, (e.payload ->> 'roll')::BIGINT AS roll_seq,
@@ -25,5 +17,5 @@ SELECT c.*, w.player, s.kind, s.path,
                   WHERE d.dice = c.dice AND d.total + c.modifier >= (CASE WHEN c.version = 'boosted'
                                                                        THEN s.boosted_value ELSE s.casting_value END)
                     AND (c.dice > 1 OR d.total >= 3)) / (6.0 ** c.dice) END AS p_pass
-FROM casts c LEFT JOIN spells s ON s.game = c.game AND s.spell = c.spell
-LEFT JOIN wizards w ON w.game = c.game AND w.wizard = c.wizard;
+FROM casts c LEFT JOIN dim_spells s ON s.game = c.game AND s.spell = c.spell
+LEFT JOIN dim_wizards w ON w.game = c.game AND w.wizard = c.wizard;

@@ -14,6 +14,12 @@ CREATE TABLE IF NOT EXISTS dim_models (
     game VARCHAR, model VARCHAR, player VARCHAR, name VARCHAR, size VARCHAR,
     step INTEGER, run INTEGER, agility INTEGER, explore INTEGER, placed_seq BIGINT);
 
+-- The spells and wizards a game's setup lists (a system without them has none): what casts and dispels join.
+CREATE TABLE IF NOT EXISTS dim_spells (
+    game VARCHAR, spell VARCHAR, kind VARCHAR, path VARCHAR, casting_value INTEGER, boosted_value INTEGER);
+
+CREATE TABLE IF NOT EXISTS dim_wizards (game VARCHAR, wizard VARCHAR, player VARCHAR);
+
 -- payload (the record line) is written once per event and read per game: stored uncompressed, which
 -- halves the cost of checkpoints (its hashes do not compress anyway).
 CREATE TABLE IF NOT EXISTS fct_events (
