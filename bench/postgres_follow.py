@@ -4,8 +4,8 @@
    ``--events`` events (the season's first Tornscape tournaments, bench/season.py), against the copy reference
    measured in the same run on the same rows: the stored rows read with psycopg COPY (binary) and
    appended unchanged to one DuckDB table through Arrow. Target: >= 0.5 x the reference's speed.
-   Also printed, once: the same rebuild reading the store through eventsourcing's recorder row by row
-   (the projector's way for other stores).
+   With ``--row-by-row``, also printed, once: the same rebuild reading the store through eventsourcing's
+   recorder row by row (the projector's way for other stores).
 2. Two venues: two data folders, each with its follower (projections.follow, as ``rollcall dashboard``
    runs it), on one PostgreSQL store; a scorekeeper at each venue records the events of a game in turn,
    and each event is timed from its commit until the other venue's published read models show it.
@@ -17,6 +17,7 @@ POSTGRES_DBNAME; defaults 127.0.0.1, 5432, postgres, '', test); the store is kep
 ``--schema`` and reused by the next run.
 
     .venv/bin/python bench/postgres_follow.py [--events 1000000] [--runs 3] [--records DIR] [--work DIR]
+                                              [--row-by-row] [--venues-only]
 """
 
 from __future__ import annotations
@@ -216,16 +217,25 @@ def main() -> None:
     parser.add_argument("--records", type=Path, default=Path(tempfile.gettempdir()) / "rollcall-bench-season" / "records",
                         help="the season's record folders (bench/season.py), simulated here if missing")
     parser.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "rollcall-bench-postgres")
+    parser.add_argument("--row-by-row", action="store_true",
+                        help="also time a rebuild through eventsourcing's recorder, row by row (slow)")
+    parser.add_argument("--venues-only", action="store_true", help="only the two venues")
     args = parser.parse_args()
 
+    if args.venues_only:
+        lags = two_venues(args.work, f"{args.schema}_venues", args.venue_events)
+        print(f"two venues on one store: {len(lags)} events, each until the other venue's dashboard shows it: "
+              f"median {statistics.median(lags):.2f} s, max {max(lags):.2f} s  (target <= {LAG_TARGET_S:.0f} s)")
+        return
     os.environ.update(postgres_env(args.schema))
     data = args.work / "data"
     rows = stored(data, args.records, args.events)
     rebuild_s = best("rebuild from PostgreSQL", args.runs, lambda run: time_rebuild(data))
     copy_s = best("copy reference (COPY -> Arrow -> DuckDB)", args.runs,
                   lambda run: copy_reference(data, args.work / f"copy_{run}.duckdb"))
-    row_s = rebuild_row_by_row(data)
-    print(f"  rebuild reading the recorder row by row, once: {row_s:.2f} s", flush=True)
+    row_s = rebuild_row_by_row(data) if args.row_by_row else None
+    if row_s is not None:
+        print(f"  rebuild reading the recorder row by row, once: {row_s:.2f} s", flush=True)
     games = connect_read(data).execute("SELECT count(*) FROM dim_games").fetchone()[0]
     lags = two_venues(args.work, f"{args.schema}_venues", args.venue_events)
 
@@ -233,6 +243,8 @@ def main() -> None:
     for name, seconds in (("rebuild from PostgreSQL (binary fetch source)", rebuild_s),
                           ("copy reference (COPY -> Arrow -> DuckDB)", copy_s),
                           ("rebuild through the recorder, row by row", row_s)):
+        if seconds is None:
+            continue
         print(f"{name:<44} {seconds:8.2f} s  {rows / seconds:12,.0f} events/s")
     print(f"rebuild / copy reference = {copy_s / rebuild_s:.3f}  (target >= 0.5)")
     print(f"two venues on one store: {len(lags)} events, each until the other venue's dashboard shows it: "

@@ -30,18 +30,19 @@ from projections.tracking import CREATE_TABLE as CREATE_TRACKING, DuckDBTracking
 
 APPLICATION = "Rollcall"
 
-TABLES = ("dim_games", "dim_players", "dim_models", "dim_spells", "dim_wizards", "fct_events", "fct_rolls", "fct_dice",
-          "fct_moves", "fct_ejections", "fct_states")
+TABLES = ("dim_games", "dim_players", "dim_models", "dim_dice", "dim_spells", "dim_wizards", "fct_events", "fct_rolls",
+          "fct_dice", "fct_moves", "fct_ejections", "fct_states")
 # The SQL files run for each batch, in the order of their dependences, over the batch's tables
 # (batch_events, batch_changes, batch_closes, batch_rolls, batch_resets, batch_failures: projections.replay).
-DERIVE = ("dim_games", "dim_players", "dim_models", "dim_spells", "dim_wizards", "fct_events", "fct_states", "fct_rolls",
-          "fct_dice", "fct_moves", "fct_ejections", "fct_taken_back", "dim_games_stats", "new_tournament_events", "fct_projection_failures")
+DERIVE = ("dim_games", "dim_players", "dim_models", "dim_dice", "dim_spells", "dim_wizards", "fct_events", "fct_states",
+          "fct_rolls", "fct_dice", "fct_moves", "fct_ejections", "fct_taken_back", "dim_games_stats", "new_tournament_events",
+          "fct_projection_failures")
 # Small row groups: most of a batch's rows fill whole row groups, which DuckDB writes compressed to the
 # file at commit instead of logging them to the WAL and rewriting them at the next checkpoint.
 ROW_GROUP_ROWS = 16_384
 # Read models that are views over the tables (and the d6 odds they use): nothing to derive per batch.
 # Created in this order (a view must follow those it reads).
-GAME_VIEWS = ("fct_states_views", "dim_d6_sums", "dim_dice", "fct_roll_odds", "fct_casts", "fct_dispels",
+GAME_VIEWS = ("fct_states_views", "dim_d6_sums", "fct_roll_odds", "fct_casts", "fct_dispels",
               "fct_flux_draws", "fct_card_draws", "fct_initiative")
 TOURNAMENT_VIEWS = ("fct_tournament_events", "dim_tournament_players", "fct_pairings", "dim_withdrawn_games",
                     "dim_tournaments", "fct_results", "fct_standings")  # the first: a table
@@ -170,14 +171,17 @@ class Session:
 
 
 def definitions_version() -> str:
-    """A digest of every SQL file of the read models: when it changes, the read models are rebuilt."""
+    """A digest of every SQL file of the read models and of the systems' rule data (their default dice are
+    in dim_dice): when it changes, the read models are rebuilt."""
     import hashlib
     from importlib import resources
 
     digest = hashlib.sha256()
-    for entry in sorted(resources.files("projections").joinpath("sql").iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".sql"):
-            digest.update(entry.name.encode() + b"\0" + entry.read_bytes() + b"\0")
+    for package, ending in (("projections", ".sql"), ("domain", ".json")):
+        folder = resources.files(package).joinpath("sql" if package == "projections" else "rules_data")
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+            if entry.name.endswith(ending):
+                digest.update(entry.name.encode() + b"\0" + entry.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
@@ -248,7 +252,7 @@ def _project(con: duckdb.DuckDBPyConnection, tracking: DuckDBTrackingRecorder, b
 
 
 def _load_default_dice(con: duckdb.DuckDBPyConnection) -> None:
-    """The default dice of every system's rule data, for the dice-in-force view (dim_dice)."""
+    """The default dice of every system's rule data, for the dice in force (dim_dice)."""
     from domain.systems import system_for
     from domain.systems.pack import GameSystem
 

@@ -1,14 +1,18 @@
--- The dice in force in each game: a die the header's rules give replaces the system's default die
+-- The dice in force in each new game: a die the header's rules give replaces the system's default die
 -- whole (dim_default_dice, loaded from the rule data); one row per face with the die's sides showing it
 -- (sides) and the die's sides in all (total).
-CREATE OR REPLACE VIEW dim_dice AS
-WITH overrides AS (
-    SELECT g.game, d.key AS die, f.key AS face, f.value::INTEGER AS sides, f.id AS ord
-    FROM dim_games g, json_each(json_extract(g.header, '$.rules.dice')) d, json_each(d.value) f
+-- when: GameCreated
+INSERT INTO dim_dice
+WITH created AS (
+    SELECT g.game, g.system, g.header FROM dim_games g
+    SEMI JOIN batch_events e ON e.game = g.game AND e.type = 'GameCreated'
+), overrides AS (
+    SELECT c.game, d.key AS die, f.key AS face, TRY_CAST(f.value AS INTEGER) AS sides, f.id AS ord
+    FROM created c, json_each(json_extract(c.header, '$.rules.dice')) d, json_each(d.value) f
 ), defaults AS (
-    SELECT g.game, standard.die, standard.face, standard.sides, standard.ord
-    FROM dim_games g JOIN dim_default_dice standard ON standard.system = g.system
-    WHERE NOT EXISTS (SELECT 1 FROM overrides o WHERE o.game = g.game AND o.die = standard.die)
+    SELECT c.game, standard.die, standard.face, standard.sides, standard.ord
+    FROM created c JOIN dim_default_dice standard ON standard.system = c.system
+    WHERE NOT EXISTS (SELECT 1 FROM overrides o WHERE o.game = c.game AND o.die = standard.die)
 )
-SELECT game, die, face, sides, sum(sides) OVER (PARTITION BY game, die) AS total, ord
+SELECT game, die, face, sides, sum(sides) OVER (PARTITION BY game, die), ord
 FROM (SELECT * FROM overrides UNION ALL SELECT * FROM defaults);

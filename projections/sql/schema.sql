@@ -14,6 +14,9 @@ CREATE TABLE IF NOT EXISTS dim_models (
     game VARCHAR, model VARCHAR, player VARCHAR, name VARCHAR, size VARCHAR,
     step INTEGER, run INTEGER, agility INTEGER, explore INTEGER, placed_seq BIGINT);
 
+-- The dice in force in each game (dim_dice.sql).
+CREATE TABLE IF NOT EXISTS dim_dice (game VARCHAR, die VARCHAR, face VARCHAR, sides INTEGER, total BIGINT, ord BIGINT);
+
 -- The spells and wizards a game's setup lists (a system without them has none): what casts and dispels join.
 CREATE TABLE IF NOT EXISTS dim_spells (
     game VARCHAR, spell VARCHAR, kind VARCHAR, path VARCHAR, casting_value INTEGER, boosted_value INTEGER);
