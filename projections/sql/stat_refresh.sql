@@ -56,11 +56,13 @@ FROM throws t JOIN moments die ON die.game = t.game AND die.die = t.die
 LEFT JOIN (SELECT ev.game, ev.seq, ev.turn FROM fct_events ev SEMI JOIN stat_touched touched ON touched.game = ev.game) e
        ON e.game = t.game AND e.seq = t.seq;
 
+-- Sums in the order of the throws: a refresh gives the figures of a rebuild to the last bit.
 DELETE FROM stat_luck WHERE game IN (SELECT game FROM stat_touched);
 
 INSERT INTO stat_luck
-SELECT t.game, t.player, any_value(p.name), any_value(p.faction), t.unit, count(*), sum(t.n_dice), sum(t.observed),
-       sum(t.expected), sum(t.luck), sum(t.variance)
+SELECT t.game, t.player, any_value(p.name), any_value(p.faction), t.unit, count(*), sum(t.n_dice),
+       sum(t.observed ORDER BY t.seq, t.kind), sum(t.expected ORDER BY t.seq, t.kind), sum(t.luck ORDER BY t.seq, t.kind),
+       sum(t.variance ORDER BY t.seq, t.kind)
 FROM stat_throws t SEMI JOIN stat_touched s ON s.game = t.game
 LEFT JOIN dim_players p ON p.game = t.game AND p.player = t.player
 GROUP BY t.game, t.player, t.unit;
@@ -68,8 +70,8 @@ GROUP BY t.game, t.player, t.unit;
 DELETE FROM stat_luck_dice WHERE game IN (SELECT game FROM stat_touched);
 
 INSERT INTO stat_luck_dice
-SELECT t.game, t.die, t.purpose, t.unit, count(*), sum(t.n_dice), sum(t.observed), sum(t.expected), sum(t.luck),
-       sum(t.variance)
+SELECT t.game, t.die, t.purpose, t.unit, count(*), sum(t.n_dice), sum(t.observed ORDER BY t.seq, t.kind),
+       sum(t.expected ORDER BY t.seq, t.kind), sum(t.luck ORDER BY t.seq, t.kind), sum(t.variance ORDER BY t.seq, t.kind)
 FROM stat_throws t SEMI JOIN stat_touched s ON s.game = t.game
 GROUP BY t.game, t.die, t.purpose, t.unit;
 

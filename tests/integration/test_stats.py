@@ -25,7 +25,7 @@ from projections.queries import connect_read
 from projections.stats import ANALYTICS_QUERIES, Scope, scope_games
 
 TOURNAMENTS = (("tornscape", "Stats Open", 6, 2), ("t9a", "Stats Magic", 6, 2), ("claustrophobia", "Stats Descent", 4, 2))
-STAT_TABLES = ("stat_throws", "stat_faces", "stat_games", "stat_turns", "stat_casts", "stat_dispels",
+STAT_TABLES = ("stat_throws", "stat_luck", "stat_luck_dice", "stat_faces", "stat_games", "stat_turns", "stat_casts", "stat_dispels",
                "stat_stabilisations", "stat_cards", "stat_initiative", "stat_vortices", "stat_ether")
 
 
@@ -346,6 +346,24 @@ def test_a_scope_of_games_covers_only_those_games(con, simulated):
     assert scope_games(con, Scope(games=tuple(picked))) == sorted(picked, key=lambda g: picked.index(g))
     rows = ANALYTICS_QUERIES["luck_by_game"](con, Scope(games=tuple(picked)))
     assert {r["game"] for r in rows} == set(picked)
+
+
+def _rounded(rows: list[dict]) -> list[dict]:
+    """Rows with their floats to 9 significant digits (sums in another order differ in the last bits)."""
+    return [{k: float(f"{v:.9g}") if isinstance(v, float) else v for k, v in row.items()} for row in rows]
+
+
+def test_a_tournament_or_every_game_gives_the_figures_of_its_games_listed(con, simulated):
+    """The scope is filtered in SQL (stat_scope): a tournament, or every game, gives what naming each of its
+    games gives, query by query."""
+    for tournament, games in simulated[1].items():
+        listed = Scope(games=tuple(g.game for g in games))
+        for name, query in ANALYTICS_QUERIES.items():
+            assert _rounded(query(con, Scope(tournament=tournament))) == _rounded(query(con, listed)), (tournament, name)
+    every = Scope(games=tuple(g.game for games in simulated[1].values() for g in games))
+    for name, query in ANALYTICS_QUERIES.items():
+        assert _rounded(query(con, Scope())) == _rounded(query(con, every)), name
+    assert scope_games(con, Scope(), limit=1) == scope_games(con, every)[:1]
 
 
 def test_statistics_refreshed_run_by_run_equal_a_rebuild(simulated, tmp_path):
