@@ -1,0 +1,60 @@
+"""The projector's sources: the children's shares of a window of notification ids hold every stored row once,
+a game's rows all in one share, the rows of other aggregates in the first (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from domain.application import Rollcall
+from projections.sources import PostgresSource, SQLiteSource
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = sorted((ROOT / "tests" / "games").glob("*.rollcall.jsonl"))
+
+
+def stored(app: Rollcall) -> None:
+    for path in GOLDEN:
+        with path.open(encoding="utf-8") as lines:
+            app.import_record(lines, str(path), lenient=True)
+
+
+def assert_shares_partition(source) -> None:
+    upto = source.max_id()
+    every = source.rows(0, upto + 1)
+    assert len(every) > 100
+    for parts in (1, 2, 3, 4):
+        for after, end in ((0, upto), (upto // 3, 2 * upto // 3)):
+            window = [row for row in every if after < row[0] <= end]
+            shares = [source.share(after, end, part, parts) for part in range(parts)]
+            assert sorted(r for share in shares for r in share) == window, (parts, after, end)
+            games = [{row[1] for row in share if row[2].startswith("rollcall:")} for share in shares]
+            assert sum(len(g) for g in games) == len(set().union(*games)), "a game's rows in two shares"
+            others = [row for share in shares[1:] for row in share if not row[2].startswith("rollcall:")]
+            assert not others, "rows of other aggregates go to the first share"
+        assert all(source.share(0, upto, part, parts) for part in range(min(parts, 2))), "every share has games"
+
+
+def test_sqlite_shares_hold_every_row_once(tmp_path):
+    app = Rollcall.open(tmp_path / "data")
+    try:
+        stored(app)
+    finally:
+        app.close()
+    source = SQLiteSource(tmp_path / "data" / "events.sqlite")
+    try:
+        assert_shares_partition(source)
+    finally:
+        source.close()
+
+
+@pytest.mark.postgres
+def test_postgres_shares_hold_every_row_once(tmp_path, postgres_env):
+    app = Rollcall(env=postgres_env)
+    try:
+        stored(app)
+        source = PostgresSource(app.recorder, tmp_path)
+        assert_shares_partition(source)
+    finally:
+        app.close()
