@@ -17,7 +17,7 @@ from projections.sqlfiles import sql_text
 
 def disputes(con: duckdb.DuckDBPyConnection, game: str) -> list[dict[str, Any]]:
     """The game's disputes: seq, by_player, about, claim, at, author, ruled_at (None while open)."""
-    return rows(con, "SELECT * FROM fct_disputes WHERE game = $game ORDER BY seq", {"game": game})
+    return rows(con, "SELECT * FROM disputes_of($game) ORDER BY seq", {"game": game})
 
 
 def rulings(con: duckdb.DuckDBPyConnection, game: str) -> list[dict[str, Any]]:

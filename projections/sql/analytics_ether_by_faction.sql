@@ -3,8 +3,8 @@
 WITH scope AS (SELECT game FROM stat_scope($games, $tournament)),
 played AS (
     SELECT p.faction, count(*) AS games FROM dim_players p SEMI JOIN scope s ON s.game = p.game
-    JOIN dim_games g ON g.game = p.game
-    WHERE coalesce(json_array_length(json_extract(g.header, '$.setup.vortices')), 0) > 0 GROUP BY p.faction
+    JOIN stat_setups g ON g.game = p.game
+    WHERE g.vortices > 0 GROUP BY p.faction
 ), explored AS (
     SELECT p.faction, sum(e.explorations) AS explorations, sum(e.successes) AS successes, sum(e.ether) AS ether
     FROM stat_ether e SEMI JOIN scope s ON s.game = e.game

@@ -3,12 +3,7 @@
 -- mirror matches (both players of one faction) are counted apart and left out of the rate.
 WITH scope AS (SELECT game FROM stat_scope($games, $tournament)),
 results AS (
-    SELECT p.game, p.faction, o.faction AS opponent,
-           CASE WHEN g.winner = p.player THEN 'win' WHEN g.winner IS NULL THEN 'draw' ELSE 'loss' END AS result
-    FROM dim_players p SEMI JOIN scope s ON s.game = p.game
-    JOIN dim_games g ON g.game = p.game
-    JOIN dim_players o ON o.game = p.game AND o.player <> p.player
-    WHERE g.ended
+    SELECT r.game, r.faction, r.opponent, r.result FROM stat_results r SEMI JOIN scope s ON s.game = r.game
 )
 SELECT faction, count(*) FILTER (WHERE faction IS DISTINCT FROM opponent) AS games,
        count(*) FILTER (WHERE faction IS DISTINCT FROM opponent AND result = 'win') AS wins,

@@ -8,16 +8,12 @@ faces AS (
     SELECT f.die, f.spec, f.face, f.ord, f.probability, f.thrown, coalesce(f.name, f.player) AS player, f.table_no
     FROM stat_faces f SEMI JOIN scope s ON s.game = f.game
 ), grouped AS (
-    SELECT 'overall' AS level, 'all' AS who, die, spec, face, any_value(ord) AS ord,
-           any_value(probability) AS probability, sum(thrown) AS thrown
-    FROM faces GROUP BY die, spec, face
-    UNION ALL
-    SELECT 'player', player, die, spec, face, any_value(ord), any_value(probability), sum(thrown)
-    FROM faces GROUP BY player, die, spec, face
-    UNION ALL
-    SELECT 'table', 'table ' || coalesce(table_no::VARCHAR, '?'), die, spec, face, any_value(ord),
-           any_value(probability), sum(thrown)
-    FROM faces GROUP BY table_no, die, spec, face
+    SELECT CASE WHEN grouping(player) = 0 THEN 'player' WHEN grouping(table_no) = 0 THEN 'table' ELSE 'overall' END
+               AS level,
+           CASE WHEN grouping(player) = 0 THEN player WHEN grouping(table_no) = 0
+                THEN 'table ' || coalesce(table_no::VARCHAR, '?') ELSE 'all' END AS who,
+           die, spec, face, any_value(ord) AS ord, any_value(probability) AS probability, sum(thrown) AS thrown
+    FROM faces GROUP BY GROUPING SETS ((die, spec, face), (player, die, spec, face), (table_no, die, spec, face))
 ), expected AS (
     SELECT *, sum(thrown) OVER (PARTITION BY level, who, die, spec) * probability AS expected_count FROM grouped
 ), tests AS (

@@ -2,12 +2,8 @@
 -- faction and opponent, games, wins, draws, losses and the win rate with its 95% Wilson interval.
 WITH scope AS (SELECT game FROM stat_scope($games, $tournament)),
 results AS (
-    SELECT p.faction, o.faction AS opponent,
-           CASE WHEN g.winner = p.player THEN 'win' WHEN g.winner IS NULL THEN 'draw' ELSE 'loss' END AS result
-    FROM dim_players p SEMI JOIN scope s ON s.game = p.game
-    JOIN dim_games g ON g.game = p.game
-    JOIN dim_players o ON o.game = p.game AND o.player <> p.player
-    WHERE g.ended AND p.faction IS DISTINCT FROM o.faction
+    SELECT r.faction, r.opponent, r.result FROM stat_results r SEMI JOIN scope s ON s.game = r.game
+    WHERE r.faction IS DISTINCT FROM r.opponent
 )
 SELECT faction, opponent, count(*) AS games, count(*) FILTER (WHERE result = 'win') AS wins,
        count(*) FILTER (WHERE result = 'draw') AS draws, count(*) FILTER (WHERE result = 'loss') AS losses,

@@ -1,17 +1,24 @@
--- The 9th Age dispel attempts against the casting total they answer, with the exact probability
--- that such an attempt dispels (sum of `dice` d6 >= the casting total, a tie dispelling; a single
--- die's natural 1 or 2 failing).
-CREATE OR REPLACE VIEW fct_dispels AS
-WITH dispels AS (
-    SELECT e.game, e.seq, e.turn, e.player, e.payload ->> 'wizard' AS wizard, (e.payload ->> 'dice')::INTEGER AS dice,
-           (e.payload ->> 'roll')::BIGINT AS roll_seq, (e.payload ->> 'total')::INTEGER AS total,
-           (e.payload ->> 'dispelled')::BOOLEAN AS dispelled,
-           (SELECT max(c.seq) FROM fct_events c
-            WHERE c.game = e.game AND c.seq < e.seq AND c.type = 'CastingAttempted') AS cast_seq
-    FROM fct_events e WHERE NOT e.taken_back AND e.type = 'DispelAttempted'
+-- The 9th Age dispel attempts against the casting total they answer (the game's last casting attempt
+-- before them), with the exact probability that such an attempt dispels (sum of `dice` d6 >= the
+-- casting total, a tie dispelling; a single die's natural 1 or 2 failing).
+-- dispels_of(g): the same for game g alone (NULL: every game): the filter applies before the joins.
+CREATE OR REPLACE MACRO dispels_of(which_game) AS TABLE
+WITH attempts AS (
+    SELECT e.game, e.seq, e.turn, e.player, e.type, e.taken_back, e.payload,
+           max(CASE WHEN e.type = 'CastingAttempted' THEN e.seq END) OVER (
+               PARTITION BY e.game ORDER BY e.seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS cast_seq
+    FROM fct_events e
+    WHERE e.type IN ('CastingAttempted', 'DispelAttempted') AND (which_game IS NULL OR e.game = which_game)
+), dispels AS (
+    SELECT game, seq, turn, player, payload ->> 'wizard' AS wizard, (payload ->> 'dice')::INTEGER AS dice,
+           (payload ->> 'roll')::BIGINT AS roll_seq, (payload ->> 'total')::INTEGER AS total,
+           (payload ->> 'dispelled')::BOOLEAN AS dispelled, cast_seq
+    FROM attempts WHERE NOT taken_back AND type = 'DispelAttempted'
 )
 SELECT d.*, (c.payload ->> 'spell') AS spell, (c.payload ->> 'total')::INTEGER AS casting_total,
        (SELECT coalesce(sum(s.ways), 0) FROM dim_d6_sums s
         WHERE s.dice = d.dice AND s.total >= (c.payload ->> 'total')::INTEGER AND (d.dice > 1 OR s.total >= 3)) / (6.0 ** d.dice)
            AS p_dispel
-FROM dispels d JOIN fct_events c ON c.game = d.game AND c.seq = d.cast_seq;
+FROM dispels d JOIN attempts c ON c.game = d.game AND c.seq = d.cast_seq;
+
+CREATE OR REPLACE VIEW fct_dispels AS SELECT * FROM dispels_of(NULL);

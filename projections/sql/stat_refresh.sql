@@ -100,6 +100,22 @@ FROM fct_events e SEMI JOIN stat_touched t ON t.game = e.game
 WHERE e.player IS NOT NULL AND NOT e.taken_back
 GROUP BY e.game;
 
+DELETE FROM stat_setups WHERE game IN (SELECT game FROM stat_touched);
+
+INSERT INTO stat_setups
+SELECT g.game, coalesce(json_array_length(json_extract(g.header, '$.setup.vortices')), 0)
+FROM dim_games g SEMI JOIN stat_touched t ON t.game = g.game;
+
+DELETE FROM stat_results WHERE game IN (SELECT game FROM stat_touched);
+
+INSERT INTO stat_results
+SELECT p.game, p.player, p.faction, o.faction,
+       CASE WHEN g.winner = p.player THEN 'win' WHEN g.winner IS NULL THEN 'draw' ELSE 'loss' END
+FROM dim_players p SEMI JOIN stat_touched t ON t.game = p.game
+JOIN dim_games g ON g.game = p.game
+JOIN dim_players o ON o.game = p.game AND o.player <> p.player
+WHERE g.ended;
+
 DELETE FROM stat_turns WHERE game IN (SELECT game FROM stat_touched);
 
 INSERT INTO stat_turns

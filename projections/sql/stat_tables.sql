@@ -34,6 +34,12 @@ CREATE TABLE IF NOT EXISTS stat_faces (
 -- Tornscape, the first casting roll in The 9th Age, the first initiative roll in Claustrophobia).
 CREATE TABLE IF NOT EXISTS stat_games (game VARCHAR, first_player VARCHAR, first_seq BIGINT);
 
+-- Per game: the vortices its setup places (0: none; what ether could be harvested from).
+CREATE TABLE IF NOT EXISTS stat_setups (game VARCHAR, vortices INTEGER);
+
+-- Per ended game, one row per player: the player's faction, the opponent's and the result (win, draw, loss).
+CREATE TABLE IF NOT EXISTS stat_results (game VARCHAR, player VARCHAR, faction VARCHAR, opponent VARCHAR, result VARCHAR);
+
 -- Per game and turn, from the events carrying `at`: from the turn's first time to the next turn's first
 -- time (the last turn: to its own last time).
 CREATE TABLE IF NOT EXISTS stat_turns (
@@ -72,13 +78,16 @@ WHERE CASE WHEN len(chosen::VARCHAR[]) > 0 THEN list_contains(chosen::VARCHAR[],
 
 -- P(X >= x) for X chi-square with df degrees of freedom: the regularized upper incomplete gamma
 -- Q(df/2, x/2), by its series below df/2 + 1 and its continued fraction above (Numerical Recipes' gammq).
+-- Both converge within stat_chi2_terms(df) terms (below a + 1 each series term is at most (a + 1) / (a + 1 + n)
+-- times the one before, so sqrt(80 (a + 1)) terms shrink it past 1e-17; a = df / 2).
+CREATE OR REPLACE MACRO stat_chi2_terms(df) AS least(400, 20 + ceil(sqrt(80 * (df / 2 + 1))))::BIGINT;
 CREATE OR REPLACE MACRO stat_chi2_sf(x, df) AS CASE
     WHEN x IS NULL OR df IS NULL OR df <= 0 THEN NULL
     WHEN x <= 0 THEN 1.0
-    WHEN x / 2 < df / 2 + 1 THEN greatest(0.0, 1.0 - list_sum(list_transform(range(0, 400),
+    WHEN x / 2 < df / 2 + 1 THEN greatest(0.0, 1.0 - list_sum(list_transform(range(0, stat_chi2_terms(df)),
         lambda n: exp(-(x / 2) + (df / 2 + n) * ln(x / 2) - lgamma(df / 2 + n + 1)))))
     ELSE exp(-(x / 2) + (df / 2) * ln(x / 2) - lgamma(df / 2))
-         / (x / 2 + 1 - df / 2 - list_reduce(range(200, 0, -1),
+         / (x / 2 + 1 - df / 2 - list_reduce(range(stat_chi2_terms(df), 0, -1),
                 lambda t, n: n * (n - df / 2) / (x / 2 + 2 * n + 1 - df / 2 - t), 0.0::DOUBLE))
 END;
 
