@@ -44,12 +44,13 @@ class Scope:
 def refresh(con: duckdb.DuckDBPyConnection) -> int:
     """Bring the statistics tables up to date for every game with new events, in one transaction (the
     projector's connection, after its batches); the number of games refreshed."""
-    refreshed = 0
+    refreshed, few = 0, None
     with transaction(con):
         for statement in statements("stat_refresh"):
-            rows = con.execute(statement.sql).fetchall()
-            if _code(statement.sql).startswith("SELECT"):  # the number of games to refresh
-                refreshed = rows[0][0]
+            params = {"few": few} if "$few" in _code(statement.sql) else None
+            rows = con.execute(statement.sql, params).fetchall()
+            if _code(statement.sql).startswith("SELECT"):  # the number of games to refresh, and the few
+                refreshed, few = rows[0]
                 if not refreshed:
                     break
     return int(refreshed)
