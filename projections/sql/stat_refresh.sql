@@ -14,7 +14,7 @@ SELECT game FROM fct_events WHERE notification_id > (SELECT coalesce(max(notific
 -- The number of games to refresh (none: nothing more to do; the projector publishes when it is not zero), and
 -- those games as a list when they are few, given to the statements below as $few: the per-game views
 -- (casts_of, dispels_of) then compute theirs alone; NULL when many (a rebuild): every game, the semi joins
--- keeping the touched. Every scan of a large table filters by $few first (a few games' rows are read alone).
+-- keeping the touched. Every scan of a large table reads stat_rows_of(table, $few) (a few games' rows alone).
 SELECT count(*), CASE WHEN count(*) <= 64 THEN list(game) END FROM stat_touched;
 
 -- The dice in force of the touched games with each face's value: its number on a numbered die (every face
@@ -23,8 +23,7 @@ CREATE OR REPLACE TEMP TABLE stat_touched_dice AS
 WITH dice AS (
     SELECT d.game, d.die, d.face, d.sides, d.total::DOUBLE AS total, d.ord,
            bool_and(regexp_full_match(d.face, '-?[0-9]+')) OVER (PARTITION BY d.game, d.die) AS numbered
-    FROM (SELECT * FROM dim_dice WHERE $few::VARCHAR[] IS NULL OR list_contains($few::VARCHAR[], game)) d
-        SEMI JOIN stat_touched t ON t.game = d.game
+    FROM stat_rows_of('dim_dice', $few) d SEMI JOIN stat_touched t ON t.game = d.game
 )
 SELECT *, CASE WHEN numbered THEN face::DOUBLE WHEN face IN ('success', 'crit') THEN 1.0 ELSE 0.0 END AS value
 FROM dice;
@@ -32,14 +31,11 @@ FROM dice;
 -- Every throw of the touched games: the dice of each roll as they first showed, and each re-roll.
 CREATE OR REPLACE TEMP TABLE stat_touched_shown AS
 SELECT f.game, f.roll_seq AS seq, f.roll_seq, f.player, f.purpose, f.die, 'roll' AS kind, f.original AS face
-FROM (SELECT * FROM fct_dice WHERE $few::VARCHAR[] IS NULL OR list_contains($few::VARCHAR[], game)) f
-    SEMI JOIN stat_touched t ON t.game = f.game
+FROM stat_rows_of('fct_dice', $few) f SEMI JOIN stat_touched t ON t.game = f.game
 UNION ALL
 SELECT e.game, e.seq, r.seq, r.player, r.purpose, r.die, 'reroll', e.payload ->> 'face'
-FROM (SELECT * FROM fct_events WHERE $few::VARCHAR[] IS NULL OR list_contains($few::VARCHAR[], game)) e
-    SEMI JOIN stat_touched t ON t.game = e.game
-JOIN (SELECT * FROM (SELECT * FROM fct_rolls WHERE $few::VARCHAR[] IS NULL OR list_contains($few::VARCHAR[], game)) r
-    SEMI JOIN stat_touched t ON t.game = r.game) r
+FROM stat_rows_of('fct_events', $few) e SEMI JOIN stat_touched t ON t.game = e.game
+JOIN (SELECT * FROM stat_rows_of('fct_rolls', $few) r SEMI JOIN stat_touched t ON t.game = r.game) r
      ON r.game = e.game AND r.seq = (e.payload ->> 'roll')::BIGINT
 WHERE e.type = 'DieRerolled' AND NOT e.taken_back;
 
@@ -62,8 +58,7 @@ SELECT t.game, t.seq, t.roll_seq, e.turn, t.player, t.purpose, t.die, t.kind,
        CASE WHEN die.var > 1e-12 THEN (t.observed - t.n_dice * die.mean) / sqrt(t.n_dice * die.var) END
 FROM throws t JOIN moments die ON die.game = t.game AND die.die = t.die
 LEFT JOIN (SELECT ev.game, ev.seq, ev.turn
-           FROM (SELECT * FROM fct_events WHERE $few::VARCHAR[] IS NULL OR list_contains($few::VARCHAR[], game)) ev
-    SEMI JOIN stat_touched touched ON touched.game = ev.game) e
+           FROM stat_rows_of('fct_events', $few) ev SEMI JOIN stat_touched touched ON touched.game = ev.game) e
        ON e.game = t.game AND e.seq = t.seq;
 
 -- Sums in the order of the throws: a refresh gives the figures of a rebuild to the last bit.
@@ -73,8 +68,7 @@ INSERT INTO stat_luck
 SELECT t.game, t.player, any_value(p.name), any_value(p.faction), t.unit, count(*), sum(t.n_dice),
        sum(t.observed ORDER BY t.seq, t.kind), sum(t.expected ORDER BY t.seq, t.kind), sum(t.luck ORDER BY t.seq, t.kind),
        sum(t.variance ORDER BY t.seq, t.kind)
-FROM (SELECT * FROM stat_throws WHERE $few::VARCHAR[] IS NULL OR list_contains($few::VARCHAR[], game)) t
-    SEMI JOIN stat_touched s ON s.game = t.game
+FROM stat_rows_of('stat_throws', $few) t SEMI JOIN stat_touched s ON s.game = t.game
 LEFT JOIN dim_players p ON p.game = t.game AND p.player = t.player
 GROUP BY t.game, t.player, t.unit;
 
@@ -83,8 +77,7 @@ DELETE FROM stat_luck_dice WHERE game IN (SELECT game FROM stat_touched);
 INSERT INTO stat_luck_dice
 SELECT t.game, t.die, t.purpose, t.unit, count(*), sum(t.n_dice), sum(t.observed ORDER BY t.seq, t.kind),
        sum(t.expected ORDER BY t.seq, t.kind), sum(t.luck ORDER BY t.seq, t.kind), sum(t.variance ORDER BY t.seq, t.kind)
-FROM (SELECT * FROM stat_throws WHERE $few::VARCHAR[] IS NULL OR list_contains($few::VARCHAR[], game)) t
-    SEMI JOIN stat_touched s ON s.game = t.game
+FROM stat_rows_of('stat_throws', $few) t SEMI JOIN stat_touched s ON s.game = t.game
 GROUP BY t.game, t.die, t.purpose, t.unit;
 
 DELETE FROM stat_faces WHERE game IN (SELECT game FROM stat_touched);
@@ -108,8 +101,7 @@ DELETE FROM stat_games WHERE game IN (SELECT game FROM stat_touched);
 
 INSERT INTO stat_games
 SELECT e.game, arg_min(e.player, e.seq), min(e.seq)
-FROM (SELECT * FROM fct_events WHERE $few::VARCHAR[] IS NULL OR list_contains($few::VARCHAR[], game)) e
-    SEMI JOIN stat_touched t ON t.game = e.game
+FROM stat_rows_of('fct_events', $few) e SEMI JOIN stat_touched t ON t.game = e.game
 WHERE e.player IS NOT NULL AND NOT e.taken_back
 GROUP BY e.game;
 
@@ -117,16 +109,14 @@ DELETE FROM stat_setups WHERE game IN (SELECT game FROM stat_touched);
 
 INSERT INTO stat_setups
 SELECT g.game, coalesce(json_array_length(json_extract(g.header, '$.setup.vortices')), 0)
-FROM (SELECT * FROM dim_games WHERE $few::VARCHAR[] IS NULL OR list_contains($few::VARCHAR[], game)) g
-    SEMI JOIN stat_touched t ON t.game = g.game;
+FROM stat_rows_of('dim_games', $few) g SEMI JOIN stat_touched t ON t.game = g.game;
 
 DELETE FROM stat_results WHERE game IN (SELECT game FROM stat_touched);
 
 INSERT INTO stat_results
 SELECT p.game, p.player, p.faction, o.faction,
        CASE WHEN g.winner = p.player THEN 'win' WHEN g.winner IS NULL THEN 'draw' ELSE 'loss' END
-FROM (SELECT * FROM dim_players WHERE $few::VARCHAR[] IS NULL OR list_contains($few::VARCHAR[], game)) p
-    SEMI JOIN stat_touched t ON t.game = p.game
+FROM stat_rows_of('dim_players', $few) p SEMI JOIN stat_touched t ON t.game = p.game
 JOIN dim_games g ON g.game = p.game
 JOIN dim_players o ON o.game = p.game AND o.player <> p.player
 WHERE g.ended;
@@ -136,8 +126,7 @@ DELETE FROM stat_turns WHERE game IN (SELECT game FROM stat_touched);
 INSERT INTO stat_turns
 WITH timed AS (
     SELECT e.game, e.turn, try_cast(e.payload ->> 'at' AS TIMESTAMPTZ) AS at_time
-    FROM (SELECT * FROM fct_events WHERE $few::VARCHAR[] IS NULL OR list_contains($few::VARCHAR[], game)) e
-        SEMI JOIN stat_touched t ON t.game = e.game
+    FROM stat_rows_of('fct_events', $few) e SEMI JOIN stat_touched t ON t.game = e.game
     WHERE e.turn > 0 AND NOT e.taken_back AND contains(e.payload::VARCHAR, '"at"')
 ), turns AS (
     SELECT game, turn, min(at_time) AS first_at, max(at_time) AS last_at, count(*) AS n
@@ -153,21 +142,20 @@ INSERT INTO stat_casts
 SELECT c.game, c.seq, c.player, c.dice, c.kind, c.passed, c.p_pass, c.miscast,
        CASE WHEN c.kind = 'bound' THEN 0.0
             ELSE stat_p_miscast(c.dice, coalesce(g.header ->> '$.rules.miscast.trigger', 'same_value_3')) END
-FROM casts_of(NULL, $few::VARCHAR[]) c SEMI JOIN stat_touched t ON t.game = c.game
+FROM casts_of(NULL, $few) c SEMI JOIN stat_touched t ON t.game = c.game
 JOIN dim_games g ON g.game = c.game;
 
 DELETE FROM stat_dispels WHERE game IN (SELECT game FROM stat_touched);
 
 INSERT INTO stat_dispels
 SELECT d.game, d.seq, d.player, d.dice, d.dispelled, d.p_dispel
-FROM dispels_of(NULL, $few::VARCHAR[]) d SEMI JOIN stat_touched t ON t.game = d.game;
+FROM dispels_of(NULL, $few) d SEMI JOIN stat_touched t ON t.game = d.game;
 
 DELETE FROM stat_stabilisations WHERE game IN (SELECT game FROM stat_touched);
 
 INSERT INTO stat_stabilisations
 SELECT r.game, r.seq, r.player, d.face, d.ord, d.sides / d.total, CAST(r.faces AS VARCHAR[])[1] = d.face
-FROM (SELECT * FROM fct_rolls WHERE $few::VARCHAR[] IS NULL OR list_contains($few::VARCHAR[], game)) r
-    SEMI JOIN stat_touched t ON t.game = r.game
+FROM stat_rows_of('fct_rolls', $few) r SEMI JOIN stat_touched t ON t.game = r.game
 JOIN stat_touched_dice d ON d.game = r.game AND d.die = r.die
 WHERE r.purpose = 'stabilisation';
 
@@ -175,27 +163,24 @@ DELETE FROM stat_cards WHERE game IN (SELECT game FROM stat_touched);
 
 INSERT INTO stat_cards
 SELECT c.game, c.seq, c.deck, c.card
-FROM (SELECT * FROM fct_card_draws WHERE $few::VARCHAR[] IS NULL OR list_contains($few::VARCHAR[], game)) c
-    SEMI JOIN stat_touched t ON t.game = c.game
+FROM stat_rows_of('fct_card_draws', $few) c SEMI JOIN stat_touched t ON t.game = c.game
 UNION ALL
 SELECT e.game, e.seq, 'flux', e.payload ->> 'card'
-FROM (SELECT * FROM fct_events WHERE $few::VARCHAR[] IS NULL OR list_contains($few::VARCHAR[], game)) e
+FROM stat_rows_of('fct_events', $few) e
     SEMI JOIN stat_touched t ON t.game = e.game WHERE e.type = 'FluxCardDrawn' AND NOT e.taken_back;
 
 DELETE FROM stat_initiative WHERE game IN (SELECT game FROM stat_touched);
 
 INSERT INTO stat_initiative
 SELECT i.game, i.seq, i.warrior, i.exhausted, i.set_aside
-FROM (SELECT * FROM fct_initiative WHERE $few::VARCHAR[] IS NULL OR list_contains($few::VARCHAR[], game)) i
-    SEMI JOIN stat_touched t ON t.game = i.game;
+FROM stat_rows_of('fct_initiative', $few) i SEMI JOIN stat_touched t ON t.game = i.game;
 
 DELETE FROM stat_vortices WHERE game IN (SELECT game FROM stat_touched);
 
 INSERT INTO stat_vortices
 WITH states AS (
     SELECT v.game, v.vortex, v.valid_from_seq, CAST(v.pos AS INTEGER[]) AS pos, v.ether, v.allegiance, v.removed
-    FROM (SELECT * FROM fct_vortex_states WHERE $few::VARCHAR[] IS NULL OR list_contains($few::VARCHAR[], game)) v
-        SEMI JOIN stat_touched t ON t.game = v.game
+    FROM stat_rows_of('fct_vortex_states', $few) v SEMI JOIN stat_touched t ON t.game = v.game
 ), steps AS (
     SELECT *, lag(pos) OVER (PARTITION BY game, vortex ORDER BY valid_from_seq) AS prev,
            first(pos) OVER (PARTITION BY game, vortex ORDER BY valid_from_seq) AS start,
@@ -215,8 +200,7 @@ DELETE FROM stat_ether WHERE game IN (SELECT game FROM stat_touched);
 INSERT INTO stat_ether
 SELECT e.game, e.player, count(*), count(*) FILTER (WHERE (e.payload ->> 'success')::BOOLEAN),
        sum(coalesce((e.payload ->> 'ether_gained')::BIGINT, 0))
-FROM (SELECT * FROM fct_events WHERE $few::VARCHAR[] IS NULL OR list_contains($few::VARCHAR[], game)) e
-    SEMI JOIN stat_touched t ON t.game = e.game
+FROM stat_rows_of('fct_events', $few) e SEMI JOIN stat_touched t ON t.game = e.game
 WHERE e.type = 'VortexExplored' AND NOT e.taken_back GROUP BY e.game, e.player;
 
 DELETE FROM stat_position;

@@ -68,6 +68,10 @@ CREATE TABLE IF NOT EXISTS stat_vortices (
 CREATE TABLE IF NOT EXISTS stat_ether (game VARCHAR, player VARCHAR, explorations BIGINT, successes BIGINT,
     ether BIGINT);
 
+-- The rows of table `tbl` of the games `few` (NULL: every game): what a refresh of a few games reads.
+CREATE OR REPLACE MACRO stat_rows_of(tbl, few) AS TABLE
+SELECT * FROM query_table(tbl) WHERE few::VARCHAR[] IS NULL OR list_contains(few::VARCHAR[], game);
+
 -- The games of an Analytics scope: the games `chosen` if any, else those of tournament `of_tournament`, else
 -- every game (the queries of analytics_*.sql take the scope as $games and $tournament).
 CREATE OR REPLACE MACRO stat_scope(chosen, of_tournament) AS TABLE
