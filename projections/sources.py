@@ -1,7 +1,7 @@
 """Reading the event store's notification log in batches for the projector, replayed (projections.replay).
 
-A batch is the stored rows (notification id, originator id, topic, state) after a notification id, turned
-by the Replayer into the Arrow tables the projector loads. The SQLite store is read directly, read-only.
+A batch is the stored rows (notification id, originator id, topic, state) of a window of notification ids,
+turned by the Replayer into the Arrow tables the projector loads. The SQLite store is read directly, read-only.
 A long run of batches is read and replayed by child processes, one per core: each replays its own share
 of the games (a game's stream goes to one child by its id; the rows of other aggregates to the first) over
 the same windows of notification ids and streams its tables to the projector, which loads a window's
@@ -34,9 +34,8 @@ import pyarrow as pa
 
 from projections.replay import Replayer
 
-READ = "SELECT rowid, originator_id, topic, state FROM stored_events WHERE rowid > ? ORDER BY rowid LIMIT ?"
-# A child's share of a window of notification ids: the events of the games whose stream id ends in a hex
-# digit that falls to it, and (the first child) every row of other aggregates.
+# A share of a window of notification ids: the events of the games whose stream id ends in a hex digit that
+# falls to it, and (the first share) every row of other aggregates. One share of one: the whole window.
 READ_SHARE = ("SELECT rowid, originator_id, topic, state FROM stored_events WHERE rowid > ? AND rowid <= ? AND "
               "(CASE WHEN substr(topic, 1, 9) = 'rollcall:' "
               "THEN (instr('0123456789abcdef', lower(substr(originator_id, -1, 1))) - 1) % ? ELSE 0 END) = ? "
@@ -64,13 +63,9 @@ class Source:
     def max_id(self) -> int:
         raise NotImplementedError
 
-    def rows(self, after: int, limit: int) -> list[tuple[int, str, str, bytes]]:
-        """Up to ``limit`` stored rows after notification ``after``: (id, stream id hex, topic, state)."""
-        raise NotImplementedError
-
-    def share(self, after: int, upto: int, part: int, parts: int) -> list[tuple[int, str, str, bytes]]:
-        """The stored rows of notifications ``after`` < id <= ``upto`` that fall to child ``part`` of ``parts``
-        (READ_SHARE)."""
+    def share(self, after: int, upto: int, part: int = 0, parts: int = 1) -> list[tuple[int, str, str, bytes]]:
+        """The stored rows (id, stream id hex, topic, state) of notifications ``after`` < id <= ``upto`` that fall
+        to child ``part`` of ``parts`` (READ_SHARE; by default all of them)."""
         raise NotImplementedError
 
     def lines(self, stream: str, upto: int) -> list[bytes]:
@@ -78,11 +73,8 @@ class Source:
         raise NotImplementedError
 
     def batches(self, after: int, limit: int) -> Iterator[Replayed]:
-        replayer = Replayer(self.lines)
-        while rows := self.rows(after, limit):
-            batch = replayer.batch(rows)
-            after = rows[-1][0]
-            yield Replayed(batch.tables(), after, len(rows))
+        """Every stored row after notification ``after``, replayed here in windows of ``limit`` ids."""
+        return self.shares(after, self.max_id(), limit, 0, 1)
 
     def shares(self, after: int, upto: int, limit: int, part: int, parts: int) -> Iterator[Replayed]:
         """A child's replayed share of every window of ``limit`` notification ids from ``after`` to ``upto``
@@ -154,7 +146,7 @@ class _Streamed(Source):
         """One batch read here; more by children started at once, which replay them ahead."""
         upto = self.max_id()
         if upto - after <= limit:  # one batch: nothing to overlap
-            return super().batches(after, limit)
+            return self.shares(after, upto, limit, 0, 1)
         self._start_children(after, upto, limit)
         return self._streamed()
 
@@ -204,10 +196,7 @@ class SQLiteSource(_Streamed):
             return 0
         return self.con.execute("SELECT coalesce(max(rowid), 0) FROM stored_events").fetchone()[0]
 
-    def rows(self, after: int, limit: int) -> list[tuple[int, str, str, bytes]]:
-        return self.con.execute(READ, (after, limit)).fetchall() if self.con is not None else []
-
-    def share(self, after: int, upto: int, part: int, parts: int) -> list[tuple[int, str, str, bytes]]:
+    def share(self, after: int, upto: int, part: int = 0, parts: int = 1) -> list[tuple[int, str, str, bytes]]:
         return self.con.execute(READ_SHARE, (after, upto, parts, part)).fetchall() if self.con is not None else []
 
     def lines(self, stream: str, upto: int) -> list[bytes]:
@@ -235,8 +224,6 @@ class PostgresSource(_Streamed):
         self.env = {k: str(v) for k, v in (env or {}).items() if k.startswith("POSTGRES_") or k == "PERSISTENCE_MODULE"}
         table = sql.SQL("{}.{}").format(sql.Identifier(recorder.datastore.schema),
                                         sql.Identifier(recorder.events_table_name))
-        self.read = sql.SQL("SELECT notification_id, replace(originator_id::text, '-', ''), topic, state FROM {} "
-                            "WHERE notification_id > %s ORDER BY notification_id LIMIT %s").format(table)
         self.read_share = sql.SQL(
             "SELECT notification_id, replace(originator_id::text, '-', ''), topic, state FROM {} "
             "WHERE notification_id > %s AND notification_id <= %s AND (CASE WHEN left(topic, 9) = 'rollcall:' "
@@ -253,10 +240,7 @@ class PostgresSource(_Streamed):
     def max_id(self) -> int:
         return int(self._fetch(self.last)[0][0])
 
-    def rows(self, after: int, limit: int) -> list[tuple[int, str, str, bytes]]:
-        return self._fetch(self.read, (after, limit))
-
-    def share(self, after: int, upto: int, part: int, parts: int) -> list[tuple[int, str, str, bytes]]:
+    def share(self, after: int, upto: int, part: int = 0, parts: int = 1) -> list[tuple[int, str, str, bytes]]:
         return self._fetch(self.read_share, (after, upto, parts, part))
 
     def child_args(self) -> list[str]:
@@ -296,8 +280,10 @@ class RecorderSource(Source):
     def max_id(self) -> int:
         return self.recorder.max_notification_id() or 0
 
-    def rows(self, after: int, limit: int) -> list[tuple[int, str, str, bytes]]:
-        found = self.recorder.select_notifications(after + 1, limit)
+    def share(self, after: int, upto: int, part: int = 0, parts: int = 1) -> list[tuple[int, str, str, bytes]]:
+        if parts != 1:
+            raise ValueError("the recorder's notifications are read whole, not shared")
+        found = self.recorder.select_notifications(after + 1, max(upto - after, 0), stop=upto)
         return [(n.id, _stream(n.originator_id), n.topic, bytes(n.state)) for n in found]
 
     def lines(self, stream: str, upto: int) -> list[bytes]:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from domain.application import Rollcall
-from projections.sources import PostgresSource, SQLiteSource
+from projections.sources import PostgresSource, RecorderSource, SQLiteSource
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = sorted((ROOT / "tests" / "games").glob("*.rollcall.jsonl"))
@@ -20,14 +20,20 @@ def stored(app: Rollcall) -> None:
             app.import_record(lines, str(path), lenient=True)
 
 
-def assert_shares_partition(source) -> None:
+def notifications(app: Rollcall) -> list[tuple]:
+    """Every stored row as the application's recorder reads it."""
+    return [(n.id, n.originator_id.hex, n.topic, bytes(n.state)) for n in app.recorder.select_notifications(1, 10**6)]
+
+
+def assert_shares_partition(source, every: list[tuple]) -> None:
     upto = source.max_id()
-    every = source.rows(0, upto + 1)
+    assert [tuple(bytes(v) if isinstance(v, memoryview) else v for v in row) for row in source.share(0, upto)] == every
     assert len(every) > 100
     for parts in (1, 2, 3, 4):
         for after, end in ((0, upto), (upto // 3, 2 * upto // 3)):
             window = [row for row in every if after < row[0] <= end]
-            shares = [source.share(after, end, part, parts) for part in range(parts)]
+            shares = [[(i, s, t, bytes(b)) for i, s, t, b in source.share(after, end, part, parts)]
+                      for part in range(parts)]
             assert sorted(r for share in shares for r in share) == window, (parts, after, end)
             games = [{row[1] for row in share if row[2].startswith("rollcall:")} for share in shares]
             assert sum(len(g) for g in games) == len(set().union(*games)), "a game's rows in two shares"
@@ -40,11 +46,16 @@ def test_sqlite_shares_hold_every_row_once(tmp_path):
     app = Rollcall.open(tmp_path / "data")
     try:
         stored(app)
+        every = notifications(app)
+        recorder = RecorderSource(app.recorder)  # other stores: read whole, in windows of ids
+        upto = recorder.max_id()
+        assert recorder.share(0, upto) == every
+        assert recorder.share(upto // 3, 2 * upto // 3) == [row for row in every if upto // 3 < row[0] <= 2 * upto // 3]
     finally:
         app.close()
     source = SQLiteSource(tmp_path / "data" / "events.sqlite")
     try:
-        assert_shares_partition(source)
+        assert_shares_partition(source, every)
     finally:
         source.close()
 
@@ -55,6 +66,6 @@ def test_postgres_shares_hold_every_row_once(tmp_path, postgres_env):
     try:
         stored(app)
         source = PostgresSource(app.recorder, tmp_path)
-        assert_shares_partition(source)
+        assert_shares_partition(source, notifications(app))
     finally:
         app.close()
