@@ -46,7 +46,7 @@ from domain.tournaments import TournamentMixin
 NAMESPACE = uuid5(NAMESPACE_URL, "https://rollcall.invalid/games")
 EVENTS_TABLE = "stored_events"  # eventsourcing's table of the embedded store
 OTHER_TOPICS = ("rollcall:DiceSeed",)  # the aggregates of "rollcall:" topics that are not games
-DIGITAL_EVENTS = frozenset({"DiceRolled", "DieRerolled", "PhenomenonDrawn", "FluxCardDrawn"})  # source: digital
+DIGITAL_ROLLS = ("DiceRolled", "DieRerolled")  # with the pack's draw_events: what may be digital (made here)
 
 
 def game_uuid(game_id: str) -> UUID:
@@ -311,7 +311,9 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         one entered by hand is refused whatever it shows (F07), so that no refusal tells anything of a roll
         or draw before it is made (refusing only wrong faces would tell which are not the next ones). A
         digital game's end reveals the seed."""
-        if event.get("source") == "digital" and event.get("type") in DIGITAL_EVENTS and not made_here:
+        kind = event.get("type")
+        if event.get("source") == "digital" and (kind in DIGITAL_ROLLS or kind in game.system.draw_events) \
+                and not made_here:
             raise RuleViolation("F07", "a digital roll or draw is made by Rollcall (`rollcall roll`, `rollcall "
                                        "draw`, the Roll and Draw buttons), never entered by hand")
         if event.get("type") == "GameEnded" and "seed" not in event:
