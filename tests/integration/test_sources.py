@@ -3,11 +3,16 @@ a game's rows all in one share, the rows of other aggregates in the first (SQLit
 
 from __future__ import annotations
 
+import gc
+import io
+import pickle
+import sys
 from pathlib import Path
 
 import pytest
 
 from domain.application import Rollcall
+from projections import sources
 from projections.sources import PostgresSource, RecorderSource, SQLiteSource
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,3 +74,51 @@ def test_postgres_shares_hold_every_row_once(tmp_path, postgres_env):
         assert_shares_partition(source, notifications(app))
     finally:
         app.close()
+
+
+class WatchedSource(SQLiteSource):
+    """A SQLite source that notes whether the cyclic collector was on while each window was read."""
+
+    collector_on: list[bool]
+
+    def share(self, after, upto, part=0, parts=1):
+        self.collector_on.append(gc.isenabled())
+        return super().share(after, upto, part, parts)
+
+
+def test_an_in_process_replay_holds_the_collector_off_per_batch_and_gives_it_back(tmp_path):
+    app = Rollcall.open(tmp_path / "data")
+    try:
+        stored(app)
+    finally:
+        app.close()
+    source = WatchedSource(tmp_path / "data" / "events.sqlite")
+    source.collector_on = []
+    try:
+        for was_on in (True, False):
+            (gc.enable if was_on else gc.disable)()
+            batches = list(source.shares(0, source.max_id(), 50, 0, 1))
+            assert sum(b.read for b in batches) == source.max_id()
+            assert gc.isenabled() is was_on, "the collector is left as it was found"
+        assert source.collector_on and not any(source.collector_on), "off while each batch was read and replayed"
+    finally:
+        gc.enable()
+        source.close()
+
+
+def test_a_reading_child_replays_with_the_collector_off(tmp_path, monkeypatch):
+    app = Rollcall.open(tmp_path / "data")
+    try:
+        stored(app)
+    finally:
+        app.close()
+    path = tmp_path / "data" / "events.sqlite"
+    out = io.BytesIO()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(out))
+    try:
+        sources.main("sqlite", str(path), "0", "10", "5", "0", "1")
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    out.seek(0)
+    assert [pickle.load(out).last_id for _ in range(2)] == [5, 10]
