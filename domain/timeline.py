@@ -65,6 +65,7 @@ class Tracker:
         self.rolls: list[int] = []
         self.untracked = [p for p in self.state.OBJECT_PARTS if p not in self.state.TRACKED_PARTS]
         self.untracked_keys = self._untracked_keys()  # part -> the keys of its objects last seen
+        self.scalar_keys: dict[str, tuple[str, str]] = {}  # part -> (part, SCALAR), made once
 
     def setup(self) -> list[tuple[str, str, Any]]:
         """The state as changes (what seq 0 sets)."""
@@ -75,28 +76,51 @@ class Tracker:
         state = self.state
         self.system.apply(state, line)
         touched = state.touched
-        self.rolls = [key for part, key in touched if part == "rolls"]
         if state.rebuilt:
+            self.rolls = [key for part, key in touched if part == "rolls"]
             state.rebuilt = False
             touched.clear()
             changed = self._differences(parts(state))
             self.untracked_keys = self._untracked_keys()
             return changed
-        now: dict[tuple[str, str], Any] = {(part, SCALAR): value for part, value in state.scalars().items()}
-        for part, key in touched:
-            if part != "rolls":
-                now[(part, key)] = state.object_json(part, key)
+        # the single values, then the objects marked, then the untracked parts' objects: each compared with
+        # the value last seen as it is looked at (one pass: this runs for every event a projector replays)
+        values, out, rolls, scalar_keys = self.values, [], [], self.scalar_keys
+        for part, value in state.scalars().items():
+            where = scalar_keys.get(part)
+            if where is None:
+                where = scalar_keys[part] = (part, SCALAR)
+            if values.get(where, _GONE) != value:
+                out.append((part, SCALAR, value))
+                values[where] = value  # a single value may be None
+        for where in touched:
+            part, key = where
+            if part == "rolls":
+                rolls.append(key)
+            else:
+                self._compare(out, where, state.object_json(part, key))
         touched.clear()
+        self.rolls = rolls
         for part in self.untracked:
             objects = state.objects(part)
             for key, item in objects.items():
-                now[(part, key)] = item
+                self._compare(out, (part, key), item)
             keys = self.untracked_keys[part]
             if len(keys) != len(objects) or not keys.issuperset(objects):
                 for key in keys - objects.keys():
-                    now[(part, key)] = None
+                    self._compare(out, (part, key), None)
                 self.untracked_keys[part] = set(objects)
-        return self._differences(now, whole=False)
+        return out
+
+    def _compare(self, out: list, where: tuple[str, str], value: Any) -> None:
+        """Object ``where`` is now ``value`` (None: gone): a change in ``out`` if it differs from the last seen."""
+        values = self.values
+        if values.get(where, _GONE) != value:
+            out.append((where[0], where[1], value))
+            if value is None:
+                values.pop(where, None)
+            else:
+                values[where] = value
 
     def _untracked_keys(self) -> dict[str, set]:
         return {part: set(self.state.object_keys(part)) for part in self.untracked}

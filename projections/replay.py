@@ -62,10 +62,11 @@ def _json(value: Any) -> str | None:
 
 @dataclass
 class Batch:
-    """The rows of one batch, column by column, and the last notification id it read."""
+    """The rows of one batch and the last notification id it read: the state rows column by column (a later
+    change of the batch closes a row in place), the others row by row."""
 
     last_id: int = 0
-    events: dict[str, list] = field(default_factory=lambda: {name: [] for name in EVENTS.names})
+    events: list[tuple] = field(default_factory=list)  # rows of EVENTS
     changes: dict[str, list] = field(default_factory=lambda: {name: [] for name in CHANGES.names})
     closes: list[tuple] = field(default_factory=list)
     rolls: dict[tuple[str, int], tuple] = field(default_factory=dict)
@@ -73,14 +74,14 @@ class Batch:
     failures: list[tuple] = field(default_factory=list)
 
     def __len__(self) -> int:
-        return len(self.events["notification_id"])
+        return len(self.events)
 
     def tables(self) -> dict[str, pa.Table]:
         def rows(schema: pa.Schema, items: list[tuple]) -> pa.Table:
             columns = list(zip(*items)) if items else [[] for _ in schema.names]
             return pa.Table.from_arrays([pa.array(c, f.type) for c, f in zip(columns, schema)], schema=schema)
         return {
-            "events": pa.Table.from_pydict(self.events, schema=EVENTS),
+            "events": rows(EVENTS, self.events),
             "changes": pa.Table.from_pydict(self.changes, schema=CHANGES),
             "closes": rows(CLOSES, self.closes),
             "rolls": rows(ROLLS, list(self.rolls.values())),
@@ -224,20 +225,8 @@ class Replayer:
     def _event_row(self, batch: Batch, notification_id: int, stream: str, topic: str, game: str | None,
                    seq: int | None, kind: str | None, turn, phase, player, author, data: dict | None,
                    recorded: str | None = None) -> None:
-        e = batch.events
-        e["notification_id"].append(notification_id)
-        e["stream_id"].append(stream)
-        e["topic"].append(topic)
-        e["game"].append(game)
-        e["seq"].append(seq)
-        e["type"].append(kind)
-        e["turn"].append(turn)
-        e["phase"].append(phase)
-        e["player"].append(player)
-        e["author"].append(author)
-        e["payload"].append(_json(data))
-        e["violations"].append(_json(data.get("violations")) if isinstance(data, dict) else None)
-        e["recorded_at"].append(recorded)
+        batch.events.append((notification_id, stream, topic, game, seq, kind, turn, phase, player, author, _json(data),
+                             _json(data.get("violations")) if isinstance(data, dict) else None, recorded))
 
     def _other(self, batch: Batch, notification_id: int, stream: str, topic: str, decoded: dict) -> None:
         """A stored event of another aggregate (a tournament's): kept as it is, for the read models that want it."""
