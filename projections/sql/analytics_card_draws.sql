@@ -1,8 +1,7 @@
 -- Card draws per deck and card in the scope ($games, $tournament) (stat_cards: the phenomenon deck, any other deck of
 -- CardDrawn, and the Flux cards), against a uniform draw over the cards seen in the scope.
-WITH scope AS (SELECT game FROM stat_scope($games, $tournament)),
-draws AS (
-    SELECT c.deck, c.card FROM stat_cards c SEMI JOIN scope s ON s.game = c.game
+WITH draws AS (
+    SELECT c.deck, c.card FROM stat_scoped('stat_cards', $games, $tournament) c
 ), counted AS (
     SELECT deck, card, count(*) AS draws FROM draws GROUP BY deck, card
 )

@@ -1,8 +1,7 @@
 -- Per deck in the scope ($games, $tournament): are the cards drawn uniformly? Chi-square over the cards seen (cards - 1
 -- degrees of freedom), Holm over the decks tested (an expected count >= 5 per card), plain verdict.
-WITH scope AS (SELECT game FROM stat_scope($games, $tournament)),
-draws AS (
-    SELECT c.deck, c.card FROM stat_cards c SEMI JOIN scope s ON s.game = c.game
+WITH draws AS (
+    SELECT c.deck, c.card FROM stat_scoped('stat_cards', $games, $tournament) c
 ), counted AS (
     SELECT deck, card, count(*) AS n FROM draws GROUP BY deck, card
 ), tests AS (

@@ -1,13 +1,12 @@
 -- Ether harvested by faction in the scope ($games, $tournament) (stat_ether, from VortexExplored): explorations, successes,
 -- ether gained, and per game played with vortices on the board (a setup listing vortices).
-WITH scope AS (SELECT game FROM stat_scope($games, $tournament)),
-played AS (
-    SELECT p.faction, count(*) AS games FROM dim_players p SEMI JOIN scope s ON s.game = p.game
+WITH played AS (
+    SELECT p.faction, count(*) AS games FROM stat_scoped('dim_players', $games, $tournament) p
     JOIN stat_setups g ON g.game = p.game
     WHERE g.vortices > 0 GROUP BY p.faction
 ), explored AS (
     SELECT p.faction, sum(e.explorations) AS explorations, sum(e.successes) AS successes, sum(e.ether) AS ether
-    FROM stat_ether e SEMI JOIN scope s ON s.game = e.game
+    FROM stat_scoped('stat_ether', $games, $tournament) e
     JOIN dim_players p ON p.game = e.game AND p.player = e.player GROUP BY p.faction
 )
 SELECT p.faction, p.games, coalesce(x.explorations, 0) AS explorations, coalesce(x.successes, 0) AS successes,

@@ -1,8 +1,7 @@
 -- Claustrophobia initiatives in the scope ($games, $tournament) (stat_initiative, from fct_initiative): per warrior (and
 -- all), the action dice assigned, how many exhausted the warrior (a die on an unavailable line, R102), the
 -- rate with its Wilson interval, and the dice set aside.
-WITH scope AS (SELECT game FROM stat_scope($games, $tournament)),
-dice AS (SELECT i.* FROM stat_initiative i SEMI JOIN scope s ON s.game = i.game),
+WITH dice AS (SELECT i.* FROM stat_scoped('stat_initiative', $games, $tournament) i),
 rates AS (
     SELECT coalesce(warrior, 'all warriors') AS warrior, grouping(warrior) AS total,
            count(*) AS dice, count(*) FILTER (WHERE exhausted) AS exhausted

@@ -1,8 +1,7 @@
 -- The faces thrown per die type in the scope ($games, $tournament) against their expected counts (for the chart).
-WITH scope AS (SELECT game FROM stat_scope($games, $tournament)),
-faces AS (
+WITH faces AS (
     SELECT die, spec, face, any_value(ord) AS ord, any_value(probability) AS probability, sum(thrown) AS observed
-    FROM stat_faces f SEMI JOIN scope s ON s.game = f.game GROUP BY die, spec, face
+    FROM stat_scoped('stat_faces', $games, $tournament) f GROUP BY die, spec, face
 )
 SELECT die, spec, face, observed, sum(observed) OVER (PARTITION BY die, spec) * probability AS expected,
        observed / nullif(sum(observed) OVER (PARTITION BY die, spec), 0) AS share, probability AS expected_share

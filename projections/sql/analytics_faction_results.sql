@@ -1,9 +1,8 @@
 -- Faction results in the scope ($games, $tournament), ended games only (a game ended without a winner is a draw): wins,
 -- draws and losses against other factions, the win rate (wins / games) with its 95% Wilson interval;
 -- mirror matches (both players of one faction) are counted apart and left out of the rate.
-WITH scope AS (SELECT game FROM stat_scope($games, $tournament)),
-results AS (
-    SELECT r.game, r.faction, r.opponent, r.result FROM stat_results r SEMI JOIN scope s ON s.game = r.game
+WITH results AS (
+    SELECT r.game, r.faction, r.opponent, r.result FROM stat_scoped('stat_results', $games, $tournament) r
 )
 SELECT faction, count(*) FILTER (WHERE faction IS DISTINCT FROM opponent) AS games,
        count(*) FILTER (WHERE faction IS DISTINCT FROM opponent AND result = 'win') AS wins,

@@ -3,10 +3,9 @@
 -- with faces - 1 degrees of freedom; the family of every test with an expected count >= 5 per face is
 -- adjusted by Holm (p_holm, family-wise) and Benjamini-Hochberg (q_bh, false discovery rate); the
 -- verdict reads p_holm at 5%.
-WITH scope AS (SELECT game FROM stat_scope($games, $tournament)),
-faces AS (
+WITH faces AS (
     SELECT f.die, f.spec, f.face, f.ord, f.probability, f.thrown, coalesce(f.name, f.player) AS player, f.table_no
-    FROM stat_faces f SEMI JOIN scope s ON s.game = f.game
+    FROM stat_scoped('stat_faces', $games, $tournament) f
 ), grouped AS (
     SELECT CASE WHEN grouping(player) = 0 THEN 'player' WHEN grouping(table_no) = 0 THEN 'table' ELSE 'overall' END
                AS level,

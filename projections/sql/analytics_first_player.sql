@@ -2,10 +2,9 @@
 -- first event that names one (stat_games: the first activation in Tornscape, the first casting roll in The
 -- 9th Age, the first initiative roll in Claustrophobia). Of the ended games with a winner: how many the
 -- first player won, the rate with its 95% Wilson interval, and a two-sided test against one half.
-WITH scope AS (SELECT game FROM stat_scope($games, $tournament)),
-games AS (
+WITH games AS (
     SELECT g.system, g.winner, f.first_player
-    FROM dim_games g SEMI JOIN scope s ON s.game = g.game
+    FROM stat_scoped('dim_games', $games, $tournament) g
     JOIN stat_games f ON f.game = g.game WHERE g.ended
 )
 SELECT system, count(*) AS games, count(winner) AS decided, count(*) - count(winner) AS draws,

@@ -1,6 +1,5 @@
 -- Luck per die type and purpose in the scope ($games, $tournament) (a die's unit: successes or pips).
-WITH scope AS (SELECT game FROM stat_scope($games, $tournament))
 SELECT l.die, l.purpose, l.unit, sum(l.throws) AS throws, sum(l.dice) AS dice, sum(l.observed) AS observed,
        sum(l.expected) AS expected, sum(l.luck) AS luck, sum(l.luck) / nullif(sqrt(sum(l.variance)), 0) AS z_score
-FROM stat_luck_dice l SEMI JOIN scope s ON s.game = l.game
+FROM stat_scoped('stat_luck_dice', $games, $tournament) l
 GROUP BY ALL ORDER BY l.die, l.purpose;

@@ -1,8 +1,7 @@
 -- The faction-versus-faction matrix of the scope ($games, $tournament) (ended games, mirror matches left out): for each
 -- faction and opponent, games, wins, draws, losses and the win rate with its 95% Wilson interval.
-WITH scope AS (SELECT game FROM stat_scope($games, $tournament)),
-results AS (
-    SELECT r.faction, r.opponent, r.result FROM stat_results r SEMI JOIN scope s ON s.game = r.game
+WITH results AS (
+    SELECT r.faction, r.opponent, r.result FROM stat_scoped('stat_results', $games, $tournament) r
     WHERE r.faction IS DISTINCT FROM r.opponent
 )
 SELECT faction, opponent, count(*) AS games, count(*) FILTER (WHERE result = 'win') AS wins,

@@ -1,14 +1,13 @@
 -- Outcomes against their exact odds in the scope ($games, $tournament), one test each, Holm over the tests with enough data:
 -- stabilisation outcomes (chi-square over the faces), casting passes, dispels and miscasts (the count
 -- against the sum of its probabilities, variance sum p(1 - p), normal approximation).
-WITH scope AS (SELECT game FROM stat_scope($games, $tournament)),
-stab AS (
+WITH stab AS (
     SELECT s.face, count(*) FILTER (WHERE s.shown) AS shown, sum(s.probability) AS expected_count
-    FROM stat_stabilisations s SEMI JOIN scope c ON c.game = s.game GROUP BY s.face
+    FROM stat_scoped('stat_stabilisations', $games, $tournament) s GROUP BY s.face
 ), casts AS (
-    SELECT c.passed, c.p_pass, c.miscast, c.p_miscast FROM stat_casts c SEMI JOIN scope s ON s.game = c.game
+    SELECT c.passed, c.p_pass, c.miscast, c.p_miscast FROM stat_scoped('stat_casts', $games, $tournament) c
 ), dispels AS (
-    SELECT d.dispelled, d.p_dispel FROM stat_dispels d SEMI JOIN scope s ON s.game = d.game
+    SELECT d.dispelled, d.p_dispel FROM stat_scoped('stat_dispels', $games, $tournament) d
 ), checks AS (
     SELECT 'stabilisation outcomes' AS test, sum(shown) AS n, NULL::DOUBLE AS observed, NULL::DOUBLE AS expected,
            sum((shown - expected_count) ** 2 / expected_count) FILTER (WHERE expected_count > 0) AS statistic,

@@ -80,6 +80,15 @@ WHERE CASE WHEN len(chosen::VARCHAR[]) > 0 THEN list_contains(chosen::VARCHAR[],
            WHEN of_tournament::VARCHAR IS NOT NULL THEN tournament = of_tournament::VARCHAR
            ELSE true END;
 
+-- The rows of table `tbl` (with a column game) in an Analytics scope (stat_scope): the whole table when the
+-- scope is every game, read without a join (a join of every game costs more than the query; measured:
+-- bench/season.py), else the rows of the scope's games.
+CREATE OR REPLACE MACRO stat_scoped(tbl, chosen, of_tournament) AS TABLE
+SELECT * FROM query_table(tbl) WHERE coalesce(len(chosen::VARCHAR[]), 0) = 0 AND of_tournament::VARCHAR IS NULL
+UNION ALL
+SELECT t.* FROM query_table(tbl) t SEMI JOIN stat_scope(chosen, of_tournament) s ON s.game = t.game
+WHERE coalesce(len(chosen::VARCHAR[]), 0) > 0 OR of_tournament::VARCHAR IS NOT NULL;
+
 -- P(X >= x) for X chi-square with df degrees of freedom: the regularized upper incomplete gamma
 -- Q(df/2, x/2), by its series below df/2 + 1 and its continued fraction above (Numerical Recipes' gammq).
 -- Both converge within stat_chi2_terms(df) terms (below a + 1 each series term is at most (a + 1) / (a + 1 + n)
