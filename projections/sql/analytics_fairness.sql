@@ -22,7 +22,7 @@ WITH faces AS (
            min(expected_count) FILTER (WHERE probability > 0) AS min_expected,
            string_agg(face || ' ' || thrown || ' (' || round(expected_count, 1) || ')', ', ' ORDER BY ord) AS faces
     FROM expected GROUP BY level, who, die, spec
-), tested AS (
+), tested AS MATERIALIZED (  -- read twice: by the ranking and by the result
     SELECT *, stat_chi2_sf(chi2, df) AS p_value, min_expected >= 5 AND df > 0 AS in_family FROM tests
 ), ranked AS (
     SELECT *, row_number() OVER (ORDER BY p_value, level, who, die, spec) AS rank_no, count(*) OVER () AS family_size
