@@ -406,3 +406,28 @@ def test_stats_of_an_unknown_tournament_fail_with_a_message(simulated):
     result = CliRunner().invoke(app, ["stats", "--tournament", "Nowhere", "--data", str(simulated[0])])
     assert result.exit_code == 1
     assert "no games in tournament 'Nowhere'" in result.output
+
+
+def test_a_scope_reads_the_listed_games_else_a_tournaments_else_every_game():
+    import duckdb
+
+    from projections.sqlfiles import statements
+
+    con = duckdb.connect()
+    con.execute("CREATE TABLE dim_games (game VARCHAR, tournament VARCHAR)")
+    con.execute("INSERT INTO dim_games VALUES ('a', 'Spring'), ('b', 'Spring'), ('c', 'Autumn')")
+    con.execute("CREATE TABLE counts (game VARCHAR, n INTEGER)")
+    con.execute("INSERT INTO counts VALUES ('a', 1), ('b', 2), ('c', 3), ('c', 4)")
+    for statement in statements("stat_tables"):
+        con.execute(statement.sql)
+
+    def scoped(games, tournament):
+        return sorted(con.execute("SELECT n FROM stat_scoped('counts', $games, $tournament)",
+                                  {"games": games, "tournament": tournament}).fetchall())
+
+    assert scoped([], None) == [(1,), (2,), (3,), (4,)]
+    assert scoped(None, None) == [(1,), (2,), (3,), (4,)]
+    assert scoped([], "Spring") == [(1,), (2,)]
+    assert scoped(["c"], "Spring") == [(3,), (4,)], "listed games come before a tournament"
+    assert scoped(["a", "zz"], None) == [(1,)]
+    assert scoped([], "Winter") == []
