@@ -125,9 +125,8 @@ class Tracker:
     def _untracked_keys(self) -> dict[str, set]:
         return {part: set(self.state.object_keys(part)) for part in self.untracked}
 
-    def _differences(self, now: dict[tuple[str, str], Any], *, whole: bool = True) -> list[tuple[str, str, Any]]:
-        """What differs in ``now`` from the values last seen (``whole``: ``now`` is the whole state, so
-        what it lacks is gone)."""
+    def _differences(self, now: dict[tuple[str, str], Any]) -> list[tuple[str, str, Any]]:
+        """What differs in the whole state ``now`` from the values last seen (what it lacks is gone)."""
         values = self.values
         out = []
         for where, value in now.items():
@@ -137,12 +136,10 @@ class Tracker:
                     values.pop(where, None)
                 else:
                     values[where] = value
-        if whole:
-            for where in values.keys() - now.keys():
-                out.append((where[0], where[1], None))
-                del values[where]
+        for where in values.keys() - now.keys():
+            out.append((where[0], where[1], None))
+            del values[where]
         return out
-
 
 def unreplayable(lines: list[dict]):
     """Where a stored game (header first) cannot be replayed by its rules pack — a game whose lines were
