@@ -1,15 +1,14 @@
 -- The 9th Age dispel attempts against the casting total they answer (the game's last casting attempt
 -- before them), with the exact probability that such an attempt dispels (sum of `dice` d6 >= the
 -- casting total, a tie dispelling; a single die's natural 1 or 2 failing).
--- dispels_of(g, gs): the same for game g alone, or the games of list gs (NULL and NULL: every game): the filter
--- applies before the joins.
-CREATE OR REPLACE MACRO dispels_of(which_game, which_games) AS TABLE
+-- dispels_of(gs): the same for the games of list gs alone (NULL: every game): the filter applies before the joins.
+CREATE OR REPLACE MACRO dispels_of(which_games) AS TABLE
 WITH attempts AS (
     SELECT e.game, e.seq, e.turn, e.player, e.type, e.taken_back, e.payload,
            max(CASE WHEN e.type = 'CastingAttempted' THEN e.seq END) OVER (
                PARTITION BY e.game ORDER BY e.seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS cast_seq
     FROM fct_events e
-    WHERE e.type IN ('CastingAttempted', 'DispelAttempted') AND (which_game IS NULL OR e.game = which_game)
+    WHERE e.type IN ('CastingAttempted', 'DispelAttempted') 
           AND (which_games IS NULL OR e.game IN (SELECT unnest(which_games)))
 ), dispels AS (
     SELECT game, seq, turn, player, payload ->> 'wizard' AS wizard, (payload ->> 'dice')::INTEGER AS dice,
@@ -23,4 +22,4 @@ SELECT d.*, (c.payload ->> 'spell') AS spell, (c.payload ->> 'total')::INTEGER A
            AS p_dispel
 FROM dispels d JOIN attempts c ON c.game = d.game AND c.seq = d.cast_seq;
 
-CREATE OR REPLACE VIEW fct_dispels AS SELECT * FROM dispels_of(NULL, NULL);
+CREATE OR REPLACE VIEW fct_dispels AS SELECT * FROM dispels_of(NULL);

@@ -142,14 +142,14 @@ INSERT INTO stat_casts
 SELECT c.game, c.seq, c.player, c.dice, c.kind, c.passed, c.p_pass, c.miscast,
        CASE WHEN c.kind = 'bound' THEN 0.0
             ELSE stat_p_miscast(c.dice, coalesce(g.header ->> '$.rules.miscast.trigger', 'same_value_3')) END
-FROM casts_of(NULL, $few) c SEMI JOIN stat_touched t ON t.game = c.game
+FROM casts_of($few) c SEMI JOIN stat_touched t ON t.game = c.game
 JOIN dim_games g ON g.game = c.game;
 
 DELETE FROM stat_dispels WHERE game IN (SELECT game FROM stat_touched);
 
 INSERT INTO stat_dispels
 SELECT d.game, d.seq, d.player, d.dice, d.dispelled, d.p_dispel
-FROM dispels_of(NULL, $few) d SEMI JOIN stat_touched t ON t.game = d.game;
+FROM dispels_of($few) d SEMI JOIN stat_touched t ON t.game = d.game;
 
 DELETE FROM stat_stabilisations WHERE game IN (SELECT game FROM stat_touched);
 
