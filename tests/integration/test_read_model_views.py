@@ -125,3 +125,16 @@ def test_every_roll_carries_the_exact_probability_of_its_outcome(con):
     assert stabilisations  # the seed's worked example rolls one
     for faces, p in stabilisations.items():
         assert p == pytest.approx({"crit": 1 / 6, "blank": 1 / 3, "success": 1 / 2}[_json.loads(faces)[0]])
+
+
+def test_a_disputes_casts_and_dispels_are_those_of_its_game_at_the_seqs_it_names(con):
+    from projections.disputes import casts_involved
+
+    (game,) = con.execute("SELECT game FROM fct_dispels GROUP BY game ORDER BY count(*) DESC LIMIT 1").fetchone()
+    casts = rows(con, f"SELECT seq, p_pass FROM fct_casts WHERE game = '{game}' ORDER BY seq")
+    dispels = rows(con, f"SELECT seq, p_dispel FROM fct_dispels WHERE game = '{game}' ORDER BY seq")
+    about = [casts[0]["seq"], dispels[0]["seq"], 10**6]
+    got = casts_involved(con, game, about)
+    assert [(r["kind"], r["seq"], r["p"]) for r in got] == sorted(
+        [("cast", casts[0]["seq"], casts[0]["p_pass"]), ("dispel", dispels[0]["seq"], dispels[0]["p_dispel"])],
+        key=lambda r: r[1])
