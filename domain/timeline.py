@@ -127,19 +127,19 @@ class Tracker:
 
     def _differences(self, now: dict[tuple[str, str], Any]) -> list[tuple[str, str, Any]]:
         """What differs in the whole state ``now`` from the values last seen (what it lacks is gone)."""
+        out: list[tuple[str, str, Any]] = []
         values = self.values
-        out = []
         for where, value in now.items():
-            if values.get(where, _GONE) != value:
+            if where[1] != SCALAR:
+                self._compare(out, where, value)
+            elif values.get(where, _GONE) != value:
                 out.append((where[0], where[1], value))
-                if value is None and where[1] != SCALAR:  # an object gone (a single value may be None)
-                    values.pop(where, None)
-                else:
-                    values[where] = value
+                values[where] = value  # a single value may be None
         for where in values.keys() - now.keys():
             out.append((where[0], where[1], None))
             del values[where]
         return out
+
 
 def unreplayable(lines: list[dict]):
     """Where a stored game (header first) cannot be replayed by its rules pack — a game whose lines were

@@ -177,9 +177,8 @@ def definitions_version() -> str:
     from importlib import resources
 
     digest = hashlib.sha256()
-    for package, ending in (("projections", ".sql"), ("domain", ".json")):
-        folder = resources.files(package).joinpath("sql" if package == "projections" else "rules_data")
-        for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+    for package, folder, ending in (("projections", "sql", ".sql"), ("domain", "rules_data", ".json")):
+        for entry in sorted(resources.files(package).joinpath(folder).iterdir(), key=lambda e: e.name):
             if entry.name.endswith(ending):
                 digest.update(entry.name.encode() + b"\0" + entry.read_bytes() + b"\0")
     return digest.hexdigest()

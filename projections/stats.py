@@ -61,6 +61,16 @@ def _code(sql: str) -> str:
     return "\n".join(line for line in sql.splitlines() if not line.lstrip().startswith("--")).lstrip()
 
 
+def _about(name: str) -> str:
+    """What query ``name`` answers: the comment lines its file begins with."""
+    lines = []
+    for line in sql_text(f"analytics_{name}").splitlines():
+        if not line.lstrip().startswith("--"):
+            break
+        lines.append(line.lstrip()[2:].strip())
+    return "\n".join(lines)
+
+
 def tournaments(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     """Every tournament: tournament, games, system."""
     return _rows(con, sql_text("analytics_tournaments"))
@@ -91,7 +101,7 @@ def _scoped(name: str) -> Callable[[duckdb.DuckDBPyConnection, Scope], list[dict
         return _rows(con, sql_text(f"analytics_{name}"), _scope_params(scope))
 
     query.__name__ = name
-    query.__doc__ = sql_text(f"analytics_{name}").split("\nWITH", 1)[0].replace("-- ", "")
+    query.__doc__ = _about(name)
     return query
 
 
@@ -101,7 +111,7 @@ def _per_game(name: str) -> Callable[[duckdb.DuckDBPyConnection, Scope], list[di
         return _rows(con, sql_text(f"analytics_{name}"), {"game": game}) if game else []
 
     query.__name__ = name
-    query.__doc__ = sql_text(f"analytics_{name}").split("\nSELECT", 1)[0].replace("-- ", "")
+    query.__doc__ = _about(name)
     return query
 
 

@@ -431,3 +431,11 @@ def test_a_scope_reads_the_listed_games_else_a_tournaments_else_every_game():
     assert scoped(["c"], "Spring") == [(3,), (4,)], "listed games come before a tournament"
     assert scoped(["a", "zz"], None) == [(1,)]
     assert scoped([], "Winter") == []
+
+
+def test_each_analytics_query_is_described_by_its_files_comment_alone():
+    from projections.stats import SECTIONS
+
+    for name in (n for names in SECTIONS.values() for n in names):
+        about = ANALYTICS_QUERIES[name].__doc__
+        assert about and "SELECT" not in about and "WITH" not in about and "--" not in about, (name, about)
