@@ -47,9 +47,9 @@ def refresh(con: duckdb.DuckDBPyConnection) -> int:
     refreshed, few = 0, None
     with transaction(con):
         for statement in statements("stat_refresh"):
-            params = {"few": few} if "$few" in _code(statement.sql) else None
-            rows = con.execute(statement.sql, params).fetchall()
-            if _code(statement.sql).startswith("SELECT"):  # the number of games to refresh, and the few
+            code = _code(statement.sql)
+            rows = con.execute(statement.sql, {"few": few} if "$few" in code else None).fetchall()
+            if code.startswith("SELECT"):  # the number of games to refresh, and the few
                 refreshed, few = rows[0]
                 if not refreshed:
                     break
