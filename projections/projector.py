@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import duckdb
@@ -70,12 +71,15 @@ class Projector:
     def run(self, rebuild: bool = False, batch_size: int = BATCH_ROWS, progress: Progress | None = None) -> int:
         """Project every event after the tracking position (all if ``rebuild``), publish; the number of stored
         rows read. ``progress(done, total)`` is called after each committed batch."""
-        with self.session(rebuild) as session:
+        with self.session(rebuild, read_ahead=batch_size) as session:
             return session.step(batch_size, progress)
 
     @contextlib.contextmanager
-    def session(self, rebuild: bool = False, copier: Copier | None = None) -> Iterator[Session]:
-        """The live file open and its read models set up, for one run or for a follower's many steps."""
+    def session(self, rebuild: bool = False, copier: Copier | None = None, *,
+                read_ahead: int | None = None) -> Iterator[Session]:
+        """The live file open and its read models set up, for one run or for a follower's many steps. With
+        ``read_ahead`` (a batch size) the store is read for the first step at once: its reading children start
+        while the read models are set up."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
         version = definitions_version()
         if not rebuild and self.live_path.exists() and _stored_version(self.live_path) != version:
@@ -85,8 +89,11 @@ class Projector:
             for path in (self.live_path, self.live_path.with_name(LIVE_FILE + ".wal")):
                 path.unlink(missing_ok=True)  # a new file: dropped tables would leave the old one's size
         con = _connect(self.live_path)
+        ahead = None
         try:
             con.execute(CREATE_TRACKING).fetchall()  # DuckDBTrackingRecorder(con) would use a cursor (not live)
+            if read_ahead:
+                ahead = self._reading(con, read_ahead)
             for name in ("schema", "macros"):
                 for statement in statements(name):
                     con.execute(statement.sql).fetchall()
@@ -96,9 +103,22 @@ class Projector:
                 for statement in statements(name):
                     con.execute(statement.sql).fetchall()
             republish = rebuild or _published_version(self.published_path) != version  # empty, damaged, foreign
-            yield Session(self, con, publish_always=republish, copier=copier)
+            yield Session(self, con, publish_always=republish, copier=copier, ahead=ahead)
         finally:
+            if ahead is not None:
+                ahead.source.close()  # read by the first step, or left unread (the set-up failed)
             con.close()
+
+    def _reading(self, con: duckdb.DuckDBPyConnection, batch_size: int) -> Reading:
+        """The store read from the tracking position of ``con`` on, in batches of ``batch_size``."""
+        source = self._source()
+        try:
+            position = DuckDBTrackingRecorder(con).max_tracking_id_in(con, APPLICATION) or 0
+            total = max(source.max_id() - position, 0)
+            return Reading(source, position, total, source.batches(position, batch_size))
+        except BaseException:
+            source.close()
+            raise
 
     def behind(self) -> bool:
         """Whether the store holds events this projector has not projected (a cheap look: the store's last
@@ -124,31 +144,41 @@ class Projector:
             if name and ":memory:" not in name and Path(name).is_file():
                 return SQLiteSource(Path(name))
         if app.env.get(settings.PERSISTENCE_ENV) == settings.POSTGRES_STORE:
-            return PostgresSource(app.recorder, self.data_dir, app.env)
+            return PostgresSource(app.recorder, app.env, app.name)
         return RecorderSource(app.recorder)
+
+
+@dataclass
+class Reading:
+    """The store being read for a step: its source, the position read from, the rows after it, the batches."""
+
+    source: Source
+    position: int
+    total: int
+    batches: Iterator[Replayed]
 
 
 class Session:
     """An open live file: each ``step`` projects what is new and publishes it."""
 
     def __init__(self, projector: Projector, con: duckdb.DuckDBPyConnection, *, publish_always: bool = False,
-                 copier: Copier | None = None) -> None:
+                 copier: Copier | None = None, ahead: Reading | None = None) -> None:
         self.projector, self.con = projector, con
         self.tracking = DuckDBTrackingRecorder(con)
         self.publish_always = publish_always  # a rebuild publishes even an empty store
         self.copier = copier
+        self.ahead = ahead  # the first step's reading, started with the session
 
     def step(self, batch_size: int = BATCH_ROWS, progress: Progress | None = None, *, statistics: bool = True) -> int:
         """Project every event after the tracking position, refresh the statistics (``statistics``) and publish
         when anything changed; the number of stored rows read."""
         con, projector = self.con, self.projector
-        source = projector._source()
+        reading, self.ahead = self.ahead or projector._reading(con, batch_size), None
+        source, position, total = reading.source, reading.position, reading.total
         try:
-            position = self.tracking.max_tracking_id_in(con, APPLICATION) or 0
-            total = max(source.max_id() - position, 0)
             done = 0
             con.execute("SET threads = 1").fetchall()  # a batch is too small to gain from more
-            for batch in source.batches(position, batch_size):
+            for batch in reading.batches:
                 _project(con, self.tracking, batch)
                 done += batch.read
                 position = batch.last_id

@@ -11,8 +11,8 @@ A PostgreSQL store is read the same way, each window one statement; other stores
 application's recorder.
 
     python -m projections.sources sqlite EVENTS_SQLITE AFTER UPTO BATCH_SIZE PART PARTS
-    python -m projections.sources postgres DATA_DIR AFTER UPTO BATCH_SIZE PART PARTS   (POSTGRES_* from the
-    environment)   — a child: the pickled batches of its share on stdout
+    python -m projections.sources postgres APP_NAME:EVENTS_TABLE AFTER UPTO BATCH_SIZE PART PARTS   (the store's
+    settings from the environment)   — a child: the pickled batches of its share on stdout
 """
 
 from __future__ import annotations
@@ -215,20 +215,21 @@ class SQLiteSource(_Streamed):
 class PostgresSource(_Streamed):
     """A PostgreSQL store (eventsourcing.postgres): each batch one prepared statement fetched whole in
     binary, rows as plain tuples (the recorder's notifications build a Notification and a UUID for each
-    row). With psycopg's C implementation this reads twice as fast as COPY's rows (measured:
-    bench/postgres_follow.py). The child opens the application of ``data_dir`` with the store's
-    settings of ``env`` (the application's: PERSISTENCE_MODULE and POSTGRES_*)."""
+    row), the stream id made hex by the server. With psycopg's C implementation this reads twice as fast as
+    COPY's rows (measured: bench/postgres_follow.py). A child opens the store alone, not the application
+    (``name``: the application's, whose settings it reads), with the settings of ``env`` (the application's:
+    PERSISTENCE_MODULE and POSTGRES_*)."""
 
-    def __init__(self, recorder, data_dir: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(self, recorder, env: dict[str, str] | None = None, name: str = "Rollcall") -> None:
         from psycopg import sql
 
         super().__init__()
-        self.recorder, self.data_dir, self.app = recorder, data_dir, None
+        self.recorder, self.name, self.factory = recorder, name, None
         self.env = {k: str(v) for k, v in (env or {}).items() if k.startswith("POSTGRES_") or k == "PERSISTENCE_MODULE"}
         table = sql.SQL("{}.{}").format(sql.Identifier(recorder.datastore.schema),
                                         sql.Identifier(recorder.events_table_name))
         self.read_share = sql.SQL(
-            "SELECT notification_id, replace(originator_id::text, '-', ''), topic, state FROM {} "
+            "SELECT notification_id, encode(uuid_send(originator_id), 'hex'), topic, state FROM {} "
             "WHERE notification_id > %s AND notification_id <= %s AND (CASE WHEN left(topic, 9) = 'rollcall:' "
             "THEN get_byte(uuid_send(originator_id), 15) %% %s ELSE 0 END) = %s ORDER BY notification_id").format(table)
         self.last = sql.SQL("SELECT coalesce(max(notification_id), 0) FROM {}").format(table)
@@ -247,7 +248,7 @@ class PostgresSource(_Streamed):
         return self._fetch(self.read_share, (after, upto, parts, part))
 
     def child_args(self) -> list[str]:
-        return ["postgres", str(self.data_dir)]
+        return ["postgres", f"{self.name}:{self.recorder.events_table_name}"]
 
     def child_env(self) -> dict[str, str]:
         return self.env
@@ -257,20 +258,24 @@ class PostgresSource(_Streamed):
 
     def close(self) -> None:
         super().close()
-        if self.app is not None:
-            self.app.close()
-            self.app = None
+        if self.factory is not None:
+            self.factory.close()
+            self.factory = None
 
 
 def opened(kind: str, where: str) -> Source:
-    """The source a reading child opens: ``sqlite PATH`` or ``postgres DATA_DIR``."""
+    """The source a reading child opens: ``sqlite PATH``, or ``postgres APP_NAME:EVENTS_TABLE`` — the store
+    alone, with the application's settings from the environment (opening the application would import and
+    set up all of it, and ask the server to create its tables: a third of a second per child)."""
     if kind == "sqlite":
         return SQLiteSource(Path(where))
-    from domain.application import Rollcall
+    from eventsourcing.postgres import PostgresApplicationRecorder, PostgresFactory
+    from eventsourcing.utils import Environment
 
-    app = Rollcall.open(where)
-    source = PostgresSource(app.recorder, Path(where))
-    source.app = app  # closed with the source (a dropped application closes its connections)
+    name, _, table = where.partition(":")
+    factory = PostgresFactory(Environment(name, os.environ))
+    source = PostgresSource(PostgresApplicationRecorder(factory.datastore, events_table_name=table), name=name)
+    source.factory = factory  # closed with the source
     return source
 
 

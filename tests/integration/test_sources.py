@@ -70,7 +70,7 @@ def test_postgres_shares_hold_every_row_once(tmp_path, postgres_env):
     app = Rollcall(env=postgres_env)
     try:
         stored(app)
-        source = PostgresSource(app.recorder, tmp_path)
+        source = PostgresSource(app.recorder)
         assert_shares_partition(source, notifications(app))
     finally:
         app.close()
