@@ -3,6 +3,7 @@ a game's rows all in one share, the rows of other aggregates in the first (SQLit
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import io
 import pickle
@@ -122,3 +123,34 @@ def test_a_reading_child_replays_with_the_collector_off(tmp_path, monkeypatch):
         gc.enable()
     out.seek(0)
     assert [pickle.load(out).last_id for _ in range(2)] == [5, 10]
+
+
+@pytest.mark.postgres
+def test_a_postgres_reading_child_opens_the_store_alone_and_replays_its_share(tmp_path, postgres_env, monkeypatch):
+    app = Rollcall(env=postgres_env)
+    try:
+        stored(app)
+        upto = app.recorder.max_notification_id()
+        source = PostgresSource(app.recorder, postgres_env, app.name)
+        where = source.child_args()
+        here = [batch.tables["events"].to_pylist() for batch in source.shares(0, upto, 50, 1, 2)]
+    finally:
+        app.close()
+    for key, value in postgres_env.items():
+        monkeypatch.setenv(key, value)
+    out = io.BytesIO()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(out))
+    monkeypatch.delitem(sys.modules, "domain.application")  # the child must not need the application
+    try:
+        sources.main(*where, "0", str(upto), "50", "1", "2")
+        assert "domain.application" not in sys.modules
+    finally:
+        gc.enable()
+    out.seek(0)
+    batches = []
+    with contextlib.suppress(EOFError):
+        while True:
+            batches.append(pickle.load(out))
+    assert [b.tables["events"].to_pylist() for b in batches] == here
+    assert sum(len(events) for events in here) > 0
+    assert batches[-1].last_id == upto
