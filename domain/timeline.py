@@ -90,7 +90,8 @@ class Tracker:
             where = scalar_keys.get(part)
             if where is None:
                 where = scalar_keys[part] = (part, SCALAR)
-            if values.get(where, _GONE) != value:
+            last = values.get(where, _GONE)
+            if last is not value and last != value:  # the same object (a number, a name) is not compared
                 out.append((part, SCALAR, value))
                 values[where] = value  # a single value may be None
         for where in touched:

@@ -141,9 +141,11 @@ class TornscapeState(VortexState, GameState):
         return h not in self.occupants and h not in self.marker_at and h not in self.solid
 
     def scalars(self) -> dict:
-        return {**super().scalars(), "board": {"width": self.width, "height": self.height},
-                "activation": self.activation,
-                "pending": [{"kind": p.kind, "id": p.id, "by": p.by} for p in self.pending]}
+        found = super().scalars()  # a new dict: filled in place (a reader asks at every event)
+        found["board"] = {"width": self.width, "height": self.height}
+        found["activation"] = self.activation
+        found["pending"] = [{"kind": p.kind, "id": p.id, "by": p.by} for p in self.pending]
+        return found
 
     def object_keys(self, part: str):
         found = {"models": self.models, "terrain": self.terrain, "markers": self.markers, "vortices": self.vortices}
