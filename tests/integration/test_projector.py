@@ -158,6 +158,28 @@ def test_a_second_run_projects_nothing_and_a_rebuild_everything(tmp_path, store,
     assert_same(tables(data), rebuilt)
 
 
+
+def test_a_run_starts_reading_the_store_before_it_sets_the_read_models_up(tmp_path, store, rebuilt, monkeypatch):
+    from projections import projector as projector_module, sources
+
+    data = data_with(store, tmp_path / "data")
+    order: list[str] = []
+    start, statements = sources._Streamed._start_children, projector_module.statements
+
+    def started(self, *args):
+        order.append("children")
+        return start(self, *args)
+
+    def read(name):
+        order.append(name)
+        return statements(name)
+
+    monkeypatch.setattr(sources._Streamed, "_start_children", started)
+    monkeypatch.setattr(projector_module, "statements", read)
+    assert Projector(data).run(rebuild=True, batch_size=400) == _events(store)
+    assert order.count("children") == 1 and order.index("children") < order.index("schema")
+    assert_same(tables(data), rebuilt)
+
 @pytest.mark.postgres
 def test_a_postgres_store_gives_the_rows_of_the_sqlite_store(tmp_path, records, postgres_env):
     files = [f for f in records if f.parent == GOLDEN] + [f for f in records if f.name == "sim-0.rollcall.jsonl"]
