@@ -34,10 +34,11 @@ APPLICATION = "Rollcall"
 TABLES = ("dim_games", "dim_players", "dim_models", "dim_dice", "dim_spells", "dim_wizards", "fct_events", "fct_rolls",
           "fct_dice", "fct_moves", "fct_ejections", "fct_states")
 # The SQL files run for each batch, in the order of their dependences, over the batch's tables
-# (batch_events, batch_changes, batch_closes, batch_rolls, batch_resets, batch_failures: projections.replay).
-DERIVE = ("dim_games", "dim_players", "dim_models", "dim_dice", "dim_spells", "dim_wizards", "fct_events", "fct_states",
-          "fct_rolls", "fct_dice", "fct_moves", "fct_ejections", "fct_taken_back", "dim_games_stats", "new_tournament_events",
-          "fct_projection_failures")
+# (batch_events, batch_changes, batch_closes, batch_rolls, batch_resets, batch_failures: projections.replay;
+# batch_headers: the new games' headers, parsed once by the first).
+DERIVE = ("batch_headers", "dim_games", "dim_players", "dim_models", "dim_dice", "dim_spells", "dim_wizards",
+          "fct_events", "fct_states", "fct_rolls", "fct_dice", "fct_moves", "fct_ejections", "fct_taken_back",
+          "dim_games_stats", "new_tournament_events", "fct_projection_failures")
 # Small row groups: most of a batch's rows fill whole row groups, which DuckDB writes compressed to the
 # file at commit instead of logging them to the WAL and rewriting them at the next checkpoint.
 ROW_GROUP_ROWS = 16_384

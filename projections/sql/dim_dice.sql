@@ -4,11 +4,10 @@
 -- when: GameCreated
 INSERT INTO dim_dice
 WITH created AS (
-    SELECT g.game, g.system, g.header FROM dim_games g
-    SEMI JOIN batch_events e ON e.game = g.game AND e.type = 'GameCreated'
+    SELECT game, h.system, h.rules.dice FROM batch_headers
 ), overrides AS (
     SELECT c.game, d.key AS die, f.key AS face, TRY_CAST(f.value AS INTEGER) AS sides, f.id AS ord
-    FROM created c, json_each(json_extract(c.header, '$.rules.dice')) d, json_each(d.value) f
+    FROM created c, json_each(c.dice) d, json_each(d.value) f
 ), defaults AS (
     SELECT c.game, standard.die, standard.face, standard.sides, standard.ord
     FROM created c JOIN dim_default_dice standard ON standard.system = c.system

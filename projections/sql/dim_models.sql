@@ -7,8 +7,6 @@ FROM (SELECT game, placed_seq,
              json_transform(model, '{"id": "VARCHAR", "player": "VARCHAR", "name": "VARCHAR", "size": "VARCHAR",
                                      "step": "INTEGER", "run": "INTEGER", "agility": "INTEGER",
                                      "explore": "INTEGER"}') AS model
-      FROM (SELECT game, unnest(json_transform(payload, '{"setup": {"models": "JSON[]"}}').setup.models) AS model,
-                   0 AS placed_seq
-            FROM batch_events WHERE type = 'GameCreated' AND game IS NOT NULL
+      FROM (SELECT game, unnest(h.setup.models) AS model, 0 AS placed_seq FROM batch_headers
             UNION ALL
             SELECT game, json_extract(payload, '$.model'), seq FROM batch_events WHERE type = 'ModelPlaced'));

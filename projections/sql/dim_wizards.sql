@@ -2,6 +2,4 @@
 -- when: GameCreated
 INSERT INTO dim_wizards
 SELECT game, w.id, w.player
-FROM (SELECT game, unnest(json_transform(payload, '{"setup": {"wizards": [{"id": "VARCHAR", "player": "VARCHAR"}]}}')
-                          .setup.wizards) AS w
-      FROM batch_events WHERE type = 'GameCreated' AND game IS NOT NULL);
+FROM (SELECT game, unnest(h.setup.wizards) AS w FROM batch_headers);

@@ -403,3 +403,25 @@ def test_a_corrected_game_projects_as_played_and_as_ruled(projected):
     assert {e["type"] for e in events if e["seq"] in taken} >= {"ModelEjected", "DiceRolled"}
     assert seqs("fct_ejections") == seqs("fct_rolls") == set()  # the one shove and its dodge roll were taken back
     assert con.execute("SELECT count(*) FROM fct_dice WHERE game = 'pj-corrections'").fetchone()[0] == 0
+
+
+
+def test_each_model_is_listed_once_per_placing_whatever_the_batches_hold(tmp_path):
+    data, records = tmp_path / "data", tmp_path / "records"
+    records.mkdir()
+    app = Rollcall.open(data)
+    try:
+        with shoves_game().write(records).open(encoding="utf-8") as lines:
+            game = app.import_record(lines, "shoves", lenient=True).game
+        header = app.get_game(game, version=1).state.header
+    finally:
+        app.close()
+    Projector(data).run(batch_size=1)  # one event a batch: the ModelPlaced comes in a batch without a new game
+    con = connect_read(data)
+    try:
+        placed = {(e["payload"]["model"]["id"], e["seq"]) for e in game_events(con, game) if e["type"] == "ModelPlaced"}
+        listed = con.execute("SELECT model, placed_seq FROM dim_models WHERE game = ?", [game]).fetchall()
+    finally:
+        con.close()
+    assert placed
+    assert sorted(listed) == sorted({(m["id"], 0) for m in header["setup"]["models"]} | placed)
