@@ -405,7 +405,6 @@ def test_a_corrected_game_projects_as_played_and_as_ruled(projected):
     assert con.execute("SELECT count(*) FROM fct_dice WHERE game = 'pj-corrections'").fetchone()[0] == 0
 
 
-
 def test_each_model_is_listed_once_per_placing_whatever_the_batches_hold(tmp_path):
     data, records = tmp_path / "data", tmp_path / "records"
     records.mkdir()

@@ -158,7 +158,6 @@ def test_a_second_run_projects_nothing_and_a_rebuild_everything(tmp_path, store,
     assert_same(tables(data), rebuilt)
 
 
-
 def test_a_run_starts_reading_the_store_before_it_sets_the_read_models_up(tmp_path, store, rebuilt, monkeypatch):
     from projections import projector as projector_module, sources
 
@@ -179,6 +178,7 @@ def test_a_run_starts_reading_the_store_before_it_sets_the_read_models_up(tmp_pa
     assert Projector(data).run(rebuild=True, batch_size=400) == _events(store)
     assert order.count("children") == 1 and order.index("children") < order.index("schema")
     assert_same(tables(data), rebuilt)
+
 
 @pytest.mark.postgres
 def test_a_postgres_store_gives_the_rows_of_the_sqlite_store(tmp_path, records, postgres_env):
