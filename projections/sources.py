@@ -220,7 +220,7 @@ class PostgresSource(_Streamed):
     (``name``: the application's, whose settings it reads), with the settings of ``env`` (the application's:
     PERSISTENCE_MODULE and POSTGRES_*)."""
 
-    def __init__(self, recorder, env: dict[str, str] | None = None, name: str = "Rollcall") -> None:
+    def __init__(self, recorder, env: dict[str, str] | None, name: str) -> None:
         from psycopg import sql
 
         super().__init__()
@@ -274,7 +274,7 @@ def opened(kind: str, where: str) -> Source:
 
     name, _, table = where.partition(":")
     factory = PostgresFactory(Environment(name, os.environ))
-    source = PostgresSource(PostgresApplicationRecorder(factory.datastore, events_table_name=table), name=name)
+    source = PostgresSource(PostgresApplicationRecorder(factory.datastore, events_table_name=table), None, name)
     source.factory = factory  # closed with the source
     return source
 

@@ -71,7 +71,7 @@ def test_postgres_shares_hold_every_row_once(tmp_path, postgres_env):
     app = Rollcall(env=postgres_env)
     try:
         stored(app)
-        source = PostgresSource(app.recorder)
+        source = PostgresSource(app.recorder, postgres_env, app.name)
         assert_shares_partition(source, notifications(app))
     finally:
         app.close()
