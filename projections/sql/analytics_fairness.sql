@@ -3,16 +3,12 @@
 -- with faces - 1 degrees of freedom; the family of every test with an expected count >= 5 per face is
 -- adjusted by Holm (p_holm, family-wise) and Benjamini-Hochberg (q_bh, false discovery rate); the
 -- verdict reads p_holm at 5%.
-WITH faces AS (
-    SELECT f.die, f.spec, f.face, f.ord, f.probability, f.thrown, coalesce(f.name, f.player) AS player, f.table_no
-    FROM stat_scoped('stat_faces', $games, $tournament) f
-), grouped AS (
-    SELECT CASE WHEN grouping(player) = 0 THEN 'player' WHEN grouping(table_no) = 0 THEN 'table' ELSE 'overall' END
-               AS level,
-           CASE WHEN grouping(player) = 0 THEN player WHEN grouping(table_no) = 0
-                THEN 'table ' || coalesce(table_no::VARCHAR, '?') ELSE 'all' END AS who,
-           die, spec, face, any_value(ord) AS ord, any_value(probability) AS probability, sum(thrown) AS thrown
-    FROM faces GROUP BY GROUPING SETS ((die, spec, face), (player, die, spec, face), (table_no, die, spec, face))
+WITH grouped AS (  -- the whole season's sums are kept per test (stat_fairness_faces); a scope's are summed here
+    SELECT level, who, die, spec, face, ord, probability, thrown FROM stat_fairness_faces
+    WHERE stat_whole($games, $tournament)
+    UNION ALL
+    SELECT level, who, die, spec, face, ord, probability, thrown FROM stat_face_groups('stat_faces', $games, $tournament)
+    WHERE NOT stat_whole($games, $tournament)
 ), expected AS (
     SELECT *, sum(thrown) OVER (PARTITION BY level, who, die, spec) * probability AS expected_count FROM grouped
 ), tests AS (

@@ -80,6 +80,10 @@ SELECT t.game, t.die, t.purpose, t.unit, count(*), sum(t.n_dice), sum(t.observed
 FROM stat_rows_of('stat_throws', $few) t SEMI JOIN stat_touched s ON s.game = t.game
 GROUP BY t.game, t.die, t.purpose, t.unit;
 
+-- The touched games' faces before the refresh, taken out of stat_fairness_faces below.
+CREATE OR REPLACE TEMP TABLE stat_faces_before AS
+SELECT * FROM stat_rows_of('stat_faces', $few) f SEMI JOIN stat_touched t ON t.game = f.game;
+
 DELETE FROM stat_faces WHERE game IN (SELECT game FROM stat_touched);
 
 INSERT INTO stat_faces
@@ -96,6 +100,26 @@ JOIN specs s ON s.game = p.game AND s.die = p.die
 JOIN dim_games g ON g.game = p.game
 LEFT JOIN dim_players pl ON pl.game = p.game AND pl.player = p.player
 LEFT JOIN counted c ON c.game = p.game AND c.player = p.player AND c.die = p.die AND c.face = d.face;
+
+CREATE OR REPLACE TEMP TABLE stat_faces_after AS
+SELECT * FROM stat_rows_of('stat_faces', $few) f SEMI JOIN stat_touched t ON t.game = f.game;
+
+-- The season's faces per test: what was there, less the touched games' faces before, plus theirs now
+-- (sums of integers: a refresh gives the figures of a rebuild).
+CREATE OR REPLACE TEMP TABLE stat_fairness_next AS
+WITH changes AS (
+    SELECT * FROM stat_fairness_faces
+    UNION ALL
+    SELECT level, who, die, spec, face, ord, probability, -thrown, -n FROM stat_face_groups('stat_faces_before', NULL, NULL)
+    UNION ALL
+    SELECT * FROM stat_face_groups('stat_faces_after', NULL, NULL)
+)
+SELECT level, who, die, spec, face, any_value(ord), any_value(probability), sum(thrown)::BIGINT, sum(n)::BIGINT
+FROM changes GROUP BY level, who, die, spec, face HAVING sum(n) > 0;
+
+DELETE FROM stat_fairness_faces;
+
+INSERT INTO stat_fairness_faces SELECT * FROM stat_fairness_next;
 
 DELETE FROM stat_games WHERE game IN (SELECT game FROM stat_touched);
 

@@ -30,6 +30,15 @@ CREATE TABLE IF NOT EXISTS stat_faces (
     game VARCHAR, player VARCHAR, name VARCHAR, table_no BIGINT, die VARCHAR, spec VARCHAR, face VARCHAR,
     ord INTEGER, probability DOUBLE, thrown BIGINT);
 
+-- The faces of stat_faces summed per test of the fairness query (analytics_fairness.sql) for the scope of
+-- every game: level ('overall', 'player': by the player's name, 'table'), who, die and spec, with each
+-- face's thrown count and the number of stat_faces rows summed (n; a row goes when none is left). Kept up
+-- to date by what each refresh takes out of stat_faces and puts in (stat_refresh.sql), so that the
+-- season's fairness reads a few thousand rows instead of every game's faces.
+CREATE TABLE IF NOT EXISTS stat_fairness_faces (
+    level VARCHAR, who VARCHAR, die VARCHAR, spec VARCHAR, face VARCHAR, ord INTEGER, probability DOUBLE,
+    thrown BIGINT, n BIGINT);
+
 -- Per game: the first player (who names the game's first event naming a player: the first activation in
 -- Tornscape, the first casting roll in The 9th Age, the first initiative roll in Claustrophobia).
 CREATE TABLE IF NOT EXISTS stat_games (game VARCHAR, first_player VARCHAR, first_seq BIGINT);
@@ -72,6 +81,10 @@ CREATE TABLE IF NOT EXISTS stat_ether (game VARCHAR, player VARCHAR, exploration
 CREATE OR REPLACE MACRO stat_rows_of(tbl, few) AS TABLE
 SELECT * FROM query_table(tbl) WHERE few::VARCHAR[] IS NULL OR list_contains(few::VARCHAR[], game);
 
+-- True when the Analytics scope is every game (no games chosen, no tournament).
+CREATE OR REPLACE MACRO stat_whole(chosen, of_tournament) AS
+    coalesce(len(chosen::VARCHAR[]), 0) = 0 AND of_tournament::VARCHAR IS NULL;
+
 -- The games of an Analytics scope: the games `chosen` if any, else those of tournament `of_tournament`, else
 -- every game (the queries of analytics_*.sql take the scope as $games and $tournament).
 CREATE OR REPLACE MACRO stat_scope(chosen, of_tournament) AS TABLE
@@ -84,10 +97,25 @@ WHERE CASE WHEN len(chosen::VARCHAR[]) > 0 THEN list_contains(chosen::VARCHAR[],
 -- scope is every game, read without a join (a join of every game costs more than the query; measured:
 -- bench/season.py), else the rows of the scope's games.
 CREATE OR REPLACE MACRO stat_scoped(tbl, chosen, of_tournament) AS TABLE
-SELECT * FROM query_table(tbl) WHERE coalesce(len(chosen::VARCHAR[]), 0) = 0 AND of_tournament::VARCHAR IS NULL
+SELECT * FROM query_table(tbl) WHERE stat_whole(chosen, of_tournament)
 UNION ALL
 SELECT t.* FROM query_table(tbl) t SEMI JOIN stat_scope(chosen, of_tournament) s ON s.game = t.game
-WHERE coalesce(len(chosen::VARCHAR[]), 0) > 0 OR of_tournament::VARCHAR IS NOT NULL;
+WHERE NOT stat_whole(chosen, of_tournament);
+
+-- The faces of table `tbl` (stat_faces' columns) in an Analytics scope (stat_scoped) summed per test of the
+-- fairness query: overall, per player (by name) and per table, per die type (die and spec) and face.
+CREATE OR REPLACE MACRO stat_face_groups(tbl, chosen, of_tournament) AS TABLE
+WITH faces AS (
+    SELECT f.die, f.spec, f.face, f.ord, f.probability, f.thrown, coalesce(f.name, f.player) AS player, f.table_no
+    FROM stat_scoped(tbl, chosen, of_tournament) f
+)
+SELECT CASE WHEN grouping(player) = 0 THEN 'player' WHEN grouping(table_no) = 0 THEN 'table' ELSE 'overall' END
+           AS level,
+       CASE WHEN grouping(player) = 0 THEN player WHEN grouping(table_no) = 0
+            THEN 'table ' || coalesce(table_no::VARCHAR, '?') ELSE 'all' END AS who,
+       die, spec, face, any_value(ord) AS ord, any_value(probability) AS probability, sum(thrown)::BIGINT AS thrown,
+       count(*) AS n
+FROM faces GROUP BY GROUPING SETS ((die, spec, face), (player, die, spec, face), (table_no, die, spec, face));
 
 -- P(X >= x) for X chi-square with df degrees of freedom: the regularized upper incomplete gamma
 -- Q(df/2, x/2), by its series below df/2 + 1 and its continued fraction above (Numerical Recipes' gammq).

@@ -26,7 +26,7 @@ from projections.stats import ANALYTICS_QUERIES, Scope, scope_games
 
 TOURNAMENTS = (("tornscape", "Stats Open", 6, 2), ("t9a", "Stats Magic", 6, 2), ("claustrophobia", "Stats Descent", 4, 2))
 STAT_TABLES = ("stat_throws", "stat_luck", "stat_luck_dice", "stat_faces", "stat_games", "stat_turns", "stat_casts", "stat_dispels",
-               "stat_stabilisations", "stat_cards", "stat_initiative", "stat_vortices", "stat_ether")
+               "stat_stabilisations", "stat_cards", "stat_initiative", "stat_vortices", "stat_ether", "stat_fairness_faces")
 
 
 @pytest.fixture(scope="module")
@@ -381,6 +381,31 @@ def test_statistics_refreshed_run_by_run_equal_a_rebuild(simulated, tmp_path):
             assert sorted(after.execute(f"SELECT * FROM {table}").fetchall(), key=repr) == incremental[table], table
     finally:
         after.close()
+
+
+def test_the_whole_seasons_fairness_follows_a_game_recorded_in_parts(tmp_path):
+    """The season's faces per test (stat_fairness_faces) are kept by what each refresh takes out and puts in:
+    a game projected half-recorded, then again when it is complete, gives what summing its games' faces gives."""
+    data = tmp_path / "data"
+    store = Rollcall.open(data)
+    games = list(simulate_tournament("t9a", "Growing", 4, 1, seed=11))
+    growing, whole = games
+    store.import_record(whole.lines, "whole")
+    half = len(growing.lines) // 2
+    store.import_record(growing.lines[:half], "first half")
+    Projector(data, app=store).run()
+    store.write(growing.game, [json.loads(line) for line in growing.lines[half:]])
+    Projector(data, app=store).run()
+    store.close()
+    con = connect_read(data)
+    try:
+        every = Scope(games=(growing.game, whole.game))
+        season = ANALYTICS_QUERIES["fairness"](con, Scope())
+        assert _rounded(season) == _rounded(ANALYTICS_QUERIES["fairness"](con, every))
+        throws = con.execute("SELECT sum(thrown) FROM stat_faces").fetchone()[0]
+        assert sum(r["throws"] for r in season if r["level"] == "overall") == throws > 0
+    finally:
+        con.close()
 
 
 def test_stats_json_prints_every_figure_of_the_scope(simulated):
