@@ -66,6 +66,7 @@ class Tracker:
         self.untracked = [p for p in self.state.OBJECT_PARTS if p not in self.state.TRACKED_PARTS]
         self.untracked_keys = self._untracked_keys()  # part -> the keys of its objects last seen
         self.scalar_keys: dict[str, tuple[str, str]] = {}  # part -> (part, SCALAR), made once
+        self.scalars: dict[str, Any] | None = None  # the single values after the last event, as the state gave them
 
     def setup(self) -> list[tuple[str, str, Any]]:
         """The state as changes (what seq 0 sets)."""
@@ -82,18 +83,22 @@ class Tracker:
             touched.clear()
             changed = self._differences(parts(state))
             self.untracked_keys = self._untracked_keys()
+            self.scalars = None
             return changed
         # the single values, then the objects marked, then the untracked parts' objects: each compared with
         # the value last seen as it is looked at (one pass: this runs for every event a projector replays)
         values, out, rolls, scalar_keys = self.values, [], [], self.scalar_keys
-        for part, value in state.scalars().items():
-            where = scalar_keys.get(part)
-            if where is None:
-                where = scalar_keys[part] = (part, SCALAR)
-            last = values.get(where, _GONE)
-            if last is not value and last != value:  # the same object (a number, a name) is not compared
-                out.append((part, SCALAR, value))
-                values[where] = value  # a single value may be None
+        scalars = state.scalars()
+        if scalars is self.scalars or scalars != self.scalars:  # most events change none: one comparison tells
+            for part, value in scalars.items():
+                where = scalar_keys.get(part)
+                if where is None:
+                    where = scalar_keys[part] = (part, SCALAR)
+                last = values.get(where, _GONE)
+                if last is not value and last != value:  # the same object (a number, a name) is not compared
+                    out.append((part, SCALAR, value))
+                    values[where] = value  # a single value may be None
+        self.scalars = scalars
         for where in touched:
             part, key = where
             if part == "rolls":
