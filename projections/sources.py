@@ -345,7 +345,21 @@ def main(kind: str, where: str, after: str, upto: str, limit: str, part: str, pa
         source.close()
 
 
+class _WithoutPandas:
+    """An import finder that says pandas is not there. pyarrow imports pandas the first time it builds an array,
+    to see whether it was given pandas objects: half a second of a reading child's start for nothing (its arrays
+    are built from lists); told pandas is missing, pyarrow goes on without it."""
+
+    @staticmethod
+    def find_spec(name: str, path=None, target=None):
+        if name == "pandas" or name.startswith("pandas."):
+            raise ImportError("a reading child does without pandas", name=name)
+        return None
+
+
 if __name__ == "__main__":
+    if "pandas" not in sys.modules:
+        sys.meta_path.insert(0, _WithoutPandas)
     from projections import sources  # the batches' classes as the projector knows them (not __main__'s)
 
     try:

@@ -154,3 +154,29 @@ def test_a_postgres_reading_child_opens_the_store_alone_and_replays_its_share(tm
     assert [b.tables["events"].to_pylist() for b in batches] == here
     assert sum(len(events) for events in here) > 0
     assert batches[-1].last_id == upto
+
+
+def test_a_reading_child_builds_its_batches_without_importing_pandas(tmp_path):
+    """pyarrow would import pandas (half a second) at a child's first array; the child marks it missing."""
+    import subprocess
+
+    app = Rollcall.open(tmp_path / "data")
+    try:
+        stored(app)
+        upto = app.recorder.max_notification_id()
+    finally:
+        app.close()
+    path = tmp_path / "data" / "events.sqlite"
+    here = [batch.tables["events"].to_pylist() for batch in SQLiteSource(path).shares(0, upto, 50, 0, 1)]
+    child = ("import atexit, runpy, sys\n"
+             "atexit.register(lambda: sys.stderr.write(repr(sys.modules.get('pandas'))))\n"
+             "runpy.run_module('projections.sources', run_name='__main__')\n")
+    done = subprocess.run([sys.executable, "-c", child, "sqlite", str(path), "0", str(upto), "50", "0", "1"],
+                          capture_output=True, cwd=ROOT, check=True)
+    assert done.stderr.decode().strip() == "None"
+    out, batches = io.BytesIO(done.stdout), []
+    with contextlib.suppress(EOFError):
+        while True:
+            batches.append(pickle.load(out))
+    assert [b.tables["events"].to_pylist() for b in batches] == here
+    assert sum(len(events) for events in here) > 0
