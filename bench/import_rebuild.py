@@ -143,6 +143,21 @@ def best(name: str, runs: int, once) -> float:
     return min(times)
 
 
+def best_interleaved(names: tuple[str, str], runs: int, first, second) -> tuple[float, float, float]:
+    """``first(run)`` and ``second(run)`` run in turn ``runs`` times, so that a machine getting slower or faster
+    during the runs weighs on both alike; (the fastest of each, the median of the runs' ratios second / first).
+    Every run is printed with its pair's ratio."""
+    pairs = []
+    for run in range(runs):
+        a = first(run)
+        print(f"  {names[0]}, run {run + 1}: {a:.2f} s", flush=True)
+        b = second(run)
+        print(f"  {names[1]}, run {run + 1}: {b:.2f} s  (ratio {b / a:.3f})", flush=True)
+        pairs.append((a, b))
+    ratios = sorted(b / a for a, b in pairs)
+    return min(a for a, _ in pairs), min(b for _, b in pairs), ratios[len(ratios) // 2]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--events", type=int, default=1_000_000)
