@@ -347,8 +347,8 @@ def main(kind: str, where: str, after: str, upto: str, limit: str, part: str, pa
 
 class _WithoutPandas:
     """An import finder that says pandas is not there. pyarrow imports pandas the first time it builds an array,
-    to see whether it was given pandas objects: half a second of a reading child's start for nothing (its arrays
-    are built from lists); told pandas is missing, pyarrow goes on without it."""
+    to see whether it was given pandas objects: about 0.2 CPU seconds of a reading child's start for nothing (its
+    arrays are built from lists); told pandas is missing, pyarrow goes on without it."""
 
     @staticmethod
     def find_spec(name: str, path=None, target=None):

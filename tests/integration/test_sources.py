@@ -157,7 +157,7 @@ def test_a_postgres_reading_child_opens_the_store_alone_and_replays_its_share(tm
 
 
 def test_a_reading_child_builds_its_batches_without_importing_pandas(tmp_path):
-    """pyarrow would import pandas (half a second) at a child's first array; the child marks it missing."""
+    """pyarrow would import pandas (about 0.2 CPU seconds) at a child's first array; the child goes without it."""
     import subprocess
 
     app = Rollcall.open(tmp_path / "data")
