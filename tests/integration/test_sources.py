@@ -31,6 +31,15 @@ def notifications(app: Rollcall) -> list[tuple]:
     return [(n.id, n.originator_id.hex, n.topic, bytes(n.state)) for n in app.recorder.select_notifications(1, 10**6)]
 
 
+def pickled(out) -> list:
+    """Every batch a reading child wrote to ``out``, in order."""
+    batches = []
+    with contextlib.suppress(EOFError):
+        while True:
+            batches.append(pickle.load(out))
+    return batches
+
+
 def assert_shares_partition(source, every: list[tuple]) -> None:
     upto = source.max_id()
     assert [tuple(bytes(v) if isinstance(v, memoryview) else v for v in row) for row in source.share(0, upto)] == every
@@ -147,10 +156,7 @@ def test_a_postgres_reading_child_opens_the_store_alone_and_replays_its_share(tm
     finally:
         gc.enable()
     out.seek(0)
-    batches = []
-    with contextlib.suppress(EOFError):
-        while True:
-            batches.append(pickle.load(out))
+    batches = pickled(out)
     assert [b.tables["events"].to_pylist() for b in batches] == here
     assert sum(len(events) for events in here) > 0
     assert batches[-1].last_id == upto
@@ -174,9 +180,6 @@ def test_a_reading_child_builds_its_batches_without_importing_pandas(tmp_path):
     done = subprocess.run([sys.executable, "-c", child, "sqlite", str(path), "0", str(upto), "50", "0", "1"],
                           capture_output=True, cwd=ROOT, check=True)
     assert done.stderr.decode().strip() == "None"
-    out, batches = io.BytesIO(done.stdout), []
-    with contextlib.suppress(EOFError):
-        while True:
-            batches.append(pickle.load(out))
+    batches = pickled(io.BytesIO(done.stdout))
     assert [b.tables["events"].to_pylist() for b in batches] == here
     assert sum(len(events) for events in here) > 0
