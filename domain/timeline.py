@@ -25,13 +25,9 @@ NOT_PARTS = frozenset({"game", "system", "seq"})  # the same at every seq, or th
 Change = tuple[int, str, str, Any]
 
 
-def parts(state: GameState) -> dict[tuple[str, str], Any]:
-    """The whole state as (part, key) -> value."""
-    out: dict[tuple[str, str], Any] = {(part, SCALAR): value for part, value in state.scalars().items()}
-    for part in state.OBJECT_PARTS:
-        for key, item in state.objects(part).items():
-            out[(part, key)] = item
-    return out
+def objects(state: GameState) -> dict[tuple[str, str], Any]:
+    """Every object of the state's object parts as (part, key) -> value."""
+    return {(part, key): item for part in state.OBJECT_PARTS for key, item in state.objects(part).items()}
 
 
 def start(header: dict) -> GameState:
@@ -59,46 +55,43 @@ class Tracker:
         self.state = start(header)
         for line in lines:
             self.system.apply(self.state, line)
-        self.values = parts(self.state)
+        self.names = self.state.SCALARS
+        self.scalars = self.state.scalar_values()  # the single values last seen, in the order of names
+        self.values = objects(self.state)  # the objects last seen
         self.state.touched.clear()
         self.state.rebuilt = False
         self.rolls: list[int] = []
         self.untracked = [p for p in self.state.OBJECT_PARTS if p not in self.state.TRACKED_PARTS]
         self.untracked_keys = self._untracked_keys()  # part -> the keys of its objects last seen
-        self.scalar_keys: dict[str, tuple[str, str]] = {}  # part -> (part, SCALAR), made once
-        self.scalars: dict[str, Any] | None = None  # the single values after the last event, as the state gave them
 
     def setup(self) -> list[tuple[str, str, Any]]:
         """The state as changes (what seq 0 sets)."""
-        return [(part, key, value) for (part, key), value in self.values.items()]
+        return [*((name, SCALAR, value) for name, value in zip(self.names, self.scalars)),
+                *((part, key, value) for (part, key), value in self.values.items())]
 
     def apply(self, line: dict) -> list[tuple[str, str, Any]]:
         """Apply one stored line; the (part, key, value) it changed (value None: the object is gone)."""
         state = self.state
         self.system.apply(state, line)
         touched = state.touched
+        # the single values (one comparison of the tuples tells that none changed: most events), then the objects
+        # marked, then the untracked parts' objects: each compared with the value last seen as it is looked at
+        # (one pass: this runs for every event a projector replays)
+        out: list[tuple[str, str, Any]] = []
+        scalars, last = state.scalar_values(), self.scalars
+        if scalars != last:
+            for name, value, before in zip(self.names, scalars, last):
+                if value is not before and value != before:  # the same object (a number, a name) is not compared
+                    out.append((name, SCALAR, value))
+            self.scalars = scalars
         if state.rebuilt:
             self.rolls = [key for part, key in touched if part == "rolls"]
             state.rebuilt = False
             touched.clear()
-            changed = self._differences(parts(state))
+            out += self._differences(objects(state))
             self.untracked_keys = self._untracked_keys()
-            self.scalars = None
-            return changed
-        # the single values, then the objects marked, then the untracked parts' objects: each compared with
-        # the value last seen as it is looked at (one pass: this runs for every event a projector replays)
-        values, out, rolls, scalar_keys = self.values, [], [], self.scalar_keys
-        scalars = state.scalars()
-        if scalars is self.scalars or scalars != self.scalars:  # most events change none: one comparison tells
-            for part, value in scalars.items():
-                where = scalar_keys.get(part)
-                if where is None:
-                    where = scalar_keys[part] = (part, SCALAR)
-                last = values.get(where, _GONE)
-                if last is not value and last != value:  # the same object (a number, a name) is not compared
-                    out.append((part, SCALAR, value))
-                    values[where] = value  # a single value may be None
-        self.scalars = scalars
+            return out
+        rolls = []
         for where in touched:
             part, key = where
             if part == "rolls":
@@ -108,14 +101,14 @@ class Tracker:
         touched.clear()
         self.rolls = rolls
         for part in self.untracked:
-            objects = state.objects(part)
-            for key, item in objects.items():
+            found = state.objects(part)
+            for key, item in found.items():
                 self._compare(out, (part, key), item)
             keys = self.untracked_keys[part]
-            if len(keys) != len(objects) or not keys.issuperset(objects):
-                for key in keys - objects.keys():
+            if len(keys) != len(found) or not keys.issuperset(found):
+                for key in keys - found.keys():
                     self._compare(out, (part, key), None)
-                self.untracked_keys[part] = set(objects)
+                self.untracked_keys[part] = set(found)
         return out
 
     def _compare(self, out: list, where: tuple[str, str], value: Any) -> None:
@@ -132,18 +125,13 @@ class Tracker:
         return {part: set(self.state.object_keys(part)) for part in self.untracked}
 
     def _differences(self, now: dict[tuple[str, str], Any]) -> list[tuple[str, str, Any]]:
-        """What differs in the whole state ``now`` from the values last seen (what it lacks is gone)."""
+        """What differs in the objects ``now`` (the whole state's) from those last seen (what it lacks is gone)."""
         out: list[tuple[str, str, Any]] = []
-        values = self.values
         for where, value in now.items():
-            if where[1] != SCALAR:
-                self._compare(out, where, value)
-            elif values.get(where, _GONE) != value:
-                out.append((where[0], where[1], value))
-                values[where] = value  # a single value may be None
-        for where in values.keys() - now.keys():
+            self._compare(out, where, value)
+        for where in self.values.keys() - now.keys():
             out.append((where[0], where[1], None))
-            del values[where]
+            del self.values[where]
         return out
 
 

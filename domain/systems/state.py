@@ -25,7 +25,7 @@ SCALAR = ""  # the key of a part of the state that is a single value (domain.tim
 class GameState:
     """The state every system tracks: players, turn, phase, rolls, scores, the chain head.
 
-    Its replay JSON (``to_json``, docs/replay.md) is made of *parts*: single values (``scalars``) and maps of
+    Its replay JSON (``to_json``, docs/replay.md) is made of *parts*: single values (``SCALARS``) and maps of
     objects by id (``OBJECT_PARTS``: ``objects(part)``, one by one ``object_json(part, key)``). A part in
     ``TRACKED_PARTS`` is one whose every change ``apply`` marks with ``touch(part, key)``, so a reader that
     follows a game event by event (domain.timeline) looks at those objects alone; the other parts are small
@@ -33,6 +33,7 @@ class GameState:
 
     OBJECT_PARTS: tuple[str, ...] = ("players",)
     TRACKED_PARTS: frozenset[str] = frozenset()
+    SCALARS: tuple[str, ...] = ("turn", "phase")  # the single values' names, in the order scalar_values gives them
 
     def __init__(self, header: dict, rules: dict) -> None:
         self.header = header
@@ -77,8 +78,13 @@ class GameState:
                 **{part: self.objects(part) for part in self.OBJECT_PARTS}}
 
     def scalars(self) -> dict:
-        """The parts that are single values."""
-        return {"turn": self.turn, "phase": self.phase}
+        """The parts that are single values, by name."""
+        return dict(zip(self.SCALARS, self.scalar_values()))
+
+    def scalar_values(self) -> tuple:
+        """The single values in the order of ``SCALARS`` (a reader compares them at every event: a tuple is the
+        cheapest to make and to compare whole)."""
+        return self.turn, self.phase
 
     def objects(self, part: str) -> dict:
         """Every object of an object part, by id."""

@@ -52,6 +52,7 @@ class Warrior:
 class ClaustrophobiaState(GameState):
     OBJECT_PARTS = ("players", "warriors")
     TRACKED_PARTS = frozenset({"warriors"})  # every apply marks the warriors it changes (GameState.touch)
+    SCALARS = (*GameState.SCALARS, "human", "initiative")
 
     def __init__(self, header: dict, rules: dict) -> None:
         super().__init__(header, rules)
@@ -71,11 +72,11 @@ class ClaustrophobiaState(GameState):
         roll = self.rolls.get(self.initiative_roll) if self.initiative_roll else None
         return [] if roll is None else [i for i in range(len(roll.faces)) if i not in self.dice_taken]
 
-    def scalars(self) -> dict:
+    def scalar_values(self) -> tuple:
         roll = self.rolls.get(self.initiative_roll) if self.initiative_roll else None
-        return {**super().scalars(), "human": self.human, "initiative": None if roll is None else {
+        return *super().scalar_values(), self.human, None if roll is None else {
             "roll": roll.seq, "faces": list(roll.faces), "taken": sorted(self.dice_taken),
-            "set_aside": self.dice_left()}}
+            "set_aside": self.dice_left()}
 
     def object_keys(self, part: str):
         return sorted(self.warriors) if part == "warriors" else super().object_keys(part)

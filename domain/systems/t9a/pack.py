@@ -61,6 +61,7 @@ class Phase:
 class T9AState(GameState):
     OBJECT_PARTS = ("players", "wizards", "spells")
     TRACKED_PARTS = frozenset({"wizards", "spells"})  # set up once: no event changes them
+    SCALARS = (*GameState.SCALARS, "magic")
 
     def __init__(self, header: dict, rules: dict) -> None:
         super().__init__(header, rules)
@@ -77,16 +78,16 @@ class T9AState(GameState):
         self.amnesia: set = set()
         self.setup = setup
 
-    def scalars(self) -> dict:
+    def scalar_values(self) -> tuple:
         phase = self.phase_state
-        return {**super().scalars(), "magic": {
+        return *super().scalar_values(), {
             "active": phase.active if phase else None, "step": phase.step if phase else None,
             "flux_card": phase.card if phase else None,
             "miscast_modifier": phase.miscast_modifier if phase else 0,
             "cast": None if not phase or not phase.cast else {
                 "seq": phase.cast.seq, "wizard": phase.cast.wizard, "spell": phase.cast.spell,
                 "total": phase.cast.total, "passed": phase.cast.passed, "dispelled": phase.cast.dispelled,
-                "miscast": phase.cast.miscast, "step": phase.cast.step}}}
+                "miscast": phase.cast.miscast, "step": phase.cast.step}}
 
     def object_keys(self, part: str):
         found = {"wizards": self.wizards, "spells": self.spells}

@@ -68,12 +68,14 @@ class Pending:
 class TornscapeState(VortexState, GameState):
     OBJECT_PARTS = ("players", "models", "terrain", "markers", "vortices")
     TRACKED_PARTS = frozenset(OBJECT_PARTS)  # every apply marks what it changes (GameState.touch)
+    SCALARS = (*GameState.SCALARS, "board", "activation", "pending")
 
     def __init__(self, header: dict, rules: dict) -> None:
         super().__init__(header, rules)
         board = header["setup"]["board"]
         self.width: int = board["width"]
         self.height: int = board["height"]
+        self.board = {"width": self.width, "height": self.height}  # never changes: one object for every event
         self.models: dict[str, Model] = {}
         self.occupants: dict[Hex, list[str]] = {}
         self.terrain: dict[str, dict] = {}
@@ -140,12 +142,10 @@ class TornscapeState(VortexState, GameState):
         """No miniature, marker or solid terrain: where an ejected model may go."""
         return h not in self.occupants and h not in self.marker_at and h not in self.solid
 
-    def scalars(self) -> dict:
-        found = super().scalars()  # a new dict: filled in place (a reader asks at every event)
-        found["board"] = {"width": self.width, "height": self.height}
-        found["activation"] = self.activation
-        found["pending"] = [{"kind": p.kind, "id": p.id, "by": p.by} for p in self.pending]
-        return found
+    def scalar_values(self) -> tuple:
+        pending = self.pending  # mostly none: no list comprehension to run (a reader asks at every event)
+        return GameState.scalar_values(self) + (
+            self.board, self.activation, [{"kind": p.kind, "id": p.id, "by": p.by} for p in pending] if pending else [])
 
     def object_keys(self, part: str):
         found = {"models": self.models, "terrain": self.terrain, "markers": self.markers, "vortices": self.vortices}
