@@ -54,9 +54,16 @@ FAILURES = pa.schema([("game", pa.string()), ("stream_id", pa.string()), ("seq",
 @cache
 def _stored_as(schema: pa.Schema) -> pa.Schema:
     """``schema`` with the storage type of each extension type (JSON: a string), which pyarrow builds from Python
-    values; the columns are then cast to ``schema`` (no copy)."""
+    values (:func:`_typed` then gives the columns their types)."""
     return pa.schema([(f.name, f.type.storage_type if isinstance(f.type, pa.BaseExtensionType) else f.type)
                       for f in schema])
+
+
+def _typed(made: pa.RecordBatch, schema: pa.Schema) -> pa.Table:
+    """A batch built with the storage types of ``schema`` as a table of ``schema`` (its columns as they are)."""
+    return pa.Table.from_batches([pa.RecordBatch.from_arrays(
+        [pa.ExtensionArray.from_storage(f.type, column) if isinstance(f.type, pa.BaseExtensionType) else column
+         for column, f in zip(made.columns, schema)], schema=schema)])
 
 
 Loader = Callable[[str, int], list[bytes]]  # (stream id, last version) -> the stored states, versions 1..last
@@ -95,11 +102,10 @@ class Batch:
     def tables(self) -> dict[str, pa.Table]:
         def rows(schema: pa.Schema, items: list[tuple]) -> pa.Table:
             # the tuples made one struct array at once: a third cheaper than turning them into columns first
-            made = pa.RecordBatch.from_struct_array(pa.array(items, pa.struct(_stored_as(schema))))
-            return pa.Table.from_batches([made.cast(schema)])
+            return _typed(pa.RecordBatch.from_struct_array(pa.array(items, pa.struct(_stored_as(schema)))), schema)
         return {
             "events": rows(EVENTS, self.events),
-            "changes": pa.Table.from_pydict(self.changes, schema=_stored_as(CHANGES)).cast(CHANGES),
+            "changes": _typed(pa.RecordBatch.from_pydict(self.changes, schema=_stored_as(CHANGES)), CHANGES),
             "closes": rows(CLOSES, self.closes),
             "rolls": rows(ROLLS, list(self.rolls.values())),
             "resets": rows(RESETS, self.resets),

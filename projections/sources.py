@@ -10,9 +10,7 @@ work and uses every core (a thread would not: DuckDB and a busy Python thread ta
 A PostgreSQL store is read the same way, each window one statement; other stores through the
 application's recorder.
 
-    python -m projections.sources sqlite EVENTS_SQLITE AFTER UPTO BATCH_SIZE PART PARTS
-    python -m projections.sources postgres APP_NAME:EVENTS_TABLE AFTER UPTO BATCH_SIZE PART PARTS   (the store's
-    settings from the environment)   — a child: the pickled batches of its share on stdout
+A child is ``python -m projections.reading KIND WHERE AFTER UPTO BATCH_SIZE PART PARTS`` (:func:`main`).
 """
 
 from __future__ import annotations
@@ -94,11 +92,11 @@ class Source:
 
 
 class _Child:
-    """A reading child (``python -m projections.sources ...``) and the thread that drains its pipe ahead."""
+    """A reading child (``python -m projections.reading ...``) and the thread that drains its pipe ahead."""
 
     def __init__(self, args: list[str], env: dict[str, str]) -> None:
         self.where = " ".join(args[:2])
-        self.process = subprocess.Popen([sys.executable, "-m", "projections.sources", *args],
+        self.process = subprocess.Popen([sys.executable, "-m", "projections.reading", *args],
                                         stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env)
         if hasattr(os, "O_NONBLOCK"):  # Linux: a larger pipe, fewer switches between the child and the projector
             with contextlib.suppress(OSError, ImportError):
@@ -343,26 +341,3 @@ def main(kind: str, where: str, after: str, upto: str, limit: str, part: str, pa
             out.flush()
     finally:
         source.close()
-
-
-class _WithoutPandas:
-    """An import finder that says pandas is not there. pyarrow imports pandas the first time it builds an array,
-    to see whether it was given pandas objects: about 0.2 CPU seconds of a reading child's start for nothing (its
-    arrays are built from lists); told pandas is missing, pyarrow goes on without it."""
-
-    @staticmethod
-    def find_spec(name: str, path=None, target=None):
-        if name == "pandas" or name.startswith("pandas."):
-            raise ImportError("a reading child does without pandas", name=name)
-        return None
-
-
-if __name__ == "__main__":
-    if "pandas" not in sys.modules:
-        sys.meta_path.insert(0, _WithoutPandas)
-    from projections import sources  # the batches' classes as the projector knows them (not __main__'s)
-
-    try:
-        sources.main(*sys.argv[1:])
-    except BrokenPipeError:  # the projector stopped reading (it failed or was killed)
-        sys.exit(1)
