@@ -145,6 +145,7 @@ COLUMNS: dict[str, str] = {
     "successes": "Successes of the roll (faces success and crit count).",
     "system": f"Game system: {systems_in_words()}.",
     "table_no": "Table number.",
+    "played_at": "When the event happened at the table: the time its line gives (`at`), if any.",
     "recorded_at": "When the event was stored (UTC).",
     "taken_back": "True when a take-back or a judge's rewind took the event back: it stays in the record, out of the game.",
     "text": "The ruling, in words.",

@@ -38,7 +38,8 @@ JSON = pa.json_(pa.string())  # JSON text this module wrote (orjson): DuckDB tak
 EVENTS = pa.schema([("notification_id", pa.int64()), ("stream_id", pa.string()), ("topic", pa.string()),
                     ("game", pa.string()), ("seq", pa.int64()), ("type", pa.string()), ("turn", pa.int64()),
                     ("phase", pa.string()), ("player", pa.string()), ("author", pa.string()),
-                    ("payload", JSON), ("violations", JSON), ("recorded_at", pa.string())])
+                    ("payload", JSON), ("violations", JSON), ("recorded_at", pa.string()),
+                    ("played_at", pa.string())])
 CHANGES = pa.schema([("game", pa.string()), ("ruled", pa.bool_()), ("part", pa.string()), ("key", pa.string()),
                      ("valid_from_seq", pa.int64()), ("valid_to_seq", pa.int64()), ("value", JSON)])
 CLOSES = pa.schema([("game", pa.string()), ("ruled", pa.bool_()), ("part", pa.string()), ("key", pa.string()),
@@ -251,9 +252,12 @@ class Replayer:
     def _event_row(self, batch: Batch, notification_id: int, stream: str, topic: str, game: str | None,
                    seq: int | None, kind: str | None, turn, phase, player, author, data: dict | None,
                    recorded: str | None = None) -> None:
-        violations = data.get("violations") if isinstance(data, dict) else None
+        violations = played = None
+        if isinstance(data, dict):
+            violations, played = data.get("violations"), data.get("at")
         batch.events.append((notification_id, stream, topic, game, seq, kind, turn, phase, player, author, _json(data),
-                             None if violations is None else _json(violations), recorded))
+                             None if violations is None else _json(violations), recorded,
+                             played if isinstance(played, str) else None))
 
     def _other(self, batch: Batch, notification_id: int, stream: str, topic: str, decoded: dict) -> None:
         """A stored event of another aggregate (a tournament's): kept as it is, for the read models that want it."""

@@ -30,7 +30,8 @@ CREATE TABLE IF NOT EXISTS fct_events (
     payload JSON USING COMPRESSION uncompressed, violations JSON, notification_id BIGINT,
     author VARCHAR,  -- who wrote it: the name of the key presented (NULL in a store without keys)
     taken_back BOOLEAN DEFAULT false,  -- a take-back or a rewind took it back (fct_taken_back.sql)
-    recorded_at TIMESTAMPTZ);  -- when it was stored (a broadcast delay counts from it)
+    recorded_at TIMESTAMPTZ,  -- when it was stored (a broadcast delay counts from it)
+    played_at TIMESTAMPTZ);  -- when it happened at the table: its line's `at`, if any (turn times count from it)
 
 CREATE TABLE IF NOT EXISTS fct_rolls (
     game VARCHAR, seq BIGINT, player VARCHAR, purpose VARCHAR, die VARCHAR, n_dice INTEGER,

@@ -10,6 +10,7 @@ projected in small batches, so states that span batches are closed by later ones
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -312,6 +313,19 @@ def test_game_events_are_the_stored_lines(projected):
         assert [e["violations"] for e in events] == [line.get("violations") for line in stored]
         assert turn_starts(con, game) == [(line["turn"], line["seq"]) for line in stored
                                           if line["type"] == "TurnStarted"]
+
+
+def test_each_event_is_played_at_the_time_its_line_gives(projected):
+    """fct_events.played_at is the line's `at` (what turn times count from); NULL where a line gives none."""
+    app, con, ids = projected
+    timed = 0
+    for game in ids:
+        found = dict(con.execute("SELECT seq, played_at FROM fct_events WHERE game = ?", [game]).fetchall())
+        for line in app.stored_lines(game)[1:]:
+            expected = datetime.fromisoformat(line["at"]) if "at" in line else None
+            assert found[line["seq"]] == expected, (game, line["seq"])
+            timed += expected is not None
+    assert timed, "some of the games' lines give their time"
 
 
 def test_turn_phase_and_player_of_each_event(projected):
