@@ -51,7 +51,6 @@ RESETS = pa.schema([("game", pa.string()), ("ruled", pa.bool_())])
 FAILURES = pa.schema([("game", pa.string()), ("stream_id", pa.string()), ("seq", pa.int64()), ("error", pa.string())])
 
 
-
 @cache
 def _stored_as(schema: pa.Schema) -> pa.Schema:
     """``schema`` with the storage type of each extension type (JSON: a string), which pyarrow builds from Python
@@ -142,7 +141,7 @@ class Timeline:
             keys.append(key)
             froms.append(seq)
             tos.append(None)
-            values.append(None if value is None else orjson.dumps(value).decode())
+            values.append(_json(value))
 
 
 class GameReplay:
@@ -256,7 +255,7 @@ class Replayer:
         if isinstance(data, dict):
             violations, played = data.get("violations"), data.get("at")
         batch.events.append((notification_id, stream, topic, game, seq, kind, turn, phase, player, author, _json(data),
-                             None if violations is None else _json(violations), recorded,
+                             _json(violations), recorded,
                              played if isinstance(played, str) else None))
 
     def _other(self, batch: Batch, notification_id: int, stream: str, topic: str, decoded: dict) -> None:
