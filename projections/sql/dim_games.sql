@@ -3,6 +3,6 @@
 -- when: GameCreated
 INSERT INTO dim_games
 SELECT game, stream_id, h.system, h.tournament, TRY_CAST(h.round AS BIGINT), TRY_CAST(h."table" AS BIGINT), h.started,
-       to_json(h.players), payload::JSON, h.setup.board, 0, 0, 0, NULL, coalesce(json_array_length(h.violations), 0),
+       to_json(h.players), payload, h.setup.board, 0, 0, 0, NULL, coalesce(json_array_length(h.violations), 0),
        false, NULL, NULL, notification_id
 FROM batch_headers;

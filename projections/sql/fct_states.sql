@@ -7,5 +7,5 @@ FROM batch_closes c
 WHERE s.game = c.game AND s.ruled = c.ruled AND s.part = c.part AND s.key = c.key AND s.valid_to_seq IS NULL;
 
 INSERT INTO fct_states
-SELECT game, ruled, part, key, valid_from_seq, valid_to_seq, value::JSON FROM batch_changes
+SELECT game, ruled, part, key, valid_from_seq, valid_to_seq, value FROM batch_changes
 WHERE game IS NOT NULL;  -- (rows of a timeline made again within the batch are dropped: projections.replay)

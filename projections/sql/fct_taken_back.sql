@@ -3,7 +3,7 @@
 -- they made are gone from fct_rolls and fct_dice already: the replay's rolls are the state's.
 -- when: TakenBack, GameRewound
 CREATE OR REPLACE TEMP TABLE batch_taken_back AS
-SELECT game, unnest(CAST(payload::JSON -> 'taken_back' AS BIGINT[])) AS seq
+SELECT game, unnest(CAST(payload -> 'taken_back' AS BIGINT[])) AS seq
 FROM batch_events WHERE type IN ('TakenBack', 'GameRewound') AND game IS NOT NULL;
 
 -- when: TakenBack, GameRewound
