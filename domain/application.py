@@ -225,10 +225,11 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
             raise RecordError(where, number, event_type, exc) from None
         return checked
 
-    def commit(self, *checked: Checked) -> None:
-        """Store checked games in one transaction, once the presented key may write them (AccessDenied
-        otherwise); GameAlreadyRecorded, F11 or GameMovedOn if another writer was first."""
-        objs = [obj for c in checked for obj in (c.game, *c.companions)]
+    def commit(self, *checked: Checked, also: Iterable[Aggregate] = ()) -> None:
+        """Store checked games in one transaction, with the aggregates ``also`` written with them (the
+        pairing that creates them), once the presented key may write them all (AccessDenied otherwise);
+        GameAlreadyRecorded, F11 or GameMovedOn if another writer was first."""
+        objs = [*also, *(obj for c in checked for obj in (c.game, *c.companions))]
         try:
             self.save(*objs)
         except IntegrityError:

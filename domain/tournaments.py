@@ -5,12 +5,14 @@ created tournament must be of that system. A header may also name a tournament t
 created: it then exists implicitly (in the read models, not in the store). Byes, which are no game,
 are recorded on the tournament (``award_bye``).
 
-A created tournament can be run whole in Rollcall: players register (name, faction, club), check in and
-drop out (a dropped player is never paired again; their games stand); each round is paired from the
-standings (``pair_round``: :func:`next_pairings`), which creates the round's games, header only, ready to
-be recorded or to take a result alone (``enter_result``: a ``GameEnded`` right after the header). A round
-can be paired again until one of its games has an event. Every tournament event needs an organiser's key
-where the store has keys.
+A created tournament can be run whole in Rollcall: players register (name, faction, club; one by one, from
+a pairing tool's CSV list: :func:`registrations`, or from the tournament's games), check in and drop out (a
+dropped player is never paired again; their games stand); each round is paired from the standings
+(``pair_round``: :func:`next_pairings`), which creates the round's games, header only, ready to be recorded
+or to take a result alone (``enter_result``: a ``GameEnded`` right after the header); the pairing and its
+games are stored in one transaction. A round can be paired again until one of its games has an event. A
+tournament begun elsewhere goes on here: the next round follows the rounds played, however their games came
+in (``rounds_played``). Every tournament event needs an organiser's key where the store has keys.
 
 Standings rank players (by name, within a tournament) by tournament points (win 3, draw 1, loss 0,
 bye 3 unless the tournament says otherwise), then victory-point difference, then victory points
@@ -20,7 +22,9 @@ Rounds are paired Swiss-style (:func:`swiss_pairings`).
 
 from __future__ import annotations
 
-import json
+import contextlib
+import csv
+import io
 import random
 import secrets
 from collections.abc import Collection, Iterable, Iterator, Sequence
@@ -218,12 +222,13 @@ class Tournament(Aggregate):
         self.trigger_event(self.PlayerCheckedIn, data=data)
         return data
 
-    def drop(self, player: str) -> dict:
-        """A player leaves after the last round paired: never paired again; their games stand."""
+    def drop(self, player: str, played: int = 0) -> dict:
+        """A player leaves after the last round (paired here, or ``played``): never paired again; their games
+        stand."""
         entry = self.registered(player)
         if entry["dropped_after"] is not None:
             raise TournamentError(f"{entry['player']} already dropped out after round {entry['dropped_after']}")
-        data = {"tournament": self.name, "player": entry["player"], "after_round": self.last_round}
+        data = {"tournament": self.name, "player": entry["player"], "after_round": max(self.last_round, played)}
         self.trigger_event(self.PlayerDropped, data=data)
         return data
 
@@ -234,13 +239,13 @@ class Tournament(Aggregate):
             active = [p for p in active if p["checked_in"]]
         return [p["player"] for p in active]
 
-    def pair(self, data: dict) -> dict:
-        """Record the pairing of a round: the next round, or the last one again (``pair_round`` checks that
-        none of its games has begun)."""
-        round_no = data["round"]
-        if round_no not in (self.last_round, self.last_round + 1) or round_no < 1:
-            raise TournamentError(f"round {round_no} cannot be paired: the next round of {self.name} is "
-                                  f"{self.last_round + 1}")
+    def pair(self, data: dict, played: int = 0) -> dict:
+        """Record the pairing of a round: the next after the rounds paired here and the last round ``played``
+        (whatever brought its games: imported records, results alone, games recorded elsewhere), or the last
+        one paired here again (``pair_round`` checks that none of its games has begun)."""
+        round_no, last = data["round"], max(self.last_round, played)
+        if round_no not in (last + 1, self.last_round if self.last_round == last else None) or round_no < 1:
+            raise TournamentError(f"round {round_no} cannot be paired: the next round of {self.name} is {last + 1}")
         previous = self.rounds.get(round_no)
         data = {"tournament": self.name, **data, "pairing": previous["pairing"] + 1 if previous else 1}
         if previous:
@@ -258,6 +263,87 @@ class Tournament(Aggregate):
         """The players who had a bye (awarded, or by a pairing) in a round before ``round_no``."""
         awarded = [b["player"] for b in self.byes if b["round"] < round_no]
         return awarded + [p["bye"] for r, p in sorted(self.rounds.items()) if r < round_no and p.get("bye")]
+
+
+@dataclass(frozen=True)
+class Registration:
+    """A player to register: name, faction, club (or team)."""
+
+    player: str
+    faction: str | None = None
+    club: str | None = None
+
+
+@dataclass
+class Registered:
+    """What registering a list did: the registrations stored, and the names already registered (left as they were)."""
+
+    registered: list[dict]
+    already: list[str]
+
+
+MAX_REGISTRATION_BYTES = 1_000_000  # a player list: thousands of players in a megabyte
+MAX_NAME = 120  # characters of a player's, faction's or club's name
+REGISTRATION_COLUMNS = ("name", "faction")  # a player list's header names at least these; "club" is optional
+
+
+def registrations(data: bytes, source: str) -> list[Registration]:
+    """The players of a pairing tool's export: CSV (comma, semicolon or tab) whose header row names at least
+    ``name`` and ``faction`` (any case; ``club`` optional; other columns ignored), UTF-8 with or without a byte
+    order mark. A TournamentError names ``source``, the line and the field of what is wrong."""
+    if len(data) > MAX_REGISTRATION_BYTES:
+        raise TournamentError(f"{source}: a player list is at most {MAX_REGISTRATION_BYTES // 1000} kB, "
+                              f"not {len(data) // 1000} kB")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise TournamentError(f"{source}:{line}: not UTF-8 text (byte {exc.start + 1}); save the list as UTF-8 CSV") \
+            from None
+    first = text.split("\n", 1)[0]
+    delimiter = max(",;\t", key=first.count)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    try:
+        header = [h.strip().casefold() for h in next(reader, [])]
+    except csv.Error as exc:
+        raise TournamentError(f"{source}:1: the header row is not CSV ({exc})") from None
+    missing = [c for c in REGISTRATION_COLUMNS if c not in header]
+    if missing:
+        raise TournamentError(f"{source}:1: the header row names no `{missing[0]}` column (it needs "
+                              f"{' and '.join(REGISTRATION_COLUMNS)}, optionally club; it has "
+                              f"{', '.join(h for h in header if h) or 'nothing'})")
+    column = {c: header.index(c) for c in (*REGISTRATION_COLUMNS, "club") if c in header}
+    found: list[Registration] = []
+    seen: dict[str, int] = {}
+    while True:
+        start = reader.line_num + 1
+        try:
+            row = next(reader)
+        except StopIteration:
+            return found
+        except csv.Error as exc:
+            raise TournamentError(f"{source}:{start}: not CSV ({exc})") from None
+        if not any(cell.strip() for cell in row):
+            continue
+        cells = {c: (row[i].strip() if i < len(row) else "") for c, i in column.items()}
+        for name in ("name", "faction", "club"):
+            if len(cells.get(name, "")) > MAX_NAME:
+                raise TournamentError(f"{source}:{start}: field `{name}`: longer than {MAX_NAME} characters")
+        for name in REGISTRATION_COLUMNS:
+            if not cells[name]:
+                raise TournamentError(f"{source}:{start}: field `{name}` is empty")
+        twice = seen.setdefault(cells["name"].casefold(), start)
+        if twice != start:
+            raise TournamentError(f"{source}:{start}: field `name`: {cells['name']} is listed on line {twice} already")
+        found.append(Registration(cells["name"], cells["faction"], cells.get("club") or None))
+
+
+def _as_registered(game: TournamentGame, tournament: Tournament) -> TournamentGame:
+    """``game`` with its players named as they registered (names compared without case)."""
+    known = {p.casefold(): p for p in tournament.players}
+    players = [{**p, "name": known.get(str(p.get("name") or p["id"]).casefold(), p.get("name") or p["id"])}
+               for p in game.header["players"]]
+    return TournamentGame({**game.header, "players": players}, game.ended)
 
 
 class TournamentMixin:
@@ -313,7 +399,40 @@ class TournamentMixin:
         return self._organise(name, lambda t: t.check_in(player))
 
     def drop_player(self, name: str, player: str) -> dict:
-        return self._organise(name, lambda t: t.drop(player))
+        tournament = self.tournament(name)
+        return self._organise(name, lambda t: t.drop(player, self.rounds_played(tournament)))
+
+    def register_players(self, name: str, entries: Iterable[Registration]) -> Registered:
+        """Register every player of ``entries`` not registered yet (names compared without case), all in one
+        transaction; those already registered are left as they are (registering a list again adds nobody)."""
+        tournament = self.tournament(name)
+        done = Registered([], [])
+        for entry in entries:
+            if any(p.casefold() == entry.player.casefold() for p in tournament.players):
+                done.already.append(entry.player)
+            else:
+                done.registered.append(tournament.register(entry.player, entry.faction, entry.club))
+        if done.registered:
+            self.save(tournament)  # type: ignore[attr-defined]
+        return done
+
+    def register_from_games(self, name: str) -> Registered:
+        """Register everyone who played a game of the tournament (however the game came in), with the faction
+        of their latest game, in the order they first played."""
+        tournament = self.tournament(name)
+        played: dict[str, Registration] = {}
+        for game in sorted(self.tournament_games(tournament), key=lambda g: (g.round or 0, g.table or 0)):
+            for player in game.header["players"]:
+                who = str(player.get("name") or player["id"])
+                first = played.setdefault(who.casefold(), Registration(who, player.get("faction")))
+                played[who.casefold()] = Registration(first.player, player.get("faction") or first.faction)
+        return self.register_players(name, played.values())
+
+    def rounds_played(self, tournament: Tournament, games: Iterable[TournamentGame] | None = None) -> int:
+        """The last round of ``tournament``: the last paired here, or the last a game of it names, however the
+        game came in (imported, recorded, a result alone, simulated); 0 before the first."""
+        games = self.tournament_games(tournament) if games is None else games
+        return max([tournament.last_round, *(g.round for g in games if isinstance(g.round, int))])
 
     def _organise(self, name: str, command) -> dict:
         tournament = self.tournament(name)
@@ -323,8 +442,9 @@ class TournamentMixin:
 
     def pair_round(self, name: str, round_no: int, *, setup: dict | None = None, scenario: str | None = None,
                    seed: int | None = None) -> dict:
-        """Pair round ``round_no`` (the next one, or the last one again until one of its games has an event)
-        from the standings, and create its games (header only) through ``import_record``.
+        """Pair round ``round_no`` (the next after the rounds played, or the last one paired here again until
+        one of its games has an event) from the standings, and create its games (header only): the pairing
+        and every game are stored in one transaction, or nothing is.
 
         The games' setup is ``setup``, else the shipped scenario ``scenario``, else the system's first
         scenario (domain.scenarios). ``seed`` draws the order of players tied in the standings (random
@@ -332,14 +452,12 @@ class TournamentMixin:
         tournament = self.tournament(name)
         self.author("organise", "pairing a round")  # type: ignore[attr-defined]
         games = self.tournament_games(tournament)
-        self._check_pairable(tournament, round_no, games)
+        played = self.rounds_played(tournament, games)
+        self._check_pairable(tournament, round_no, games, played)
         entrants = tournament.entrants()
         if len(entrants) < 2:
-            checking = any(p["checked_in"] for p in tournament.players.values())
-            raise TournamentError(f"{name} has {len(entrants)} player(s) to pair: " + (
-                "once check-in has begun only checked-in players are paired (`rollcall tournament check-in`)"
-                if checking else "register players first (`rollcall tournament register`)"))
-        earlier = [g for g in games if (g.round or 0) < round_no]
+            raise TournamentError(f"{name} has {len(entrants)} player(s) to pair: " + self._why_unpaired(tournament, games))
+        earlier = [_as_registered(g, tournament) for g in games if (g.round or 0) < round_no]
         seed = secrets.randbelow(2 ** 32) if seed is None else seed
         clubs = {p: entry.get("club") for p, entry in tournament.players.items()}
         pairs, bye = next_pairings(entrants, [g.result for g in earlier if g.result], tournament.byes_before(round_no),
@@ -356,29 +474,50 @@ class TournamentMixin:
             kept = self._same_game(tournament.table_game(round_no, number), header) if previous else None
             if kept is None:
                 header = game_header(tournament, round_no, number, pair, setup, pairing)
-                unseated = {k: v for k, v in header.items() if k != "round"}  # seats are checked when it is stored,
-                self.check_record([json.dumps(unseated)], f"round {round_no} table {number}")  # after the pairing
                 new.append(header)
             tables.append({"table": number, "game": kept or header["game"],
                            "players": [{"name": n, "faction": f} for n, f in pair]})
-        data = tournament.pair({"round": round_no, "tables": tables, "bye": bye, "seed": seed, "scenario": scenario})
-        self.save(tournament)  # type: ignore[attr-defined]
-        for header in new:
-            self.import_record([json.dumps(header)], f"round {round_no} table {header['table']}")  # type: ignore
+        data = tournament.pair({"round": round_no, "tables": tables, "bye": bye, "seed": seed, "scenario": scenario},
+                               played)
+        with self._unsaved(tournament):  # the games' seats see the games this pairing withdraws
+            checked = [self.check(header=header, source=f"round {round_no} table {header['table']}")  # type: ignore
+                       for header in new]
+        self.commit(*checked, also=(tournament,))  # type: ignore[attr-defined]
         return data
 
-    def _check_pairable(self, tournament: Tournament, round_no: int, games: list[TournamentGame]) -> None:
-        """Refuse to pair a round that is neither the next nor the last (or whose games have begun), or the
-        next while the last has games without a result."""
+    def _why_unpaired(self, tournament: Tournament, games: list[TournamentGame]) -> str:
+        if any(p["checked_in"] for p in tournament.players.values()):
+            return "once check-in has begun only checked-in players are paired (`rollcall tournament check-in`)"
+        players = {str(p.get("name") or p["id"]).casefold() for g in games for p in g.header["players"]}
+        if players and not tournament.players:
+            return (f"register players first (`rollcall tournament register {tournament.name} --from-games` "
+                    f"registers the {len(players)} players of its games)")
+        return "register players first (`rollcall tournament register`)"
+
+    @contextlib.contextmanager
+    def _unsaved(self, tournament: Tournament) -> Iterator[None]:
+        """Within: ``tournament`` as changed in memory is the one this service finds (its pending pairing's
+        withdrawn games free their players' seats for the games checked with it)."""
+        self.__dict__["_unsaved_tournament"] = tournament
+        try:
+            yield
+        finally:
+            self.__dict__.pop("_unsaved_tournament", None)
+
+    def _check_pairable(self, tournament: Tournament, round_no: int, games: list[TournamentGame],
+                        played: int) -> None:
+        """Refuse to pair a round that is neither the next after the rounds played nor the last paired here
+        (or whose games have begun), or the next while the last has games without a result."""
         last = tournament.last_round
-        if round_no == last and last:
+        if round_no == last == played and last:
             for table in tournament.rounds[last]["tables"]:
                 if self._events(table["game"]):
                     raise TournamentError(f"round {last} of {tournament.name} cannot be paired again: game "
                                           f"{table['game']} (table {table['table']}) has recorded events")
-        elif round_no != last + 1:
+        elif round_no != played + 1:
+            has = sum(g.round == round_no for g in games)
             raise TournamentError(f"round {round_no} cannot be paired: the next round of {tournament.name} is "
-                                  f"{last + 1}")
+                                  f"{played + 1}" + (f" (round {round_no} has {has} game(s) already)" if has else ""))
         unfinished = sorted(g.table or 0 for g in games if g.round == round_no - 1 and g.result is None)
         if round_no > 1 and unfinished:
             raise TournamentError(f"round {round_no - 1} of {tournament.name} is not finished: table(s) "
@@ -411,20 +550,16 @@ class TournamentMixin:
 
     def enter_result(self, name: str, round_no: int, table: int, score: dict[str, int],
                      reason: str = "result entered") -> dict:
-        """End the game at ``table`` of round ``round_no`` with ``score`` (by seat id or player name); the
-        winner is the player with more victory points (equal: a draw). Needs a key of any role."""
+        """End the game at ``table`` of round ``round_no`` with ``score`` (by seat id or player name:
+        :func:`scored_seat`); the winner is the player with more victory points (equal: a draw). Needs a key
+        of any role."""
         tournament = self.tournament(name)
         game_id = tournament.table_game(round_no, table) or self._named_game(tournament, round_no, table)
         header = self.stored_lines(game_id)[0]  # type: ignore[attr-defined]
-        seat_of = {p["id"]: p["id"] for p in header["players"]}
-        seat_of.update({str(p.get("name", "")).casefold(): p["id"] for p in header["players"]})
+        where = f"table {table} of round {round_no}"
         scored: dict[str, int] = {}
         for who, points in score.items():
-            seat = seat_of.get(who) or seat_of.get(who.casefold())
-            if seat is None:
-                names = " and ".join(f"{p.get('name', p['id'])} ({p['id']})" for p in header["players"])
-                raise TournamentError(f"{who} does not play at table {table} of round {round_no} ({names} do)")
-            scored[seat] = points
+            scored[scored_seat(header["players"], who, where)] = points
         if len(scored) != 2:
             raise TournamentError("a result gives both players' victory points, e.g. --score p1=3 --score p2=1")
         (a, score_a), (b, score_b) = sorted(scored.items())
@@ -465,6 +600,9 @@ class TournamentMixin:
         return found is not None and game in found.withdrawn
 
     def _find_tournament(self, name: str) -> Tournament | None:
+        unsaved = self.__dict__.get("_unsaved_tournament")
+        if unsaved is not None and unsaved.id == tournament_uuid(name):
+            return unsaved
         try:
             return self.repository.get(tournament_uuid(name))  # type: ignore[attr-defined]
         except AggregateNotFoundError:
@@ -499,6 +637,32 @@ class TournamentGame:
         score = self.ended.get("score") or {}
         winner = {id_a: a, id_b: b}.get(self.ended.get("winner"))
         return GameResult(a, b, int(score.get(id_a) or 0), int(score.get(id_b) or 0), winner)
+
+
+SEAT_PREFIX, NAME_PREFIX = "seat:", "name:"  # say which reading of a --score key is meant
+
+
+def scored_seat(players: list[dict], who: str, where: str) -> str:
+    """The seat id of the player ``who`` names at ``where``: a seat id (``p1``) or a player's name, in any
+    case, or explicitly ``seat:p1`` / ``name:Anna``. A key that reads as one seat's id and as the other
+    player's name is refused, naming both readings."""
+    def label(p: dict) -> str:
+        return f"{p.get('name') or p['id']} ({p['id']})"
+
+    text = who.strip()
+    explicit = next((x for x in (SEAT_PREFIX, NAME_PREFIX) if text.casefold().startswith(x)), None)
+    key = text[len(explicit):].strip().casefold() if explicit else text.casefold()
+    by_seat = [p for p in players if explicit != NAME_PREFIX and p["id"].casefold() == key]
+    by_name = [p for p in players if explicit != SEAT_PREFIX and str(p.get("name") or "").casefold() == key]
+    if by_seat and by_name and by_seat[0] is not by_name[0]:
+        seat, named = by_seat[0], by_name[0]
+        raise TournamentError(f"{text!r} at {where} reads two ways: seat {seat['id']}, who is "
+                              f"{seat.get('name') or seat['id']}, or the player named {named.get('name')}, who sits as "
+                              f"{named['id']}; write {SEAT_PREFIX}{seat['id']}=VP or {NAME_PREFIX}{named.get('name')}=VP")
+    found = by_seat or by_name
+    if not found:
+        raise TournamentError(f"{text} does not play at {where} ({' and '.join(map(label, players))} do)")
+    return found[0]["id"]
 
 
 def round_setup(system: str, setup: dict | None, scenario: str | None) -> tuple[dict, str | None]:
@@ -692,6 +856,6 @@ def game_header(tournament: Tournament, round_no: int, table: int, pair: tuple[t
             "round": round_no, "table": table, "players": players, "setup": setup}
 
 
-__all__ = ["Tournament", "TournamentMixin", "TournamentGame", "round_setup", "TournamentError", "TournamentNotFound", "TournamentAlreadyCreated",
-           "GameResult", "Standing", "standings", "swiss_pairings", "next_pairings", "same_club", "tournament_system",
+__all__ = ["Tournament", "TournamentMixin", "Registration", "Registered", "registrations", "TournamentGame", "round_setup", "TournamentError", "TournamentNotFound", "TournamentAlreadyCreated",
+           "GameResult", "Standing", "scored_seat", "standings", "swiss_pairings", "next_pairings", "same_club", "tournament_system",
            "game_header", "tournament_uuid", "DEFAULT_POINTS"]

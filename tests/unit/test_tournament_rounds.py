@@ -230,3 +230,155 @@ def test_scenarios_are_found_by_any_alias_of_the_system() -> None:
 def test_every_pair_of_a_club_is_found_without_case() -> None:
     found = same_club(["a", "b", "c", "d"], {"a": "Red", "b": "red", "c": "RED", "d": None})
     assert found == {frozenset(p) for p in itertools.combinations("abc", 2)}
+
+
+# --- tournaments begun elsewhere ------------------------------------------------------------------
+
+def begun_elsewhere(app: Rollcall, rounds: int = 3) -> str:
+    """A t9a tournament whose players registered from a pairing tool's CSV and whose rounds 1..``rounds`` were
+    played on paper and imported as records."""
+    from domain.tournaments import registrations
+    from elsewhere import players_csv, round_records
+
+    app.create_tournament("Paper Cup", "t9a")
+    app.register_players("Paper Cup", registrations(players_csv(), "players.csv"))
+    for round_no in range(1, rounds + 1):
+        for lines in round_records("Paper Cup", round_no):
+            app.import_record(lines)
+    return "Paper Cup"
+
+
+def test_the_round_after_rounds_imported_as_records_is_paired_from_their_standings(app: Rollcall) -> None:
+    from elsewhere import PLAYERS, met_before
+
+    name = begun_elsewhere(app)
+    paired = app.pair_round(name, 4, seed=1)
+    tables = [frozenset(p["name"] for p in t["players"]) for t in paired["tables"]]
+    assert len(tables) == 4 and not set(tables) & met_before(4), "nobody meets an opponent of rounds 1-3 again"
+    assert "Anna Lind" in tables[0], "the only player with three wins sits at table 1"
+    assert [app.stored_lines(t["game"])[0]["round"] for t in paired["tables"]] == [4] * 4
+    assert {p["faction"] for t in paired["tables"] for p in t["players"]} == {f for _, f, _ in PLAYERS}
+
+
+def test_a_round_that_came_in_as_records_cannot_be_paired_and_the_error_names_the_next(app: Rollcall) -> None:
+    name = begun_elsewhere(app)
+    with pytest.raises(TournamentError, match=r"round 1 cannot be paired: the next round of Paper Cup is 4 "
+                                              r"\(round 1 has 4 game\(s\) already\)"):
+        app.pair_round(name, 1)
+    with pytest.raises(TournamentError, match="round 3 cannot be paired: the next round of Paper Cup is 4"):
+        app.pair_round(name, 3)
+    assert app.tournament(name).rounds == {}
+
+
+def test_a_player_who_drops_after_imported_rounds_drops_after_the_last_of_them(app: Rollcall) -> None:
+    name = begun_elsewhere(app, rounds=2)
+    assert app.drop_player(name, "Hana Horáková")["after_round"] == 2
+
+
+def test_names_of_imported_games_match_registrations_in_any_case(app: Rollcall) -> None:
+    from domain.tournaments import registrations
+    from elsewhere import PLAYERS, round_records
+
+    app.create_tournament("Paper Cup", "t9a")
+    shouted = "name,faction\n" + "".join(f"{n.upper()},{f}\n" for n, f, _ in PLAYERS)
+    app.register_players("Paper Cup", registrations(shouted.encode(), "players.csv"))
+    for lines in round_records("Paper Cup", 1):
+        app.import_record(lines)
+    paired = app.pair_round("Paper Cup", 2, seed=3)
+    winners = {n.upper() for n, *_ in (PLAYERS[0], PLAYERS[2], PLAYERS[4], PLAYERS[6])}
+    assert {p["name"] for p in paired["tables"][0]["players"]} <= winners, "round 1's winners meet at table 1"
+
+
+# --- registering a list ----------------------------------------------------------------------------
+
+def test_a_pairing_tools_export_registers_its_players_with_faction_and_club(app: Rollcall) -> None:
+    from domain.tournaments import registrations
+    from elsewhere import PLAYERS, players_csv
+
+    app.create_tournament("Paper Cup", "t9a")
+    done = app.register_players("Paper Cup", registrations(players_csv(), "players.csv"))
+    assert [(r["player"], r.get("faction"), r.get("club")) for r in done.registered] == list(PLAYERS)
+    again = app.register_players("Paper Cup", registrations(players_csv(), "players.csv"))
+    assert again.registered == [] and again.already == [n for n, *_ in PLAYERS]
+    assert list(app.tournament("Paper Cup").players) == [n for n, *_ in PLAYERS], "nobody registered twice"
+
+
+@pytest.mark.parametrize("text", [
+    'NAME;FACTION;Club\n"Lind; Anna";orcs;\n',  # semicolons, as a spreadsheet of some countries saves
+    '\ufeffname,faction\n"Lind; Anna",orcs\n',  # a byte order mark
+    'faction\tname\nOrcs\tLind; Anna\n',  # tabs, columns in another order
+])
+def test_a_player_list_is_read_whatever_its_delimiter_case_and_order(text: str) -> None:
+    from domain.tournaments import registrations
+
+    [entry] = registrations(text.encode("utf-8"), "players.csv")
+    assert (entry.player, entry.faction.lower(), entry.club) == ("Lind; Anna", "orcs", None)
+
+
+def test_a_quoted_name_may_hold_commas_quotes_and_line_breaks() -> None:
+    from domain.tournaments import registrations
+
+    text = 'name,faction\n"Lind, ""Anna""\nthe second",orcs\nBoris,sylvan\n'
+    first, second = registrations(text.encode(), "players.csv")
+    assert first.player == 'Lind, "Anna"\nthe second' and second.player == "Boris"
+
+
+@pytest.mark.parametrize("data, error", [
+    (b"player,faction\nAnna,orcs\n", r"players.csv:1: the header row names no `name` column .*it has player, faction"),
+    (b"name,faction\nAnna,orcs\n,sylvan\n", r"players.csv:3: field `name` is empty"),
+    (b"name,faction\nAnna,orcs\n\nBoris,\n", r"players.csv:4: field `faction` is empty"),
+    (b"name,faction\nAnna,orcs\nanna,sylvan\n", r"players.csv:3: field `name`: anna is listed on line 2 already"),
+    (b"name,faction\nAnna,orcs\nB\xf6ris,orcs\n", r"players.csv:3: not UTF-8 text"),
+    (b"name,faction\n" + b"x" * 121 + b",orcs\n", r"players.csv:2: field `name`: longer than 120 characters"),
+    (b'name,faction\nAnna,orcs\n"Boris,orcs\n', r"players.csv:3: not CSV"),
+    (b"name,faction\n" + b"Anna,orcs\n" * 120_000, r"players.csv: a player list is at most 1000 kB"),
+])
+def test_a_bad_player_list_is_refused_naming_the_file_line_and_field(app: Rollcall, data: bytes, error: str) -> None:
+    from domain.tournaments import registrations
+
+    app.create_tournament("Paper Cup", "t9a")
+    with pytest.raises(TournamentError, match=error):
+        app.register_players("Paper Cup", registrations(data, "players.csv"))
+    assert app.tournament("Paper Cup").players == {}
+
+
+def test_the_players_of_a_tournaments_games_register_with_the_faction_they_played(app: Rollcall) -> None:
+    from elsewhere import PLAYERS, round_records
+
+    app.create_tournament("Paper Cup", "t9a")
+    for lines in round_records("Paper Cup", 1):
+        app.import_record(lines)
+    with pytest.raises(TournamentError, match="--from-games` registers the 8 players of its games"):
+        app.pair_round("Paper Cup", 2)
+    done = app.register_from_games("Paper Cup")
+    assert sorted((r["player"], r["faction"]) for r in done.registered) == sorted((n, f) for n, f, _ in PLAYERS)
+    assert app.register_from_games("Paper Cup").registered == []
+    assert len(app.pair_round("Paper Cup", 2, seed=1)["tables"]) == 4
+
+
+# --- a result by seat or by name -------------------------------------------------------------------
+
+def test_a_score_key_read_as_a_seat_and_as_the_other_players_name_is_refused_naming_both(app: Rollcall) -> None:
+    from domain.scenarios import scenarios
+
+    app.create_tournament("Club Night", "t9a")
+    header = {"rollcall": 1, "system": "t9a", "game": "club-r1-t1", "tournament": "Club Night", "round": 1, "table": 1,
+              "players": [{"id": "p1", "name": "P2"}, {"id": "p2", "name": "Boris"}],
+              "setup": next(iter(scenarios("t9a").values()))}
+    app.import_record([json.dumps(header)])
+    with pytest.raises(TournamentError, match=r"'p2' at table 1 of round 1 reads two ways: seat p2, who is Boris, "
+                                              r"or the player named P2, who sits as p1; write seat:p2=VP or name:P2=VP"):
+        app.enter_result("Club Night", 1, 1, {"p2": 3, "Boris": 1})
+    assert len(app.stored_lines("club-r1-t1")) == 1, "nothing stored"
+    ended = app.enter_result("Club Night", 1, 1, {"name:P2": 3, "seat:p2": 1})
+    assert ended["score"] == {"p1": 3, "p2": 1} and ended["winner"] == "p1"
+
+
+def test_a_score_key_read_both_ways_as_one_player_is_taken(app: Rollcall) -> None:
+    from domain.tournaments import scored_seat
+
+    players = [{"id": "p1", "name": "Anna"}, {"id": "p2", "name": "P2"}]
+    assert [scored_seat(players, key, "table 1") for key in ("P2", "p1", "anna", "Seat:P2", "NAME:anna")] == [
+        "p2", "p1", "p1", "p2", "p1"]
+    with pytest.raises(TournamentError, match=r"name:p1 does not play at table 1 \(Anna \(p1\) and P2 \(p2\) do\)"):
+        scored_seat(players, "name:p1", "table 1")
