@@ -12,6 +12,7 @@ import duckdb
 import pyarrow as pa
 
 from projections.columns import DUMPED, describe
+from projections.csvcells import text_column
 
 BATCH_ROWS = 100_000
 FORMATS = {"parquet": "Parquet", "csv": "CSV"}  # format -> its name in prose
@@ -55,7 +56,7 @@ def _write(reader: pa.RecordBatchReader, schema: pa.Schema, path: Path, fmt: str
     writer = pyarrow.parquet.ParquetWriter(path, schema) if fmt == "parquet" else pyarrow.csv.CSVWriter(path, schema)
     try:
         for batch in reader:
-            batch = _converted(batch, schema)
+            batch = _converted(batch, schema, fmt)
             writer.write_batch(batch)
             rows += batch.num_rows
     finally:
@@ -63,14 +64,17 @@ def _write(reader: pa.RecordBatchReader, schema: pa.Schema, path: Path, fmt: str
     return rows
 
 
-def _converted(batch: pa.RecordBatch, schema: pa.Schema) -> pa.RecordBatch:
+def _converted(batch: pa.RecordBatch, schema: pa.Schema, fmt: str) -> pa.RecordBatch:
+    """A batch in the types of ``schema``; for CSV, text a spreadsheet would run is written as text
+    (projections.csvcells)."""
     columns = []
     for column, target in zip(batch.columns, schema):
         if pa.types.is_list(column.type) and pa.types.is_string(target.type):
             column = pa.array([None if v is None else json.dumps(v) for v in column.to_pylist()], pa.string())
         elif isinstance(column.type, pa.ExtensionType):
             column = column.storage.cast(target.type)
-        columns.append(column.cast(target.type))
+        column = column.cast(target.type)
+        columns.append(text_column(column) if fmt == "csv" else column)
     return pa.RecordBatch.from_arrays(columns, schema=schema)
 
 
@@ -84,7 +88,9 @@ def readme(schemas: dict[str, pa.Schema], rows: dict[str, int], fmt: str) -> str
                   "- R: `arrow::read_parquet('games.parquet')`",
                   "- DuckDB: `SELECT * FROM 'games.parquet'`", ""]
     else:
-        lines += ["Each file has a header line; JSON values and lists are JSON text, an empty cell is no value.", ""]
+        lines += ["Each file has a header line; JSON values and lists are JSON text, an empty cell is no value. A "
+                  "text cell starting with =, +, -, @, a tab or a carriage return is written with a leading ' so that "
+                  "a spreadsheet shows it as text instead of running it.", ""]
     lines += ["Seats are player ids `p1`, `p2`; tournament tables name players by name.", ""]
     for name, schema in schemas.items():
         table, what = DUMPED[name]

@@ -8,6 +8,7 @@ from typing import Any
 import duckdb
 
 from domain.tournaments import TournamentNotFound
+from projections.csvcells import as_text
 from projections.queries import rows
 from projections.sqlfiles import sql_text
 
@@ -71,13 +72,18 @@ PAIRINGS_CSV = ("round", "table_no", "player", "faction", "opponent", "opponent_
                 "result", "game")
 
 
+RESULTS_CSV = ("round", "table_no", "game", "player", "faction", "opponent", "opponent_faction", "score",
+               "opponent_score", "result", "tournament_points")
+
+
 def csv_text(rows: list[dict[str, Any]], columns: tuple[str, ...]) -> str:
-    """``rows`` as CSV with a header line (empty cells for None)."""
+    """``rows`` as CSV with a header line (empty cells for None); a name a spreadsheet would run as a formula
+    is written as text (projections.csvcells)."""
     import csv
     import io
 
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=list(columns), extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows({k: as_text(v) for k, v in row.items()} for row in rows)
     return out.getvalue()

@@ -95,3 +95,31 @@ def test_csv_files_hold_the_same_rows(data: Path, tmp_path: Path) -> None:
 def test_dump_without_a_folder_says_what_it_needs(data: Path) -> None:
     result = CliRunner().invoke(app, ["dump", "--data", str(data)])
     assert result.exit_code == 1 and "--parquet DIR or --csv DIR" in result.output
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_text_and_parquet_keeps_them_as_they_are(tmp_path: Path) -> None:
+    import csv
+    import json
+
+    from domain.scenarios import scenarios
+
+    folder, names = tmp_path / "data", ("=HYPERLINK(\"http://x.invalid\",\"x\")", "\tTab", "+1", "-2", "@A1", "\rCR")
+    for number, (a, b) in enumerate(zip(names[::2], names[1::2]), start=1):
+        header = {"rollcall": 1, "system": "t9a", "game": f"formula-{number}", "tournament": "-Cup", "round": number,
+                  "table": 1, "players": [{"id": "p1", "name": a, "faction": "=orcs"}, {"id": "p2", "name": b}],
+                  "setup": next(iter(scenarios("t9a").values()))}
+        record = tmp_path / f"formula-{number}.rollcall.jsonl"
+        record.write_text(json.dumps(header) + "\n", encoding="utf-8")
+        assert CliRunner().invoke(app, ["import", str(record), "--data", str(folder)]).exit_code == 0
+    for fmt in ("csv", "parquet"):
+        result = CliRunner().invoke(app, ["dump", f"--{fmt}", str(tmp_path / fmt), "--data", str(folder)])
+        assert result.exit_code == 0, result.output
+    with (tmp_path / "csv" / "players.csv").open(encoding="utf-8", newline="") as f:
+        players = list(csv.DictReader(f))
+    assert sorted(p["name"] for p in players) == sorted("'" + n for n in names)
+    assert {p["faction"] for p in players} == {"'=orcs", ""} and {p["seat"] for p in players} == {"1", "2"}
+    with (tmp_path / "csv" / "pairings.csv").open(encoding="utf-8", newline="") as f:
+        assert {p["tournament"] for p in csv.DictReader(f)} == {"'-Cup"}
+    assert "leading '" in (tmp_path / "csv" / "README.md").read_text(encoding="utf-8")
+    parquet = query("SELECT name FROM read_parquet($path) ORDER BY name", tmp_path / "parquet" / "players.parquet")
+    assert [n for (n,) in parquet] == sorted(names)
