@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli.options import App, AsJson, DataDir, Key, echo_json, open_app, read, table
-from domain.errors import MalformedRecord
+from domain.errors import MalformedRecord, RollcallError
 from domain.record import NotJSON, read_json
 from domain.systems import systems_in_words
 from domain.systems.presentation import plural, title_words
@@ -106,14 +106,17 @@ def standings(name: Name, as_json: AsJson = False, as_csv: Csv = False, data: Da
 @app.command("results")
 def results(name: Annotated[str, typer.Argument(help="Tournament name.")],
             round_no: Annotated[Optional[int], typer.Option("--round", help="Only this round.")] = None,
-            as_json: AsJson = False,
+            as_json: AsJson = False, as_csv: Csv = False,
             data: DataDir = None) -> None:
     """Results per round: each game (victory points and result of the player in seat 1) and each bye."""
-    from projections.tournaments import results as query
+    from projections.tournaments import RESULTS_CSV, csv_text, results as query
 
     rows = read(data, query, name, round_no)
     if as_json:
         echo_json(rows)
+        return
+    if as_csv:
+        typer.echo(csv_text(rows, RESULTS_CSV), nl=False)
         return
     if not rows:
         typer.echo(f"no results of {name}" + (f" in round {round_no}" if round_no else ""))
@@ -123,13 +126,39 @@ def results(name: Annotated[str, typer.Argument(help="Tournament name.")],
 
 
 @app.command("register")
-def register(name: Name, player: Player,
+def register(name: Name,
+             player: Annotated[Optional[str], typer.Option(help="The player's name.")] = None,
              faction: Annotated[Optional[str], typer.Option(help="The player's faction.")] = None,
              club: Annotated[Optional[str], typer.Option(help="The player's club or team (kept apart in round 1).")] = None,
+             from_csv: Annotated[Optional[Path], typer.Option(
+                 "--csv", metavar="FILE", help="Register every player of a pairing tool's export: CSV with a header "
+                                               "row naming name and faction (club optional, other columns ignored).")] = None,
+             from_games: Annotated[bool, typer.Option(
+                 "--from-games", help="Register everyone who played a game of the tournament, with their faction.")] = False,
              data: DataDir = None, key: Key = None) -> None:
-    """Register a player in a created tournament (an organiser's key once the store has keys)."""
-    entry = open_app(data, key).register_player(name, player, faction, club)
-    typer.echo(f"registered {entry['player']} in {name}")
+    """Register a player (--player), the players of a CSV file (--csv) or of the tournament's games
+    (--from-games) in a created tournament; players already registered are left as they are, so registering
+    a list again adds nobody twice (an organiser's key once the store has keys)."""
+    from domain.tournaments import registrations
+
+    if sum((player is not None, from_csv is not None, from_games)) != 1:
+        raise RollcallError("name one: --player NAME, --csv FILE or --from-games")
+    store = open_app(data, key)
+    if player is not None:
+        entry = store.register_player(name, player, faction, club)
+        typer.echo(f"registered {entry['player']} in {name}")
+        return
+    if from_csv is not None:
+        try:
+            raw = from_csv.read_bytes()
+        except OSError as exc:
+            raise RollcallError(f"{from_csv}: cannot be read ({exc.strerror})") from None
+        done = store.register_players(name, registrations(raw, str(from_csv)))
+    else:
+        done = store.register_from_games(name)
+    already = ", ".join(done.already[:10]) + (f" and {len(done.already) - 10} more" if len(done.already) > 10 else "")
+    typer.echo(f"registered {plural(len(done.registered), 'player')} in {name}"
+               + (f"; already registered: {already}" if done.already else ""))
 
 
 @app.command("check-in")
@@ -240,3 +269,4 @@ def pairings(name: Name,
         shown = [{**r, "table_no": r["table_no"] or "bye", "result": r["result"] if r["game"] else None}
                  for r in rows]
         table(f"Pairings of {name}, round {rows[0]['round']}", shown, PAIRING_COLUMNS)
+

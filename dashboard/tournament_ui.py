@@ -1,5 +1,6 @@
-"""What the tournament pages share: cached tournament queries, the tournament picker bound to the URL, and
-pairing a round from the dashboard."""
+"""What the tournament pages share: cached tournament queries, the tournament picker bound to the URL, and the
+organiser's writes from the dashboard: pairing a round, registering players (a pairing tool's CSV export, or
+everyone who played a game of the tournament)."""
 
 from __future__ import annotations
 
@@ -66,6 +67,34 @@ def pair_round(name: str, round_no: int, key: str | None) -> None:
                        + (f", bye {paired['bye']}" if paired["bye"] else ""))
     finally:
         store.close()
+    st.rerun()
+
+
+def register_players(name: str, uploaded) -> None:
+    """Register the players of an uploaded CSV file (domain.tournaments.registrations) with the session's key,
+    then run the page again, which shows the outcome."""
+    from domain.tournaments import registrations
+
+    _register(name, lambda store: store.register_players(name, registrations(uploaded.getvalue(), uploaded.name)))
+
+
+def register_from_games(name: str) -> None:
+    """Register everyone who played a game of the tournament, with the session's key."""
+    _register(name, lambda store: store.register_from_games(name))
+
+
+def _register(name: str, command) -> None:
+    from dashboard import session
+    from domain.errors import RollcallError
+
+    try:
+        done = command(session.store())
+    except RollcallError as exc:
+        st.session_state["tournament_message"] = ("error", str(exc))
+    else:
+        already = f" ({plural(len(done.already), 'player')} already registered)" if done.already else ""
+        st.session_state["tournament_message"] = (
+            "success", f"registered {plural(len(done.registered), 'player')}{already}")
     st.rerun()
 
 

@@ -24,7 +24,8 @@ DUMPED: dict[str, tuple[str, str]] = {
     "models": ("dim_models", "One row per Tornscape model of every game, as set up or placed."),
     "tournaments": ("dim_tournaments", "One row per tournament, created or only named by game headers."),
     "tournament_players": ("dim_tournament_players", "One row per player registered in a created tournament."),
-    "pairings": ("fct_pairings", "One row per table (and bye) of every pairing of a tournament round."),
+    "pairings": ("fct_pairings", "One row per table (and bye) of every pairing of a tournament round, and per "
+                                 "game of a round whose games came in without a pairing."),
     "results": ("fct_results", "One row per player per tournament game, and one per bye."),
     "standings": ("fct_standings", "One row per player of every tournament, ranked."),
     "disputes": ("fct_disputes", "One row per dispute a player opened."),
@@ -186,6 +187,9 @@ IN_TABLE: dict[tuple[str, str], str] = {
     ("fct_pairings", "player"): "Name of the player in seat p1 (the bye's player on the bye row).",
     ("fct_pairings", "opponent"): "Name of the player in seat p2.",
     ("fct_pairings", "opponent_faction"): "Faction of the player in seat p2.",
+    ("fct_pairings", "pairing"): "Pairing number within the round (a round paired again has a later one); empty "
+                                 "for a round whose games came in without a pairing in Rollcall (imported, "
+                                 "recorded elsewhere, results alone).",
     ("fct_results", "name"): "The player's name (standings are by name).",
     ("fct_standings", "player"): "The player's name.",
     ("fct_standings", "games"): "Games finished (a bye is not a game).",

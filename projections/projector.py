@@ -46,7 +46,7 @@ ROW_GROUP_ROWS = 16_384
 # Created in this order (a view must follow those it reads).
 GAME_VIEWS = ("fct_states_views", "dim_d6_sums", "fct_roll_odds", "fct_casts", "fct_dispels",
               "fct_flux_draws", "fct_card_draws", "fct_initiative")
-TOURNAMENT_VIEWS = ("fct_tournament_events", "dim_tournament_players", "fct_pairings", "dim_withdrawn_games",
+TOURNAMENT_VIEWS = ("fct_tournament_events", "dim_tournament_players", "dim_withdrawn_games", "fct_pairings",
                     "dim_tournaments", "fct_results", "fct_standings")  # the first: a table
 DISPUTE_VIEWS = ("fct_disputes", "fct_rulings")
 STAT_VIEWS: tuple[str, ...] = ("stat_tables",)  # tables and macros; filled by projections.stats.refresh

@@ -1,5 +1,7 @@
 """Pairings and standings for the players: read-only, no key, nothing else of the store. Deep link:
-/public?tournament=NAME (&round=R for an earlier round's pairings). Both tables download as CSV."""
+/public?tournament=NAME (&round=R for an earlier round's pairings). Every round shows, paired here or with games
+that came in otherwise (imported, recorded elsewhere). Both tables download as CSV, names a spreadsheet would
+run written as text."""
 
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ RESULTS = {"W": "won", "D": "draw", "L": "lost", "B": "bye", None: "playing"}
 
 
 def pairings_frame(rows: list[dict]) -> pd.DataFrame:
-    shown = [{**r, "table_no": str(r["table_no"]) if r["table_no"] is not None else "bye",
+    shown = [{**r, "table_no": "bye" if r["game"] is None else str(r["table_no"] or ""),
               "opponent": r["opponent"] or "", "opponent_faction": r["opponent_faction"] or "",
               "result": RESULTS[r["result"]]} for r in rows]
     return pd.DataFrame([{label: r[k] for k, label in PAIRING_COLUMNS.items()} for r in shown],

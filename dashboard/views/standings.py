@@ -1,5 +1,6 @@
 """Standings: a tournament's standings, the points race and the results of each round, every game
-linked to its replay; an organiser pairs the next round here. Deep link: /standings?tournament=NAME."""
+linked to its replay; an organiser registers players (a CSV list, or everyone who played its games), pairs the
+next round after the rounds played here. Deep link: /standings?tournament=NAME."""
 
 from __future__ import annotations
 
@@ -9,8 +10,12 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
+from dashboard import session
 from dashboard.games_table import replay_link
-from dashboard.tournament_ui import pair_round, query, show_message, tournament_picker, tournaments_or_stop
+from dashboard.tournament_ui import (pair_round, query, register_from_games, register_players, show_message,
+                                     tournament_picker, tournaments_or_stop)
+from domain.systems.presentation import plural
+from domain.tournaments import MAX_REGISTRATION_BYTES
 RESULT_COLUMNS = {"table_no": "table", "player": "player", "score": "VP", "opponent": "opponent", "result": "result",
                   "replay": "replay"}  # each player's faction is in the standings above
 CHART_PLAYERS = 12  # the points race shows the leaders only
@@ -114,18 +119,45 @@ for tab, number in zip(st.tabs([f"Round {r}" for r in rounds]) if rounds else []
                                     "result": st.column_config.TextColumn("result", width=58)},
                      key=f"results_round_{number}")
 
+last = query("pairings", name, None)  # the last round: paired here, or its games came in otherwise
+played = max(info["rounds_played"] or 0, last[0]["round"] if last else 0)
 if info["created"]:
+    st.subheader("Players")
+    registered = query("players", name)
+    active = [p for p in registered if p["dropped_after_round"] is None]
+    st.caption(f"{plural(len(registered), 'player')} registered" + (
+        f", {len(active)} still in" if len(active) != len(registered) else "") + ".")
+    if not registered and info["games"]:
+        st.info("Nobody is registered yet, so nobody can be paired: register the players of its games, or upload "
+                "the players' list.", icon=":material/group_add:")
+    if session.may("organise"):
+        upload, games = st.columns([2, 1], vertical_alignment="bottom")
+        with upload.form("register_csv", clear_on_submit=True, border=False):
+            listed = st.file_uploader("Players' list (CSV with name and faction columns, club optional)",
+                                      type=["csv", "txt"], key="register_file",
+                                      max_upload_size=max(1, MAX_REGISTRATION_BYTES // 1_000_000),
+                                      help="A pairing tool's export: a header row naming name and faction; other "
+                                           "columns are ignored. Players already registered are left as they are.")
+            if st.form_submit_button("Register the list", icon=":material/upload_file:") and listed is not None:
+                register_players(name, listed)
+        if info["games"] and games.button("Register from games", icon=":material/group_add:", key="register_games",
+                                          help="Everyone who played a game of this tournament, with their faction"):
+            register_from_games(name)
+    else:
+        st.caption("Sign in with an organiser's key in the sidebar to register players.")
+
     st.subheader("Next round")
-    paired = [r["round"] for r in query("pairings", name, None)]
-    next_round = (paired[0] if paired else 0) + 1
     with st.form("pair_round"):
         st.caption("Pairs from the standings (Swiss: no rematch when avoidable, one bye to the lowest-ranked player "
                    "without one, clubs kept apart in round 1) and creates the round's games. A round can be paired "
                    "again until one of its games has an event.")
         left, right = st.columns([1, 2])
-        round_no = left.number_input("Round", min_value=1, value=next_round, step=1, key="pair_round_no")
+        if st.session_state.get("pair_round_next") != (name, played + 1):  # a round was played meanwhile
+            st.session_state["pair_round_next"] = (name, played + 1)
+            st.session_state["pair_round_no"] = played + 1
+        round_no = left.number_input("Round", min_value=1, step=1, key="pair_round_no")
         key = right.text_input("Organiser's key", type="password", key="pair_key",
                                help="Needed once the store has keys")
         if st.form_submit_button("Pair round", icon=":material/shuffle:"):
             pair_round(name, int(round_no), key)
-    st.markdown(f"Players' page: [pairings and standings](public?tournament={quote(name)})")
+st.markdown(f"Players' page: [pairings and standings](public?tournament={quote(name)})")

