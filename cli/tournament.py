@@ -270,3 +270,24 @@ def pairings(name: Name,
                  for r in rows]
         table(f"Pairings of {name}, round {rows[0]['round']}", shown, PAIRING_COLUMNS)
 
+
+@app.command("cards")
+def cards(name: Name,
+          output: Annotated[Path, typer.Option("-o", "--output", metavar="FILE.html", help="The HTML file to write.")],
+          round_no: Annotated[Optional[int], typer.Option("--round", help="Round (default: the last).")] = None,
+          base_url: Annotated[Optional[str], typer.Option(
+              help="The dashboard's address as the tables' tablets and the spectators' phones reach it (default: "
+                   "the dashboard on this machine).", show_default=False)] = None,
+          data: DataDir = None) -> None:
+    """Printable table cards of a round: per table its number, the players and their factions, and QR codes
+    of the table's Record page (for the scorekeeper, who signs in there) and of the round's Live view (for
+    spectators); two cards per A4 page."""
+    from projections.cards import DEFAULT_BASE_URL, round_cards
+
+    page, rows = read(data, round_cards, name, round_no, base_url or DEFAULT_BASE_URL)
+    try:
+        output.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise RollcallError(f"{output}: cannot be written ({exc.strerror})") from None
+    tables = sum(1 for r in rows if r["game"])
+    typer.echo(f"wrote {output}: {plural(tables, 'table card')} of round {rows[0]['round']} of {name}")

@@ -98,5 +98,18 @@ def _register(name: str, command) -> None:
     st.rerun()
 
 
+def base_url() -> str:
+    """The dashboard's address as this browser reached it (what the table cards' QR codes link to)."""
+    from urllib.parse import urlsplit
+
+    from projections.cards import DEFAULT_BASE_URL
+
+    url = st.context.url
+    if not url:
+        return DEFAULT_BASE_URL
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}{parts.path.rsplit('/', 1)[0]}"
+
+
 def show_message() -> None:
     layout.show_message("tournament_message")

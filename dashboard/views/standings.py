@@ -1,6 +1,6 @@
 """Standings: a tournament's standings, the points race and the results of each round, every game
 linked to its replay; an organiser registers players (a CSV list, or everyone who played its games), pairs the
-next round after the rounds played here. Deep link: /standings?tournament=NAME."""
+next round after the rounds played and prints the table cards here. Deep link: /standings?tournament=NAME."""
 
 from __future__ import annotations
 
@@ -12,10 +12,11 @@ import streamlit as st
 
 from dashboard import session
 from dashboard.games_table import replay_link
-from dashboard.tournament_ui import (pair_round, query, register_from_games, register_players, show_message,
+from dashboard.tournament_ui import (base_url, pair_round, query, register_from_games, register_players, show_message,
                                      tournament_picker, tournaments_or_stop)
 from domain.systems.presentation import plural
 from domain.tournaments import MAX_REGISTRATION_BYTES
+from projections.cards import cards_html
 RESULT_COLUMNS = {"table_no": "table", "player": "player", "score": "VP", "opponent": "opponent", "result": "result",
                   "replay": "replay"}  # each player's faction is in the standings above
 CHART_PLAYERS = 12  # the points race shows the leaders only
@@ -160,4 +161,11 @@ if info["created"]:
                                help="Needed once the store has keys")
         if st.form_submit_button("Pair round", icon=":material/shuffle:"):
             pair_round(name, int(round_no), key)
+if last and any(r["game"] for r in last):
+    round_shown, base = last[0]["round"], base_url()
+    st.download_button(f"Table cards, round {round_shown} (HTML, to print)",
+                       lambda: cards_html(name, last, base), f"{name} round {round_shown} table cards.html",
+                       mime="text/html", icon=":material/print:", key="table_cards", on_click="ignore",
+                       help="One card per table: its number, the players, and QR codes of the table's Record page "
+                            "and of the round's Live view. Two cards per A4 page.")
 st.markdown(f"Players' page: [pairings and standings](public?tournament={quote(name)})")

@@ -1,6 +1,6 @@
 """The organiser's part of the Standings page under streamlit.testing.v1.AppTest: registering players from an
-uploaded CSV or from the tournament's games, pairing the round after rounds that came in as records; and the
-Pairings page showing those rounds."""
+uploaded CSV or from the tournament's games, pairing the round after rounds that came in as records, the
+printable table cards; and the Pairings page showing those rounds."""
 
 from __future__ import annotations
 
@@ -79,6 +79,8 @@ def test_an_organiser_uploads_the_players_list_and_pairs_round_four_after_three_
     Projector(data).run()
     at.run()
     assert at.number_input(key="pair_round_no").value == 5
+    cards = [d for d in at.get("download_button") if d.proto.label.startswith("Table cards")]
+    assert [d.proto.label for d in cards] == ["Table cards, round 4 (HTML, to print)"]
 
 
 def test_a_bad_upload_is_refused_naming_the_line_and_field(tmp_path, monkeypatch) -> None:
@@ -103,11 +105,13 @@ def test_the_players_of_the_games_register_from_the_page_and_round_two_pairs(tmp
     assert any("round 2 paired: 4 tables" in s.value for s in at.success), [e.value for e in at.error]
 
 
-def test_a_tournament_named_only_by_its_games_offers_no_registration(tmp_path, monkeypatch):
+def test_a_tournament_named_only_by_its_games_offers_no_registration_but_its_cards(tmp_path, monkeypatch):
     data = tmp_path / "data"
     imported(data, create=False)
     at = open_page(STANDINGS, data, monkeypatch)
     assert not at.file_uploader and not any(b.label == "Register from games" for b in at.button)
+    cards = [d.proto.label for d in at.get("download_button")]
+    assert cards == ["Table cards, round 3 (HTML, to print)"]
 
 
 def test_without_an_organisers_sign_in_the_page_offers_no_registration(tmp_path, monkeypatch) -> None:

@@ -1,13 +1,15 @@
 """A tournament begun outside Rollcall and carried on in it, from the command line over a real SQLite store and
 DuckDB read models: players registered from a pairing tool's CSV or from the games, rounds 1–3 imported as
-records, round 4 paired; a pairing stored whole or not at all; results by seat or by name; CSV a
-spreadsheet opens without running anything."""
+records, round 4 paired; a pairing stored whole or not at all; results by seat or by name; printable table
+cards; CSV a spreadsheet opens without running anything."""
 
 from __future__ import annotations
 
+import base64
 import csv
 import io
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -153,6 +155,67 @@ def test_a_player_named_p2_is_no_seat_id_in_disguise(run, tmp_path: Path) -> Non
     done = run("tournament", "result", "Club Night", "--round", "1", "--table", "1", "--score", "name:P2=3",
                "--score", "Boris=1").output
     assert "ended p1 3, p2 1; winner p1" in done
+
+
+# --- printable table cards -----------------------------------------------------------------------------
+
+def card_images(page: str) -> list[tuple[str, bytes]]:
+    """(the URL the page says the code holds, the PNG) of every QR image of a cards page."""
+    found = re.findall(r'<img src="data:image/png;base64,([^"]+)" alt="[^"]*" data-url="([^"]+)"', page)
+    return [(url.replace("&amp;", "&"), base64.b64decode(png)) for png, url in found]
+
+
+def decoded(png: bytes) -> str | None:
+    """The text of the QR code in ``png``, read by zxing-cpp (None when no decoder is installed)."""
+    try:
+        import zxingcpp
+        from PIL import Image
+    except ImportError:
+        return None
+    [code] = zxingcpp.read_barcodes(Image.open(io.BytesIO(png)))
+    return code.text
+
+
+def test_table_cards_show_each_table_with_escaped_names_and_working_qr_codes(run, tmp_path: Path) -> None:
+    run("tournament", "create", "Night <Cup>", "--system", "t9a")
+    listed = tmp_path / "players.csv"
+    listed.write_text('name,faction\n"<script>alert(1)</script>",orcs\nBjörk & Co,sylvan\nAnna,orcs\nBo,sylvan\n',
+                      encoding="utf-8")
+    run("tournament", "register", "Night <Cup>", "--csv", str(listed))
+    paired = run("tournament", "pair", "Night <Cup>", "--round", "1", "--seed", "2").output
+    out = tmp_path / "cards.html"
+    printed = run("tournament", "cards", "night <cup>", "--round", "1", "-o", str(out), "--base-url",
+                  "https://venue.example:8443/").output
+    assert f"wrote {out}: 2 table cards of round 1" in printed
+    page = out.read_text(encoding="utf-8")
+    assert re.findall(r'<div class="table">(Table \d+)</div>', page) == ["Table 1", "Table 2"]
+    assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "Björk &amp; Co" in page and "Night &lt;Cup&gt;" in page and "Orcs" in page and "Sylvan" in page
+    assert "break-after: page" in page and "size: A4" in page
+    games = re.findall(r"game (night-cup-r1-t\d)", paired)
+    expected = [url for game in games for url in (f"https://venue.example:8443/record?game={game}",
+                                                  "https://venue.example:8443/live?tournament=Night+%3CCup%3E&round=1")]
+    images = card_images(page)
+    assert [url for url, _ in images] == expected
+    for url, png in images:
+        assert decoded(png) in (url, None), "each QR code holds the address printed under it"
+    pytest.importorskip("zxingcpp")
+    assert all(decoded(png) == url for url, png in images)
+
+
+def test_the_cards_of_a_round_without_tables_or_with_a_bad_address_are_refused(run, begun: Path) -> None:
+    bad = run("tournament", "cards", NAME, "-o", "cards.html", "--base-url", "venue:8501", ok=False).output
+    assert "--base-url must be the dashboard's address, such as http://localhost:8501, not 'venue:8501'" in bad
+    none = run("tournament", "cards", NAME, "--round", "9", "-o", "cards.html", ok=False).output
+    assert "Paper Cup has no table to print in that round" in none
+
+
+def test_the_cards_default_to_the_last_round_and_the_local_dashboard(run, begun: Path, tmp_path: Path) -> None:
+    out = tmp_path / "cards.html"
+    run("tournament", "cards", NAME, "-o", str(out))
+    urls = [url for url, _ in card_images(out.read_text(encoding="utf-8"))]
+    assert urls[:2] == ["http://localhost:8501/record?game=paper-r3-t1",
+                        "http://localhost:8501/live?tournament=Paper+Cup&round=3"]
 
 
 # --- CSV a spreadsheet opens as text ---------------------------------------------------------------------
