@@ -234,7 +234,8 @@ def _setup(path: Path | None) -> dict | None:
 def result(name: Name, round_no: Round,
            table_no: Annotated[int, typer.Option("--table", help="Table number.")],
            score: Annotated[list[str], typer.Option(help="A player's victory points, as SEAT=VP or NAME=VP "
-                                                         "(give both: --score p1=3 --score p2=1).")],
+                                                         "(give both: --score p1=3 --score p2=1); seat:p2=VP or "
+                                                         "name:P2=VP where a name reads as a seat id.")],
            data: DataDir = None, key: Key = None) -> None:
     """Enter a game's result alone (the game then holds its setup and GameEnded); it counts in the
     standings like any other game. The winner is the player with more victory points."""

@@ -10,6 +10,7 @@ from dashboard import data, layout
 from domain.systems.presentation import plural
 
 TOURNAMENT = "tournament"
+PAIRED, REGISTERED = "tournament_message", "register_message"  # the outcome of pairing, of registering
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -72,7 +73,7 @@ def pair_round(name: str, round_no: int, key: str | None) -> None:
 
 def register_players(name: str, uploaded) -> None:
     """Register the players of an uploaded CSV file (domain.tournaments.registrations) with the session's key,
-    then run the page again, which shows the outcome."""
+    then run the page again, which shows the outcome beside the controls (``show_message(REGISTERED)``)."""
     from domain.tournaments import registrations
 
     _register(name, lambda store: store.register_players(name, registrations(uploaded.getvalue(), uploaded.name)))
@@ -90,11 +91,10 @@ def _register(name: str, command) -> None:
     try:
         done = command(session.store())
     except RollcallError as exc:
-        st.session_state["tournament_message"] = ("error", str(exc))
+        st.session_state[REGISTERED] = ("error", str(exc))
     else:
         already = f" ({plural(len(done.already), 'player')} already registered)" if done.already else ""
-        st.session_state["tournament_message"] = (
-            "success", f"registered {plural(len(done.registered), 'player')}{already}")
+        st.session_state[REGISTERED] = ("success", f"registered {plural(len(done.registered), 'player')}{already}")
     st.rerun()
 
 
@@ -111,5 +111,6 @@ def base_url() -> str:
     return f"{parts.scheme}://{parts.netloc}{parts.path.rsplit('/', 1)[0]}"
 
 
-def show_message() -> None:
-    layout.show_message("tournament_message")
+def show_message(key: str = PAIRED) -> None:
+    """The outcome of the last pairing (or, ``REGISTERED``, registering) of this session, shown once."""
+    layout.show_message(key)

@@ -12,8 +12,8 @@ import streamlit as st
 
 from dashboard import session
 from dashboard.games_table import replay_link
-from dashboard.tournament_ui import (base_url, pair_round, query, register_from_games, register_players, show_message,
-                                     tournament_picker, tournaments_or_stop)
+from dashboard.tournament_ui import (REGISTERED, base_url, pair_round, query, register_from_games, register_players,
+                                     show_message, tournament_picker, tournaments_or_stop)
 from domain.systems.presentation import plural
 from domain.tournaments import MAX_REGISTRATION_BYTES
 from projections.cards import cards_html
@@ -132,18 +132,22 @@ if info["created"]:
         st.info("Nobody is registered yet, so nobody can be paired: register the players of its games, or upload "
                 "the players' list.", icon=":material/group_add:")
     if session.may("organise"):
-        upload, games = st.columns([2, 1], vertical_alignment="bottom")
+        upload, games = st.columns([3, 2], vertical_alignment="bottom")
         with upload.form("register_csv", clear_on_submit=True, border=False):
             listed = st.file_uploader("Players' list (CSV with name and faction columns, club optional)",
                                       type=["csv", "txt"], key="register_file",
                                       max_upload_size=max(1, MAX_REGISTRATION_BYTES // 1_000_000),
                                       help="A pairing tool's export: a header row naming name and faction; other "
                                            "columns are ignored. Players already registered are left as they are.")
-            if st.form_submit_button("Register the list", icon=":material/upload_file:") and listed is not None:
-                register_players(name, listed)
+            if st.form_submit_button("Register the list", icon=":material/upload_file:"):
+                if listed is None:
+                    st.warning("Choose the players' list (a CSV file) first.", icon=":material/upload_file:")
+                else:
+                    register_players(name, listed)
         if info["games"] and games.button("Register from games", icon=":material/group_add:", key="register_games",
                                           help="Everyone who played a game of this tournament, with their faction"):
             register_from_games(name)
+        show_message(REGISTERED)
     else:
         st.caption("Sign in with an organiser's key in the sidebar to register players.")
 

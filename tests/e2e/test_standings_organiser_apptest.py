@@ -138,3 +138,10 @@ def test_the_pairings_page_shows_the_rounds_of_imported_games(tmp_path, monkeypa
     assert list(pairing["table"]) == ["1", "2", "3", "4"] and set(pairing["result"]) == {"won"}
     shown = {frozenset((r["player"], r["opponent"])) for _, r in pairing.iterrows()}
     assert shown == met_before(4) - met_before(3)
+
+
+def test_registering_without_a_file_asks_for_one(tmp_path, monkeypatch) -> None:
+    data = tmp_path / "data"
+    imported(data, rounds=())
+    at = press(open_page(STANDINGS, data, monkeypatch), "Register the list")
+    assert [w.value for w in at.warning] == ["Choose the players' list (a CSV file) first."]

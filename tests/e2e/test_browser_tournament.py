@@ -1,0 +1,89 @@
+"""A tournament begun on paper carried on in the dashboard, in a real browser: rounds 1-3 imported as records,
+the organiser uploads the players' list on the Standings page, pairs round 4 there and downloads the table
+cards; the Pairings page shows every round. Screenshots at 1,400, 820 and 390 px in test-output/screenshots."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from elsewhere import PLAYERS, players_csv, round_records
+from streamlit_server import SCREENSHOTS, chromium, new_page, streamlit_server
+
+pytestmark = pytest.mark.browser
+NAME = "Paper Cup"
+
+
+@pytest.fixture(scope="module")
+def paper_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from domain.application import Rollcall
+    from projections.projector import Projector
+
+    data = tmp_path_factory.mktemp("paper") / "data"
+    store = Rollcall.open(data)
+    store.create_tournament(NAME, "t9a")
+    for round_no in (1, 2, 3):
+        for lines in round_records(NAME, round_no):
+            store.import_record(lines)
+    store.close()
+    Projector(data).run()
+    return data
+
+
+@pytest.fixture(scope="module")
+def server(paper_data: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with streamlit_server(paper_data, tmp_path_factory.mktemp("streamlit-paper") / "server.log") as base:
+        yield base
+
+
+def settled(page) -> None:
+    page.locator("[data-testid='stMainBlockContainer']").wait_for()
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=20_000)
+
+
+def test_an_organiser_registers_the_list_pairs_round_four_and_prints_the_cards(server: str, tmp_path: Path) -> None:
+    listed = tmp_path / "players.csv"
+    listed.write_bytes(players_csv())
+    with chromium() as browser, new_page(browser) as page:
+        page.goto(f"{server}/standings?tournament=Paper+Cup")
+        settled(page)
+        page.get_by_text("Nobody is registered yet").wait_for()
+        page.locator("input[type=file]").set_input_files(str(listed))
+        page.get_by_text("players.csv").first.wait_for()
+        page.get_by_role("button", name="Register the list").click()
+        page.get_by_text("registered 8 players").wait_for()
+        page.get_by_text("registered 8 players").scroll_into_view_if_needed()
+        page.screenshot(path=f"{SCREENSHOTS}/tournament-registered.png")  # the outcome beside the controls
+        page.get_by_text("8 players registered").wait_for()  # the follower republished: the page shows them
+        assert page.get_by_test_id("stNumberInputField").input_value() == "4"
+        page.get_by_role("button", name="Pair round").click()
+        page.get_by_text("round 4 paired: 4 tables").wait_for()
+        page.get_by_role("button", name=re.compile("Table cards, round 4")).wait_for()
+        with page.expect_download() as download:
+            page.get_by_role("button", name=re.compile("Table cards, round 4")).click()
+        cards = Path(download.value.path()).read_text(encoding="utf-8")
+        assert download.value.suggested_filename == "Paper Cup round 4 table cards.html"
+        assert re.findall(r'<div class="table">(Table \d)</div>', cards) == [f"Table {t}" for t in (1, 2, 3, 4)]
+        assert f'data-url="{server}/record?game=paper-cup-r4-t1"' in cards, "the codes lead to this dashboard"
+        assert all(html_name in cards for html_name in ("Élodie Ørsted", "Gül Şahin"))
+        page.get_by_role("button", name=re.compile("Table cards, round 4")).scroll_into_view_if_needed()
+        page.screenshot(path=f"{SCREENSHOTS}/tournament-round-4-paired.png")
+
+        page.goto(f"{server}/public?tournament=Paper+Cup&round=1")
+        settled(page)
+        page.get_by_text(PLAYERS[0][0]).first.wait_for(state="attached")  # a cell of the grid (a canvas)
+        assert "No round paired yet" not in page.inner_text("body")
+        for width in (1400, 820, 390):
+            page.set_viewport_size({"width": width, "height": 1000})
+            page.wait_for_timeout(800)
+            page.screenshot(path=f"{SCREENSHOTS}/tournament-pairings-imported-round-{width}.png", full_page=True)
+        page.goto(f"{server}/standings?tournament=Paper+Cup")
+        settled(page)
+        page.get_by_role("button", name="Pair round").wait_for()
+        for width in (1400, 820, 390):
+            page.set_viewport_size({"width": width, "height": 1000})
+            page.wait_for_timeout(800)
+            page.get_by_role("button", name="Register the list").scroll_into_view_if_needed()
+            page.screenshot(path=f"{SCREENSHOTS}/tournament-standings-organiser-{width}.png")
