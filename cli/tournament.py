@@ -132,9 +132,11 @@ def register(name: Name,
              club: Annotated[Optional[str], typer.Option(help="The player's club or team (kept apart in round 1).")] = None,
              from_csv: Annotated[Optional[Path], typer.Option(
                  "--csv", metavar="FILE", help="Register every player of a pairing tool's export: CSV with a header "
-                                               "row naming name and faction (club optional, other columns ignored).")] = None,
+                                               "row naming name and faction (club optional, other columns "
+                                               "ignored).")] = None,
              from_games: Annotated[bool, typer.Option(
-                 "--from-games", help="Register everyone who played a game of the tournament, with their faction.")] = False,
+                 "--from-games", help="Register everyone who played a game of the tournament, with their "
+                                      "faction.")] = False,
              data: DataDir = None, key: Key = None) -> None:
     """Register a player (--player), the players of a CSV file (--csv) or of the tournament's games
     (--from-games) in a created tournament; players already registered are left as they are, so registering
@@ -143,6 +145,8 @@ def register(name: Name,
 
     if sum((player is not None, from_csv is not None, from_games)) != 1:
         raise RollcallError("name one: --player NAME, --csv FILE or --from-games")
+    if player is None and (faction or club):
+        raise RollcallError("--faction and --club go with --player (a list gives each player's own)")
     store = open_app(data, key)
     if player is not None:
         entry = store.register_player(name, player, faction, club)

@@ -406,6 +406,7 @@ class TournamentMixin:
         """Register every player of ``entries`` not registered yet (names compared without case), all in one
         transaction; those already registered are left as they are (registering a list again adds nobody)."""
         tournament = self.tournament(name)
+        self.author("organise", "registering players")  # type: ignore[attr-defined]  # even for nobody new
         done = Registered([], [])
         for entry in entries:
             if any(p.casefold() == entry.player.casefold() for p in tournament.players):
@@ -456,7 +457,8 @@ class TournamentMixin:
         self._check_pairable(tournament, round_no, games, played)
         entrants = tournament.entrants()
         if len(entrants) < 2:
-            raise TournamentError(f"{name} has {len(entrants)} player(s) to pair: " + self._why_unpaired(tournament, games))
+            raise TournamentError(f"{name} has {len(entrants)} player(s) to pair: "
+                                  + self._why_unpaired(tournament, games))
         earlier = [_as_registered(g, tournament) for g in games if (g.round or 0) < round_no]
         seed = secrets.randbelow(2 ** 32) if seed is None else seed
         clubs = {p: entry.get("club") for p, entry in tournament.players.items()}
@@ -657,8 +659,9 @@ def scored_seat(players: list[dict], who: str, where: str) -> str:
     if by_seat and by_name and by_seat[0] is not by_name[0]:
         seat, named = by_seat[0], by_name[0]
         raise TournamentError(f"{text!r} at {where} reads two ways: seat {seat['id']}, who is "
-                              f"{seat.get('name') or seat['id']}, or the player named {named.get('name')}, who sits as "
-                              f"{named['id']}; write {SEAT_PREFIX}{seat['id']}=VP or {NAME_PREFIX}{named.get('name')}=VP")
+                              f"{seat.get('name') or seat['id']}, or the player named {named.get('name')}, who sits "
+                              f"as {named['id']}; write {SEAT_PREFIX}{seat['id']}=VP or "
+                              f"{NAME_PREFIX}{named.get('name')}=VP")
     found = by_seat or by_name
     if not found:
         raise TournamentError(f"{text} does not play at {where} ({' and '.join(map(label, players))} do)")
@@ -856,6 +859,7 @@ def game_header(tournament: Tournament, round_no: int, table: int, pair: tuple[t
             "round": round_no, "table": table, "players": players, "setup": setup}
 
 
-__all__ = ["Tournament", "TournamentMixin", "Registration", "Registered", "registrations", "TournamentGame", "round_setup", "TournamentError", "TournamentNotFound", "TournamentAlreadyCreated",
-           "GameResult", "Standing", "scored_seat", "standings", "swiss_pairings", "next_pairings", "same_club", "tournament_system",
+__all__ = ["Tournament", "TournamentMixin", "Registration", "Registered", "registrations", "TournamentGame",
+           "round_setup", "TournamentError", "TournamentNotFound", "TournamentAlreadyCreated", "GameResult", "Standing",
+           "scored_seat", "standings", "swiss_pairings", "next_pairings", "same_club", "tournament_system",
            "game_header", "tournament_uuid", "DEFAULT_POINTS"]

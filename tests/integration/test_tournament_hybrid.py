@@ -88,6 +88,8 @@ def test_a_bad_player_list_names_the_file_line_and_field_and_registers_nobody(ru
     assert "none.csv: cannot be read (No such file or directory)" in missing
     both = run("tournament", "register", NAME, "--csv", str(listed), "--from-games", ok=False).output
     assert "name one: --player NAME, --csv FILE or --from-games" in both
+    stray = run("tournament", "register", NAME, "--csv", str(listed), "--faction", "orcs", ok=False).output
+    assert "--faction and --club go with --player" in stray
 
 
 def test_the_players_of_imported_games_register_from_the_games(run, tmp_path: Path) -> None:

@@ -303,6 +303,21 @@ def test_a_pairing_tools_export_registers_its_players_with_faction_and_club(app:
     assert list(app.tournament("Paper Cup").players) == [n for n, *_ in PLAYERS], "nobody registered twice"
 
 
+def test_registering_a_list_needs_an_organisers_key_even_when_nobody_is_new(app: Rollcall) -> None:
+    from domain.access import AccessDenied
+    from domain.tournaments import registrations
+    from elsewhere import players_csv
+
+    app.create_tournament("Paper Cup", "t9a")
+    app.key = app.add_key("organiser", "Olga")
+    app.register_players("Paper Cup", registrations(players_csv(), "players.csv"))
+    app.key = app.add_key("scorekeeper", "Sam")
+    for attempt in (lambda: app.register_players("Paper Cup", registrations(players_csv(), "players.csv")),
+                    lambda: app.register_from_games("Paper Cup")):
+        with pytest.raises(AccessDenied, match="registering players needs an? organiser key; 'Sam' holds a scorekeeper"):
+            attempt()
+
+
 @pytest.mark.parametrize("text", [
     'NAME;FACTION;Club\n"Lind; Anna";orcs;\n',  # semicolons, as a spreadsheet of some countries saves
     '\ufeffname,faction\n"Lind; Anna",orcs\n',  # a byte order mark
@@ -366,8 +381,9 @@ def test_a_score_key_read_as_a_seat_and_as_the_other_players_name_is_refused_nam
               "players": [{"id": "p1", "name": "P2"}, {"id": "p2", "name": "Boris"}],
               "setup": next(iter(scenarios("t9a").values()))}
     app.import_record([json.dumps(header)])
-    with pytest.raises(TournamentError, match=r"'p2' at table 1 of round 1 reads two ways: seat p2, who is Boris, "
-                                              r"or the player named P2, who sits as p1; write seat:p2=VP or name:P2=VP"):
+    with pytest.raises(TournamentError, match=r"'p2' at table 1 of round 1 reads two ways: seat p2, who is Boris, or "
+                                              r"the player named P2, who sits as p1; write seat:p2=VP or "
+                                              r"name:P2=VP"):
         app.enter_result("Club Night", 1, 1, {"p2": 3, "Boris": 1})
     assert len(app.stored_lines("club-r1-t1")) == 1, "nothing stored"
     ended = app.enter_result("Club Night", 1, 1, {"name:P2": 3, "seat:p2": 1})
