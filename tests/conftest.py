@@ -8,6 +8,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Correctness never depends on timing: no per-example deadline (a loaded machine is not a failing test).
+settings.register_profile("rollcall", deadline=None)
+settings.load_profile("rollcall")
 
 PG_DEFAULTS = {
     "POSTGRES_HOST": "127.0.0.1",
