@@ -37,7 +37,31 @@ KEYRING_ID = uuid5(NAMESPACE_URL, "https://rollcall.invalid/keyring")
 
 
 class AccessDenied(RollcallError):
-    """A write without the key it needs; nothing was written."""
+    """A write without the key it needs; nothing was written.
+
+    Besides its message (for the command line) it says what a page needs to say it in its own words:
+    ``need``, what the refused write needs (a key of ``MAY``: "record", "judge", "organise"; None where
+    nothing asked for more than a key of the store), ``holder``, who holds the key presented (None: no
+    key, or one the store does not know), and ``reason``: ``NO_KEY``, ``UNKNOWN_KEY`` or ``ROLE``."""
+
+    NO_KEY, UNKNOWN_KEY, ROLE = "no key", "unknown key", "role"
+
+    def __init__(self, message: str, *, reason: str = ROLE, need: str | None = None,
+                 holder: Holder | None = None) -> None:
+        super().__init__(message)
+        self.reason, self.need, self.holder = reason, need, holder
+
+    @property
+    def roles(self) -> frozenset[str]:
+        """The roles whose key would have been let through (every role where ``need`` is not known)."""
+        return MAY.get(self.need or "record", frozenset(ROLES))
+
+    def __reduce__(self):
+        return (_access_denied, (str(self), self.reason, self.need, self.holder))
+
+
+def _access_denied(message: str, reason: str, need: str | None, holder: Holder | None) -> AccessDenied:
+    return AccessDenied(message, reason=reason, need=need, holder=holder)
 
 
 def key_hash(key: str) -> str:
@@ -97,7 +121,7 @@ class Keyring(Aggregate):
             raise RollcallError(f"'{name}' already holds a key; revoke it first to issue a new one")
         if not self.keys and role != "organiser":
             raise AccessDenied("the first key must be an organiser's (`rollcall keys add organiser NAME`): "
-                               "with it the store stops being single-user")
+                               "with it the store stops being single-user", need="organise")
         key = new_key()
         self.trigger_event(self.KeyAdded, name=name, role=role, key_hash=key_hash(key),
                            added_by=by.name if by else None)
@@ -111,17 +135,19 @@ class Keyring(Aggregate):
             raise RollcallError(f"'{name}' holds the last organiser key; add another organiser first")
         self.trigger_event(self.KeyRevoked, name=name, revoked_by=by.name)
 
-    def holder(self, key: str | None) -> Holder | None:
-        """Who holds ``key`` (None when the store has no keys); refuses a missing or unknown key."""
+    def holder(self, key: str | None, need: str | None = None) -> Holder | None:
+        """Who holds ``key`` (None when the store has no keys); refuses a missing or unknown key (for a write
+        that needs ``need``)."""
         if not self.keys:
             return None
         if not key:
-            raise AccessDenied(f"this store needs a key to write: pass --key or set {KEY_ENV}")
+            raise AccessDenied(f"this store needs a key to write: pass --key or set {KEY_ENV}",
+                               reason=AccessDenied.NO_KEY, need=need)
         digest = key_hash(key)
         for name, (role, stored) in self.keys.items():
             if hmac.compare_digest(stored, digest):
                 return Holder(name, role)
-        raise AccessDenied("the key presented is not a key of this store")
+        raise AccessDenied("the key presented is not a key of this store", reason=AccessDenied.UNKNOWN_KEY, need=need)
 
 
 def needs_of(objs) -> dict[str, str]:
@@ -165,7 +191,8 @@ def require(holder: Holder | None, need: str, what: str) -> None:
     if holder is None or holder.role in MAY[need]:
         return
     roles = " or ".join(sorted(MAY[need]))
-    raise AccessDenied(f"{what} needs a {roles} key; '{holder.name}' holds a {holder.role} key")
+    raise AccessDenied(f"{what} needs a {roles} key; '{holder.name}' holds a {holder.role} key", need=need,
+                       holder=holder)
 
 
 class AccessMixin:
@@ -185,14 +212,15 @@ class AccessMixin:
         except AggregateNotFoundError:
             return None
 
-    def holder(self) -> Holder | None:
-        """The holder of the presented key; None in a store without keys. Refuses a bad key."""
+    def holder(self, need: str | None = None) -> Holder | None:
+        """The holder of the presented key; None in a store without keys. Refuses a bad key (for a write that
+        needs ``need``)."""
         keyring = self.keyring()
-        return keyring.holder(self.key) if keyring else None
+        return keyring.holder(self.key, need) if keyring else None
 
     def author(self, need: str = "record", what: str = "recording") -> str | None:
         """The name to record as the author of a write that needs ``need``; refuses the wrong key."""
-        holder = self.holder()
+        holder = self.holder(need)
         require(holder, need, what)
         return self.acting_as if self.acting_as is not None else holder.name if holder else None
 
@@ -210,7 +238,7 @@ class AccessMixin:
     def authorise(self, needs: dict[str, str]) -> None:
         """Refuse unless the presented key may do every need (``needs_of``); nothing is written either way."""
         if needs:
-            holder = self.holder()
+            holder = self.holder(min(needs, key=lambda need: len(MAY[need])))  # the strictest, if the key is bad
             for need, what in needs.items():
                 require(holder, need, what)
 
@@ -222,7 +250,7 @@ class AccessMixin:
     def add_key(self, role: str, name: str) -> str:
         """A new key for ``name`` (the first must be an organiser's; later ones need an organiser key)."""
         keyring = self.keyring() or Keyring.create()
-        holder = keyring.holder(self.key)
+        holder = keyring.holder(self.key, "organise")
         require(holder, "organise", "adding a key")
         key = keyring.add(role, name, holder)
         self.save(keyring)
@@ -232,7 +260,7 @@ class AccessMixin:
         keyring = self.keyring()
         if keyring is None:
             raise RollcallError("this store has no keys")
-        holder = keyring.holder(self.key)
+        holder = keyring.holder(self.key, "organise")
         require(holder, "organise", "revoking a key")
         keyring.revoke(name, holder)
         self.save(keyring)

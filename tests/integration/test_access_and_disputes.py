@@ -10,6 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
+from domain.access import Holder
 from domain.application import Rollcall, game_uuid
 
 GAMES = Path(__file__).resolve().parents[1] / "games"
@@ -145,3 +146,27 @@ def test_the_key_may_come_from_the_environment(run, keys, monkeypatch: pytest.Mo
     monkeypatch.setenv("ROLLCALL_KEY", keys["scorekeeper"])
     result = run("import", str(EXAMPLE))
     assert result.exit_code == 0, result.output
+
+
+def test_a_refusal_says_what_the_write_needs_and_who_presented_the_key(run, tmp_data: Path, keys) -> None:
+    """Besides its message, a refusal carries what a page needs to say it in its own words: the need, the reason
+    and the holder of the key presented; it survives a worker process's pickling."""
+    import pickle
+
+    from domain.access import AccessDenied
+
+    assert run("import", str(EXAMPLE), key=keys["scorekeeper"]).exit_code == 0
+    ruling = {"judge": "Jules", "about": [4], "decision": "stands", "text": "fine"}
+    refused = {}
+    for who, key in (("nobody", None), ("stranger", "rk_not-a-key"), ("Sam", keys["scorekeeper"])):
+        store = Rollcall.open(tmp_data, key=key)
+        with pytest.raises(AccessDenied) as caught:
+            store.make_ruling(GAME, **ruling)
+        store.close()
+        refused[who] = pickle.loads(pickle.dumps(caught.value))
+    assert [(e.reason, e.need, e.holder) for e in refused.values()] == [
+        (AccessDenied.NO_KEY, "judge", None), (AccessDenied.UNKNOWN_KEY, "judge", None),
+        (AccessDenied.ROLE, "judge", Holder("Sam", "scorekeeper"))]
+    assert all(e.roles == {"judge"} for e in refused.values())
+    assert "pass --key" in str(refused["nobody"])  # the command line's own words are unchanged
+    assert str(refused["Sam"]) == "a ruling needs a judge key; 'Sam' holds a scorekeeper key"
