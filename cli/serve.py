@@ -9,7 +9,7 @@ import sys
 import time
 import urllib.request
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -21,21 +21,27 @@ app = App()
 Port = Annotated[int, typer.Option(help="Port on localhost (the next free one when it is taken).")]
 Browser = Annotated[bool, typer.Option("--open/--no-open", help="Open a browser on the dashboard (only where a "
                                                                 "display exists, never under CI).")]
+IdleMinutes = Annotated[Optional[float], typer.Option(
+    "--idle-minutes", envvar=settings.IDLE_ENV, show_envvar=True, metavar="MINUTES",
+    help="A device signed in and left alone this long signs out.", show_default=f"{settings.DEFAULT_IDLE_MINUTES:g}")]
 UP_SECONDS = 30  # how long to wait for the server before opening the browser
 
 
 @app.command()
-def dashboard(port: Port = 8501, browser: Browser = True, data: DataDir = None) -> None:
+def dashboard(port: Port = 8501, browser: Browser = True, data: DataDir = None,
+              idle_minutes: IdleMinutes = None) -> None:
     """Open the dashboard on localhost."""
-    serve(port, data, browser)
+    serve(port, data, browser, idle_minutes)
 
 
-def serve(port: int, data, browser: bool = False) -> None:
-    """Run the dashboard on ``port`` (or the next free one) until interrupted; its exit status."""
+def serve(port: int, data, browser: bool = False, idle_minutes: float | None = None) -> None:
+    """Run the dashboard on ``port`` (or the next free one) until interrupted; its exit status. A device signed
+    in and left alone ``idle_minutes`` (default: the setting's) signs out."""
     import dashboard as dashboard_package
 
     entry = Path(dashboard_package.__file__).parent / "app.py"
-    env = {**os.environ, settings.DATA_ENV: str(data_dir(data).resolve())}
+    env = {**os.environ, settings.DATA_ENV: str(data_dir(data).resolve()),
+           settings.IDLE_ENV: f"{settings.idle_minutes(idle_minutes, '--idle-minutes'):g}"}
     chosen = free_port(port)
     if chosen != port:
         typer.echo(f"port {port} is busy; using {chosen}")

@@ -3,12 +3,16 @@
 The data folder holds the embedded event store and the read models. It is the ``--data`` option, else
 the environment variable ``ROLLCALL_DATA``, else ``./data``. ``PERSISTENCE_MODULE`` (with eventsourcing's
 ``POSTGRES_*`` variables) moves the event store to another server; the read models stay in the folder.
+A device signed in on the dashboard and left alone for ``ROLLCALL_IDLE_MINUTES`` (``rollcall dashboard
+--idle-minutes``, 30 by default) is signed out.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+
+from domain.errors import RollcallError
 
 DATA_ENV = "ROLLCALL_DATA"        # the data folder
 KEY_ENV = "ROLLCALL_KEY"          # the access key presented for writing
@@ -22,6 +26,9 @@ PERSISTENCE_ENV = "PERSISTENCE_MODULE"
 EMBEDDED_STORE = "eventsourcing.sqlite"
 POSTGRES_STORE = "eventsourcing.postgres"
 SQLITE_LOCK_TIMEOUT = "30"        # seconds a writer waits for another's transaction on the embedded store
+
+IDLE_ENV = "ROLLCALL_IDLE_MINUTES"  # a device signed in on the dashboard and left alone this long signs out
+DEFAULT_IDLE_MINUTES = 30.0
 
 
 def data_dir(given: str | os.PathLike | None = None) -> Path:
@@ -43,3 +50,18 @@ def store_env(given: str | os.PathLike | None = None) -> dict[str, str]:
     folder.mkdir(parents=True, exist_ok=True)
     return {PERSISTENCE_ENV: EMBEDDED_STORE, "SQLITE_DBNAME": str(folder / EVENTS_FILE),
             "SQLITE_LOCK_TIMEOUT": SQLITE_LOCK_TIMEOUT}
+
+
+def idle_minutes(given: float | str | None = None, name: str = "the idle time") -> float:
+    """How long a signed-in dashboard device may be left alone: ``given`` (called ``name``), else
+    ``$ROLLCALL_IDLE_MINUTES``, else 30 minutes. Anything but a number of minutes above 0 is refused, naming
+    where it came from."""
+    raw = given if given is not None else os.environ.get(IDLE_ENV) or DEFAULT_IDLE_MINUTES
+    try:
+        minutes = float(raw)
+    except (TypeError, ValueError):
+        minutes = float("nan")
+    if not 0 < minutes < float("inf"):
+        where = name if given is not None else IDLE_ENV
+        raise RollcallError(f"{where}: {str(raw)[:20]} is not a number of minutes above 0")
+    return minutes
