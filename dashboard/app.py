@@ -37,8 +37,7 @@ SELF_FOLLOWING = frozenset({"record", "new_game"})
 
 st.set_page_config(page_title="Rollcall", page_icon=":material/casino:", layout="wide")
 page = st.navigation(PAGES)
-if page.url_path not in ("record", "new_game"):  # (those pages ask in their own place)
-    session.sign_in(st.sidebar, why="to see live games unbroadcast or to write", place="-side")
+session.sidebar()  # the one sign-in of the device, on every page
 if page.url_path not in SELF_FOLLOWING:
     follow_updates()  # every page shows new events by itself (dashboard/live.py), even one that stops early
 page.run()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard import data, layout
+from dashboard import data, layout, session
 from dashboard import events as ev
 from domain.systems.presentation import Names
 
@@ -127,36 +127,51 @@ def ruling_missing(judge: str | None, text: str | None) -> str | None:
     return f"A ruling needs {' and '.join(lacking)}: nothing was recorded." if lacking else None
 
 
+OPEN, RULING = "open", "ruling"  # the page's two writes: opening a dispute, recording a ruling
+# what each needs (domain.access.MAY) and what it is, in a refusal's words
+WRITES = {OPEN: ("record", "open a dispute"), RULING: ("judge", "record a ruling")}
+
+
 def clear_written_forms() -> None:
     """Empty the fields of a form whose write went through (before its widgets are drawn again)."""
     for name in st.session_state.pop("clear_fields", ()):
         st.session_state[name] = ""
 
 
-def write(action, game: str, key: str | None, clear: tuple[str, ...] = (), **fields) -> None:
-    """Run one write of the application service with the key given, bring the read models up to date,
-    and run the page again, which reports the outcome at its top (see ``show_message``); the fields
-    ``clear`` are emptied once the write went through."""
-    from domain.application import Rollcall
+def write(action, game: str, form: str, clear: tuple[str, ...] = (), **fields) -> None:
+    """Run one write of the application service with the device's key (asked first: nothing else is said to
+    a device that may not write it) and run the page again, which reports the outcome under the form's
+    button (``show_message``); the fields ``clear`` are emptied once the write went through, and a refused
+    write keeps what was typed."""
+    from domain.access import AccessDenied
     from domain.errors import RollcallError
 
-    store = Rollcall.open(data.data_dir(), key=key or None)
+    need, what = WRITES[form]
+    refusal = session.asked(need, what)
+    if refusal is not None:
+        st.session_state[_message(form)] = ("error", refusal)
+        st.rerun()
     try:
-        event = getattr(store, action)(game, **fields)
+        event = getattr(session.store(), action)(game, **fields)
+    except AccessDenied as exc:
+        st.session_state[_message(form)] = ("error", session.refused(exc, what))
     except RollcallError as exc:
-        st.session_state["dispute_message"] = ("error", str(exc))
+        st.session_state[_message(form)] = ("error", str(exc))
     else:
-        st.session_state["dispute_message"] = ("success", f"recorded seq {event['seq']} ({event['type']})")
-        st.session_state["clear_fields"] = clear  # a refused write keeps what was typed
+        st.session_state[_message(form)] = ("success", f"recorded seq {event['seq']} ({event['type']})")
+        st.session_state["clear_fields"] = clear
         if event["type"] == "RulingMade" and event["decision"] == "void":
             st.session_state["ruled_next"] = True  # show the as-ruled game
-    finally:
-        store.close()
     st.rerun()
 
 
-def show_message() -> None:
-    layout.show_message("dispute_message")
+def _message(form: str) -> str:
+    return f"dispute_message:{form}"
+
+
+def show_message(form: str) -> None:
+    """The outcome of the form's last write, where its button is."""
+    layout.show_message(_message(form))
 
 
 # --- the page's position, bound to the URL (``?game=&seq=``) ------------------------------------

@@ -45,6 +45,7 @@ def write(game: str, event: dict | None = None, *, roll: dict | None = None, dra
           done: str = "") -> None:
     """Record one event of ``game`` (or roll, or draw, with Rollcall's dice) as the page last showed it; the
     outcome is the page's next message."""
+    from domain.access import AccessDenied
     from domain.errors import GameMovedOn, RollcallError
 
     seen = st.session_state.get(SEEN)
@@ -65,6 +66,8 @@ def write(game: str, event: dict | None = None, *, roll: dict | None = None, dra
             line = app.draw_card(game, draw or None, after=after, at=now())
         else:
             line = app.record(game, {**event, "at": now()}, after=after)
+    except AccessDenied as exc:
+        say("error", f"Not recorded — {session.refused(exc, 'record this game')}", game)
     except GameMovedOn as exc:
         say("warning", f"The game moved on: another device recorded up to seq {exc.now_at} meanwhile. Nothing was "
                        "stored; this is the game now.", game)

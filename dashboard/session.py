@@ -1,20 +1,49 @@
-"""Who is at this browser: the access key presented once per browser session, and the store it writes with.
+"""Who is at this device: one sign-in per browser, in the sidebar of every page, and the store it writes with.
 
-A store with keys asks for one before anything is written. The key is typed once per browser session (a
-password field, kept in the session alone: never in a URL, a log or a file) and every write of the session
-presents it; ``signed_in`` says whose it is. A store without keys is single-user: nobody signs in.
+A store with keys asks for one before anything is written. The key is typed once, in the sidebar's sign-in
+(a password field, emptied at once). The server keeps it in memory with its holder under a random session
+id (``Devices``); the browser keeps only that id, in a cookie (``SameSite=Strict``, path ``/``), so a
+reload or another tab of the same browser is still signed in. The key is never in a URL, a page, a cookie,
+a log or a file. Every page writes with the device's key (``store``), asks ``may`` (or ``asked``, for the
+words of a refusal) and ``signed_in``; ``privileged`` says who sees games live under a broadcast delay.
+
+A device left alone for ``settings.idle_minutes()`` signs out, and so does one whose key was revoked.
+Signing out forgets everything of this browser tab (the key, its holder, what its forms hold, the
+application service), and the other tabs of the browser sign out with it. A store without keys is
+single-user: nobody signs in, anyone may write.
+
+The browser's side (static/session.js) writes and clears the cookie when told, tells the other tabs of the
+browser, and says when the device was left alone: Python cannot set a cookie, and only the browser knows
+whether someone touched the device.
 """
 
 from __future__ import annotations
 
+import re
+import secrets
+import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import streamlit as st
 
 from dashboard import data
+from dashboard.components import component
+from domain import settings
+from domain.errors import RollcallError
 
-KEY = "rc_key"  # the session's key (st.session_state only)
-HOLDER = "rc_holder"  # (name, role) of its holder, once checked
+SID = "rc_sid"  # this tab's session id (None: signed out here; absent: the cookie not looked at yet)
+APP = "rc_app"  # (data folder, session id, the application service) of this tab
+OP = "rc_cookie_op"  # what the browser's cookie is to become, until the browser says it did
+NOTICE = "rc_notice"  # (kind, text) said once in the sidebar: why this device was signed out
+SHOWN = "rc_shown"  # this tab showed a device signed in (a later sign-out elsewhere is then said)
+COMPONENT = "rc_device"  # the browser's side (static/session.js)
+COOKIE = "rollcall_session"  # + the server's port: two dashboards of one host keep their own
+LOOK_SECONDS = 3.0  # how often a page looks for keys added or revoked and for a sign-out elsewhere
+
+# what a write needs (domain.access.MAY) -> the key a page asks for
+KEY_WORDS = {"record": "a scorekeeper's key", "judge": "a judge's key", "organise": "an organiser's key"}
 
 
 @dataclass(frozen=True)
@@ -23,24 +52,111 @@ class Who:
     role: str
 
 
-APP = "rc_app"  # (data folder, key, the application service) of this session
+@dataclass
+class Device:
+    """A signed-in browser: the key it presents and whose it is, in the server's memory alone."""
 
+    key: str
+    who: Who
+    folder: str
+    seen: float  # when it was last used (the clock of Devices)
+
+
+class Devices:
+    """The signed-in browsers of this server by session id (the cookie's value: 256 random bits)."""
+
+    IDLE, GONE = "idle", "gone"
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._by_id: dict[str, Device] = {}
+
+    def add(self, key: str, who: Who, folder: str, idle_seconds: float) -> str:
+        """A new session id for the browser that presented ``key`` (those left alone meanwhile are dropped)."""
+        sid = secrets.token_urlsafe(32)
+        with self._lock:
+            now = self._clock()
+            for old in [s for s, d in self._by_id.items() if now - d.seen > idle_seconds]:
+                del self._by_id[old]
+            self._by_id[sid] = Device(key, who, folder, now)
+        return sid
+
+    def find(self, sid: str, folder: str, idle_seconds: float, *,
+             touch: bool = True) -> tuple[Device | None, str | None]:
+        """The device ``sid`` of the data folder ``folder``, used now (``touch``), or None and why: ``IDLE``
+        (left alone longer than ``idle_seconds``: signed out now, when ``touch``) or ``GONE``."""
+        with self._lock:
+            now = self._clock()
+            found = self._by_id.get(sid)
+            if found is None or found.folder != folder:
+                return None, self.GONE
+            if now - found.seen > idle_seconds:
+                if touch:
+                    del self._by_id[sid]
+                return None, self.IDLE
+            if touch:
+                found.seen = now
+            return found, None
+
+    def drop(self, sid: str | None) -> None:
+        with self._lock:
+            self._by_id.pop(sid or "", None)
+
+
+@st.cache_resource(show_spinner=False)
+def devices() -> Devices:
+    """This server's signed-in browsers (one for every session of the server)."""
+    return Devices()
+
+
+def cookie_name() -> str:
+    return f"{COOKIE}_{st.get_option('server.port')}"
+
+
+def idle_minutes() -> float:
+    """How long a device may be left alone (a bad setting is said in the sidebar; the default holds then)."""
+    try:
+        return settings.idle_minutes()
+    except RollcallError:
+        return settings.DEFAULT_IDLE_MINUTES
+
+
+def _folder() -> str:
+    return str(data.data_dir())
+
+
+def _sid() -> str | None:
+    """This tab's session id: at its first run, the one of the browser's cookie."""
+    if SID not in st.session_state:
+        st.session_state[SID] = st.context.cookies.get(cookie_name()) or None
+    return st.session_state[SID]
+
+
+def _device(touch: bool = True) -> Device | None:
+    sid = _sid()
+    return devices().find(sid, _folder(), idle_minutes() * 60, touch=touch)[0] if sid else None
+
+
+# --- what the pages ask -------------------------------------------------------------------------------
 
 def store(key: str | None = None):
-    """The application service of the data folder, presenting ``key`` (default: the session's). The
-    session's own is opened once and kept (on PostgreSQL an application holds a pool of connections)."""
+    """The application service of the data folder, presenting ``key`` (the caller closes it) or, by default,
+    the device's. The device's is opened once per tab and kept (on PostgreSQL an application holds a pool of
+    connections) until the device signs in or out."""
     from domain.application import Rollcall
 
     if key is not None:
         return Rollcall.open(data.data_dir(), key=key)
-    folder, presented = str(data.data_dir()), st.session_state.get(KEY)
+    device = _device()
+    folder, sid = _folder(), st.session_state.get(SID) if device else None
     kept = st.session_state.get(APP)
-    if kept is not None and kept[0] == folder and kept[1] == presented:
+    if kept is not None and kept[0] == folder and kept[1] == sid:
         return kept[2]
     if kept is not None:
         kept[2].close()
-    app = Rollcall.open(folder, key=presented)
-    st.session_state[APP] = (folder, presented, app)
+    app = Rollcall.open(folder, key=device.key if device else None)
+    st.session_state[APP] = (folder, sid, app)
     return app
 
 
@@ -50,13 +166,18 @@ def needs_keys() -> bool:
 
 
 def signed_in() -> Who | None:
-    """The holder of the session's key (None: nobody signed in, or a store without keys)."""
-    found = st.session_state.get(HOLDER)
-    return Who(*found) if found else None
+    """Who is signed in on this device (None: nobody, or a store without keys)."""
+    device = _device()
+    return device.who if device else None
+
+
+def privileged() -> bool:
+    """Whether this device sees games as they are under a broadcast delay (someone is signed in)."""
+    return signed_in() is not None
 
 
 def may(role: str) -> bool:
-    """Whether this session may write what needs ``role`` (a store without keys: anyone)."""
+    """Whether this device may write what needs ``role`` (a store without keys: anyone)."""
     from domain.access import MAY
 
     who = signed_in()
@@ -65,43 +186,198 @@ def may(role: str) -> bool:
     return who.role in MAY.get(role, {role})
 
 
-def sign_in(container=st, *, why: str = "to record", place: str = "") -> Who | None:
-    """The sign-in box where the store has keys and nobody is signed in; the holder otherwise (``place``
-    tells apart two boxes of one page)."""
-    who = signed_in()
-    if who is not None:
-        line = container.columns([4, 1], vertical_alignment="center")
-        line[0].caption(f"Signed in as **{who.name}** ({who.role})")
-        line[1].button("Sign out", key=f"rc_sign_out{place}", on_click=sign_out)
-        return who
-    if not needs_keys():
+def asked(need: str, what: str) -> str | None:
+    """Why this device may not ``what`` (a write that needs ``need``), in a page's words; None when it may.
+    Pages ask before writing, so the key is checked before anything else is said."""
+    if may(need):
         return None
-    with container.form(f"rc_sign_in{place}", border=False, clear_on_submit=True):
-        typed = st.text_input(f"Your key, {why}", type="password", key=f"rc_key_typed{place}",
-                              help="Given by the organiser (`rollcall keys add`). Asked once in this browser "
-                                   "session; it never appears in a link.")
-        submitted = st.form_submit_button("Sign in")
-    if submitted:
-        if _check(typed):
-            st.rerun()
-        container.error("That key is not a key of this store.", icon=":material/key_off:")
-    return None
+    who = signed_in()
+    return _sign_in_words(need, what, who.name if who else None, who.role if who else None)
 
 
-def _check(typed: str) -> bool:
+def refused(exc, what: str) -> str:
+    """A refused write (``domain.access.AccessDenied``) in a page's words: what to do in the sidebar."""
+    need = exc.need or "record"
+    if exc.reason == exc.UNKNOWN_KEY:  # revoked since this device signed in: the next run signs it out
+        return (f"The key this device signed in with was revoked. Sign in with {KEY_WORDS[need]} in the sidebar "
+                f"to {what}.")
+    holder = exc.holder if exc.reason == exc.ROLE else None
+    return _sign_in_words(need, what, holder.name if holder else None, holder.role if holder else None)
+
+
+def _sign_in_words(need: str, what: str, name: str | None, role: str | None) -> str:
+    if name is None:
+        return f"Sign in with {KEY_WORDS[need]} in the sidebar to {what}."
+    return (f"Signed in as {name} ({role}), who may not {what}: sign out in the sidebar and sign in with "
+            f"{KEY_WORDS[need]}.")
+
+
+# --- the sidebar -----------------------------------------------------------------------------------------
+
+def sidebar() -> None:
+    """The device's sign-in in the sidebar of every page: who is signed in, with Sign out, or the sign-in box
+    where the store has keys; and the browser's side of it (the cookie, the other tabs, the idle watch)."""
+    bar = st.sidebar
+    try:
+        settings.idle_minutes()
+    except RollcallError as exc:
+        bar.error(str(exc), icon=":material/settings:")
+    device = _current()
+    notice = st.session_state.pop(NOTICE, None)
+    if notice is not None:
+        getattr(bar, notice[0])(notice[1], icon=":material/logout:")
+    keys = needs_keys()
+    if device is not None:
+        st.session_state[SHOWN] = True
+        bar.markdown(f"Signed in as **{_plain(device.who.name)}** ({device.who.role})")
+        bar.button("Sign out", key="rc_sign_out", on_click=sign_out, icon=":material/logout:")
+    elif keys:
+        with bar.form("rc_sign_in", border=False, clear_on_submit=True):
+            typed = st.text_input("Your key", type="password", key="rc_key_typed",
+                                  help="Given by the organiser. Typed once in this browser: every page and tab "
+                                       "uses it until Sign out, or until the device is left alone for "
+                                       f"{_minutes(idle_minutes())}. It never appears in a link.")
+            submitted = st.form_submit_button("Sign in", icon=":material/key:")
+        if submitted:
+            if _check(typed):
+                st.rerun()
+            bar.error("That key is not a key of this store.", icon=":material/key_off:")
+    with bar:
+        _browser(device)
+        if device is not None or not keys:
+            _look(st.session_state.get(SID) if device else None, _keys_version())
+
+
+def _current() -> Device | None:
+    """The device signed in on this browser, checked: one left alone too long, signed out elsewhere or whose
+    key was revoked is signed out here (everything of the tab forgotten), with a word why."""
+    sid = _sid()
+    if not sid:
+        return None
+    minutes = idle_minutes()
+    device, why = devices().find(sid, _folder(), minutes * 60)
+    if device is None:
+        _forget(("info", f"Signed out: this device was left alone for {_minutes(minutes)}.") if why == Devices.IDLE
+                else ("info", "Signed out.") if st.session_state.get(SHOWN) else None, sid)
+        return None
     from domain.access import AccessDenied
 
     try:
-        holder = store(typed or "").holder()
+        store().holder()
+    except AccessDenied:
+        devices().drop(sid)
+        _forget(("warning", f"Signed out: the key of {device.who.name} was revoked."), sid)
+        return None
+    return device
+
+
+def _check(typed: str) -> bool:
+    """Sign this device in with ``typed``, if it is a key of the store."""
+    from domain.access import AccessDenied
+
+    app = store(typed or "")
+    try:
+        holder = app.holder()
     except AccessDenied:
         return False
+    finally:
+        app.close()
     if holder is None:
         return False
-    st.session_state[KEY] = typed
-    st.session_state[HOLDER] = (holder.name, holder.role)
+    sid = devices().add(typed, Who(holder.name, holder.role), _folder(), idle_minutes() * 60)
+    st.session_state[SID] = sid
+    st.session_state[OP] = {"nonce": secrets.token_hex(8), "kind": "set", "sid": sid}
     return True
 
 
 def sign_out() -> None:
-    st.session_state.pop(KEY, None)
-    st.session_state.pop(HOLDER, None)
+    """Sign this device out: here, in every tab of the browser, and on the server."""
+    sid = st.session_state.get(SID)
+    devices().drop(sid)
+    _forget(("success", "Signed out."), sid)
+
+
+def _forget(notice: tuple[str, str] | None, sid: str | None) -> None:
+    """Forget everything of this tab (the key's application service, what its forms and pages hold) and clear
+    the browser's cookie of ``sid``; ``notice`` is said in the sidebar. A tab that showed someone signed in
+    is loaded again afresh by the browser as well: what its forms hold in the browser goes too."""
+    kept = st.session_state.get(APP)
+    if kept is not None:
+        kept[2].close()
+    shown = bool(st.session_state.get(SHOWN))
+    for name in [k for k in st.session_state if k != COMPONENT]:
+        del st.session_state[name]
+    st.session_state[SID] = None
+    st.session_state[OP] = {"nonce": secrets.token_hex(8), "kind": "clear", "sid": sid or "", "reload": shown,
+                            "notice": notice[1] if notice else ""}
+    if notice is not None:
+        st.session_state[NOTICE] = notice
+
+
+# --- the browser's side ------------------------------------------------------------------------------------
+
+def _browser(device: Device | None) -> None:
+    """Mount the browser's side (static/session.js): the cookie to write or clear, the idle time, who is
+    signed in (for the chip shown while the sidebar is folded away)."""
+    component("rollcall_session", '<div class="rc-device"></div>', "session")(
+        data={"cookie": cookie_name(), "op": st.session_state.get(OP), "idle_ms": int(idle_minutes() * 60_000),
+              "signed_in": f"{device.who.name} ({device.who.role})" if device else ""},
+        key=COMPONENT, on_applied_change=_applied, on_seen_change=_seen, on_idle_change=_idle,
+        on_tab_change=_other_tab, on_sign_out_change=sign_out, height="content")
+
+
+def _said(name: str):
+    state = st.session_state.get(COMPONENT)
+    return state.get(name) if state is not None and hasattr(state, "get") else None
+
+
+def _applied() -> None:
+    op = st.session_state.get(OP)
+    if op is not None and _said("applied") == op["nonce"]:
+        del st.session_state[OP]
+
+
+def _seen() -> None:
+    """The device was used since the page last ran: the run this brings counts as its use."""
+
+
+def _idle() -> None:
+    if _said("idle") and st.session_state.get(SID):
+        sid = st.session_state.get(SID)
+        devices().drop(sid)
+        _forget(("info", f"Signed out: this device was left alone for {_minutes(idle_minutes())}."), sid)
+
+
+def _other_tab() -> None:
+    """Another tab of this browser signed in or out: this one follows (a sign-out is found by the next run)."""
+    said = _said("tab")
+    if not isinstance(said, dict) or said.get("kind") != "set" or _device(touch=False) is not None:
+        return
+    sid = said.get("sid") or None
+    if sid and devices().find(sid, _folder(), idle_minutes() * 60, touch=False)[0] is not None:
+        st.session_state[SID] = sid
+
+
+def _keys_version() -> int:
+    """The version of the store's keyring (0: no keys yet): it changes when a key is added or revoked."""
+    from domain.access import KEYRING_ID
+
+    found = store().recorder.select_events(KEYRING_ID, desc=True, limit=1)
+    return found[0].originator_version if found else 0
+
+
+@st.fragment(run_every=LOOK_SECONDS)
+def _look(sid: str | None, keys: int) -> None:
+    """Run the page again when a key was added or revoked, or this device was signed out elsewhere."""
+    gone = sid is not None and devices().find(sid, _folder(), idle_minutes() * 60, touch=False)[0] is None
+    if gone or _keys_version() != keys:
+        st.rerun(scope="app")
+
+
+def _minutes(minutes: float) -> str:
+    return f"{minutes:g} min" if minutes >= 1 else f"{minutes * 60:g} s"
+
+
+def _plain(text: str) -> str:
+    """``text`` shown as itself in Markdown (a name is not markup)."""
+    return re.sub(r"([\\`*_{}\[\]<>()#+\-.!|~])", r"\\\1", text)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data, layout
+from dashboard import data, layout, session
 from domain.systems.presentation import plural
 
 TOURNAMENT = "tournament"
@@ -50,24 +50,28 @@ def tournament_picker(names: list[str]) -> str:
     return name
 
 
-def pair_round(name: str, round_no: int, key: str | None) -> None:
-    """Pair ``round_no`` through the application service with the key given, bring the read models up to
-    date and run the page again, which shows the outcome (``show_message``)."""
-    from domain.application import Rollcall
+def pair_round(name: str, round_no: int) -> None:
+    """Pair ``round_no`` through the application service with the device's key (asked first) and run the page
+    again, which shows the outcome under the form's button (``show_message``)."""
+    from domain.access import AccessDenied
     from domain.errors import RollcallError
 
-    store = Rollcall.open(data.data_dir(), key=key or None)
+    what = "pair a round"
+    refusal = session.asked("organise", what)
+    if refusal is not None:
+        st.session_state[PAIRED] = ("error", refusal)
+        st.rerun()
     try:
-        paired = store.pair_round(name, round_no)
+        paired = session.store().pair_round(name, round_no)
+    except AccessDenied as exc:
+        st.session_state[PAIRED] = ("error", session.refused(exc, what))
     except RollcallError as exc:
-        st.session_state["tournament_message"] = ("error", str(exc))
+        st.session_state[PAIRED] = ("error", str(exc))
     else:
         tables = len(paired["tables"])
-        st.session_state["tournament_message"] = (
+        st.session_state[PAIRED] = (
             "success", f"round {round_no} paired: {plural(tables, 'table')}"
                        + (f", bye {paired['bye']}" if paired["bye"] else ""))
-    finally:
-        store.close()
     st.rerun()
 
 
@@ -85,11 +89,13 @@ def register_from_games(name: str) -> None:
 
 
 def _register(name: str, command) -> None:
-    from dashboard import session
+    from domain.access import AccessDenied
     from domain.errors import RollcallError
 
     try:
         done = command(session.store())
+    except AccessDenied as exc:
+        st.session_state[REGISTERED] = ("error", session.refused(exc, "register players"))
     except RollcallError as exc:
         st.session_state[REGISTERED] = ("error", str(exc))
     else:

@@ -3,12 +3,12 @@
 Deep link: /dispute?game=G&seq=N (the disputed event; ``about=4,5,6`` for several). Shows the state
 before and after the disputed events side by side, the rolls they involve with their provenance and
 exact odds, the rule checks of those events, the disputes and rulings so far; a player's dispute and
-a judge's ruling are recorded here (with a key where the store has keys).
+a judge's ruling are recorded here (where the store has keys, by the device signed in in the sidebar).
 """
 
 import streamlit as st
 
-from dashboard import data
+from dashboard import data, session
 from dashboard import dispute_ui as dui
 from dashboard import events as ev
 from dashboard.layout import games_or_stop
@@ -16,7 +16,6 @@ from dashboard.layout import games_or_stop
 games = games_or_stop()
 st.title("Dispute")
 dui.clear_written_forms()
-dui.show_message()
 
 top = st.columns([3, 1.2, 2], vertical_alignment="bottom")
 game = dui.game_picker([g["game"] for g in games], top[0])
@@ -73,25 +72,29 @@ st.subheader("Disputes and rulings so far")
 dui.disputes_and_rulings(data.disputes(game), data.rulings(game))
 
 players = list(before.get("players") or {})
+who = session.signed_in()
+if who is not None and who.role == "judge" and not st.session_state.get("ruling-judge"):
+    st.session_state["ruling-judge"] = who.name  # the judge signed in on this device
 open_col, rule_col = st.columns(2, gap="medium")
-with open_col, st.form("open-dispute", clear_on_submit=True):
+with open_col, st.form("open-dispute"):
     st.markdown(f"**Open a dispute** about seq {', '.join(map(str, about))}")
     by = st.selectbox("Player calling the judge", players, format_func=names.player)
-    claim = st.text_area("Claim")
-    key = st.text_input("Key", type="password", key="dispute-key", help="Needed once the store has keys")
+    claim = st.text_area("Claim", key="dispute-claim")
     if st.form_submit_button("Open dispute", icon=":material/flag:"):
-        dui.write("open_dispute", game, key, by=by, about=about, claim=claim.strip() or "(no claim given)")
+        dui.write("open_dispute", game, dui.OPEN, clear=("dispute-claim",), by=by, about=about,
+                  claim=claim.strip() or "(no claim given)")
+    dui.show_message(dui.OPEN)
 with rule_col, st.form("ruling"):
     st.markdown(f"**Record a ruling** on seq {', '.join(map(str, about))}")
     judge = st.text_input("Judge", key="ruling-judge", placeholder="the judge's name")
     decision = st.radio("Decision", ["stands", "void"], horizontal=True,
                         help="void leaves the events out of the as-ruled game; refused if what remains breaks a rule")
     text = st.text_area("Ruling", key="ruling-text", placeholder="what the judge decided, and why")
-    key = st.text_input("Judge's key", type="password", key="ruling-key")
     if st.form_submit_button("Record ruling", icon=":material/gavel:", type="primary"):
         missing = dui.ruling_missing(judge, text)
         if missing:
             st.error(missing, icon=":material/edit_note:")
         else:
-            dui.write("make_ruling", game, key, clear=("ruling-judge", "ruling-text"), judge=judge.strip(),
+            dui.write("make_ruling", game, dui.RULING, clear=("ruling-judge", "ruling-text"), judge=judge.strip(),
                       about=about, decision=decision, text=text.strip())
+    dui.show_message(dui.RULING)

@@ -63,7 +63,7 @@ if not shown:
     st.info("No game under way here." if picked == ALL else f"No games of {picked} yet.", icon=":material/info:")
     st.stop()
 
-privileged = session.signed_in() is not None
+privileged = session.privileged()
 delays = data.broadcast()
 held = [g for g in shown if delays.get(g["game"], (0, 0))[0] > 0 and not privileged]
 if held:

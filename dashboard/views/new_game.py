@@ -19,13 +19,32 @@ from domain.systems import PACKS
 
 NO_TOURNAMENT = "(no tournament)"
 
+
 def whole(value, default: int | None = 1) -> int | None:
     """A positive whole number of the upload, else ``default``."""
     return value if type(value) is int and value >= 1 else default
 
 
+def start(header: dict):
+    """Write the game's header with the device's key (asked first); the game written, or None once the
+    refusal is said under the button."""
+    from domain.access import AccessDenied
+    from domain.errors import RollcallError
+
+    what = "start a game"
+    refusal = session.asked("record", what)
+    try:
+        if refusal is None:
+            return session.store().write(header=header, source="the new game")
+    except AccessDenied as exc:
+        refusal = session.refused(exc, what)
+    except RollcallError as exc:
+        refusal = str(exc)
+    st.error(f"Not started — {refusal}", icon=":material/block:")
+    return None
+
+
 st.title("New game")
-session.sign_in(why="to start a game")
 
 systems = [pack.alias for pack in PACKS]
 titles = {pack.alias: pack.title for pack in PACKS}
@@ -142,13 +161,8 @@ missing = [f"player {p['id'][1]}'s name" for p in players if not p["name"]]
 if missing:
     st.caption("Still needed: " + ", ".join(missing))
 if st.button("Start the game", type="primary", disabled=bool(missing), key=f"ng-start-{tag}"):
-    from domain.errors import RollcallError
-
-    try:
-        written = session.store().write(header=header, source="the new game")
-    except RollcallError as exc:
-        st.error(f"Not started — {exc}", icon=":material/block:")
-    else:
+    written = start(header)
+    if written is not None:
         st.success(f"Game **{written.game}** started: [record it](/record?{urlencode({'game': written.game})}).",
                    icon=":material/check_circle:")
         try:

@@ -47,7 +47,7 @@ if game is None:
 if st.query_params.get("game") != game:
     st.query_params["game"] = game
 
-who = session.sign_in(why="to record")
+who = session.signed_in()  # (the device's sign-in is in the sidebar)
 
 
 @st.fragment
@@ -85,7 +85,7 @@ def table(game: str, who) -> None:
     message = st.container()
     ui.show_message(game, state.seq, message)
     if not writable:
-        message.info("Sign in with a scorekeeper's key to record: this store has keys.", icon=":material/key:")
+        message.info(session.asked("record", "record this game"), icon=":material/key:")
 
     left, right = st.container(key="rc-record-cols").columns([1.5, 1], gap="medium")
     state_json = state.to_json()

@@ -34,7 +34,7 @@ if game is None:
 
 events = data.game_events(game)
 last = int(events[-1]["seq"]) if events else 0
-delay, upto = data.visible_seq(game, session.signed_in() is not None)
+delay, upto = data.visible_seq(game, session.privileged())
 if upto is not None and upto < last:  # a spectator, kept behind the game by its tournament's broadcast delay
     notice.info(f"Broadcast with a delay of {delay} s: the game is shown up to seq {upto} (judges and "
                 "scorekeepers signed in see it all).", icon=":material/schedule:")

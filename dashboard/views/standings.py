@@ -76,7 +76,6 @@ def points_race(rows: list[dict], leaders: list[str]):
 
 
 st.title("Standings")
-show_message()
 tournaments = tournaments_or_stop()
 
 name = tournament_picker([t["tournament"] for t in tournaments])
@@ -156,15 +155,14 @@ if info["created"]:
         st.caption("Pairs from the standings (Swiss: no rematch when avoidable, one bye to the lowest-ranked player "
                    "without one, clubs kept apart in round 1) and creates the round's games. A round can be paired "
                    "again until one of its games has an event.")
-        left, right = st.columns([1, 2])
+        left, _ = st.columns([1, 2])
         if st.session_state.get("pair_round_next") != (name, played + 1):  # a round was played meanwhile
             st.session_state["pair_round_next"] = (name, played + 1)
             st.session_state["pair_round_no"] = played + 1
         round_no = left.number_input("Round", min_value=1, step=1, key="pair_round_no")
-        key = right.text_input("Organiser's key", type="password", key="pair_key",
-                               help="Needed once the store has keys")
         if st.form_submit_button("Pair round", icon=":material/shuffle:"):
-            pair_round(name, int(round_no), key)
+            pair_round(name, int(round_no))
+        show_message()  # the pairing's outcome, under its button
 if last and any(r["game"] for r in last):
     round_shown, base = last[0]["round"], base_url()
     st.download_button(f"Table cards, round {round_shown} (HTML, to print)",

@@ -31,12 +31,13 @@ def free_port() -> int:
 
 
 @contextmanager
-def streamlit_server(data: Path, log: Path) -> Iterator[str]:
-    """`streamlit run dashboard/app.py` over the data folder ``data`` on a free port: its base URL."""
+def streamlit_server(data: Path, log: Path, env: dict[str, str] | None = None) -> Iterator[str]:
+    """`streamlit run dashboard/app.py` over the data folder ``data`` on a free port (with the environment
+    variables ``env`` besides): its base URL."""
     if not os.path.exists(CHROMIUM) and not os.environ.get("CI"):
         pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium); CI is unset")
     port = free_port()
-    env = {**os.environ, "ROLLCALL_DATA": str(data)}
+    env = {**os.environ, "ROLLCALL_DATA": str(data), **(env or {})}
     env.pop("ROLLCALL_KEY", None)
     with open(log, "wb") as out:
         proc = subprocess.Popen(

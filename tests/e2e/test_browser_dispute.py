@@ -1,5 +1,5 @@
-"""The dispute flow in a real browser: from the replay to the Dispute page, a judge's ruling with a
-key, and the as-ruled replay that follows (Debian chromium through playwright)."""
+"""The dispute flow in a real browser: from the replay to the Dispute page, a judge's ruling with the
+sidebar's sign-in, and the as-ruled replay that follows (Debian chromium through playwright)."""
 
 from __future__ import annotations
 
@@ -50,12 +50,22 @@ def model_at(page, board: int, model: str) -> str:
     return page.locator("svg.rc-board").nth(board).locator(f"g#model-{model}").get_attribute("data-at")
 
 
-def record_ruling(page, key: str) -> None:
+def sign_in(page, key: str) -> None:
+    """Sign in with ``key`` in the sidebar (signing out whoever is signed in first)."""
+    sidebar = page.locator("[data-testid=stSidebar]")
+    if sidebar.get_by_role("button", name="Sign out").count():
+        sidebar.get_by_role("button", name="Sign out").click()
+        page.locator(".rc-device-notice").wait_for()  # the page loaded afresh, signed out
+    sidebar.get_by_label("Your key", exact=True).fill(key)
+    sidebar.get_by_role("button", name="Sign in").click()
+    sidebar.get_by_text("Signed in as").wait_for()
+
+
+def record_ruling(page) -> None:
     form = page.locator("[data-testid='stForm']").filter(has_text="Record a ruling")
     form.get_by_label("Judge", exact=True).fill("Jules")
     form.get_by_text("void", exact=True).click()
     form.get_by_label("Ruling").fill("the Faceless had activated already")
-    form.get_by_label("Judge's key").fill(key)
     form.get_by_role("button", name="Record ruling").click()
 
 
@@ -76,10 +86,13 @@ def test_a_judge_rules_from_the_replay_and_the_as_ruled_replay_follows(page, jud
     page.locator("[data-testid='stAlert']", has_text="every rule checked holds").first.wait_for()
     assert model_at(page, 1, "swordsman") != SETUP["swordsman"]  # as played: ejected
 
-    record_ruling(page, scorekeeper)  # a scorekeeper's key is not enough
-    page.locator("[data-testid='stAlert']", has_text="needs a judge key").wait_for()
+    assert page.locator("input[type=password]").count() == 1  # the sidebar's sign-in alone asks for a key
+    sign_in(page, scorekeeper)
+    record_ruling(page)  # a scorekeeper's key is not enough
+    page.locator("[data-testid='stAlert']", has_text="who may not record a ruling").wait_for()
 
-    record_ruling(page, judge)
+    sign_in(page, judge)
+    record_ruling(page)
     page.locator("[data-testid='stAlert']", has_text="RulingMade").wait_for()
     page.wait_for_function("() => new URL(location.href).searchParams.get('ruled') === 'true'")
     page.wait_for_function(

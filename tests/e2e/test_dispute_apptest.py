@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from html import unescape
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 from replay_payload import component_data, picture_at
+from signing import app_page, form, sign_in, sign_out
 from streamlit.testing.v1 import AppTest
 
 from domain.application import Rollcall
@@ -55,8 +57,7 @@ def model_at(board: ET.Element, model: str) -> str:
     return found[0].get("data-at")
 
 
-def rule(at: AppTest, judge: str, decision: str, text: str, key: str = "") -> AppTest:
-    at.text_input(key="ruling-key").input(key)
+def rule(at: AppTest, judge: str, decision: str, text: str) -> AppTest:
     form_inputs = [t for t in at.text_input if t.label == "Judge"]
     form_inputs[0].input(judge)
     at.radio[0].set_value(decision)
@@ -127,15 +128,19 @@ def test_a_void_that_breaks_a_rule_is_refused_with_the_rule_and_nothing_is_writt
     assert len(Rollcall.open(data).stored_lines(GAME)) == 8
 
 
-def test_a_ruling_needs_a_judge_key_once_the_store_has_keys(data: Path) -> None:
+def test_a_ruling_needs_a_judge_signed_in_once_the_store_has_keys(data: Path) -> None:
     store = Rollcall.open(data)
     organiser = store.add_key("organiser", "Olga")
     store.key = organiser
     judge = store.add_key("judge", "Jules")
-    at = rule(page(DISPUTE, game=GAME, seq="6"), "Jules", "stands", "fine", key=organiser)
-    assert any("needs a judge key" in e.value for e in at.error)
-    at = rule(at, "Jules", "stands", "fine", key=judge)
-    assert any("recorded seq 8 (RulingMade)" in s.value for s in at.success)
+    at = sign_in(app_page("dispute", game=GAME, seq="6"), organiser)
+    at = rule(at, "Jules", "stands", "fine")
+    assert [unescape(e.value) for e in form(at, "ruling").error] == [
+        "Signed in as Olga (organiser), who may not record a ruling: sign out in the sidebar and sign in with a "
+        "judge's key."]
+    at = sign_in(sign_out(at), judge)
+    at = rule(at, "Jules", "stands", "fine")
+    assert any("recorded seq 8 (RulingMade)" in s.value for s in form(at, "ruling").success)
     assert followed(at).dataframe[-1].value["written by"].tolist() == ["Jules"]
 
 

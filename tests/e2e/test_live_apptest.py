@@ -8,6 +8,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
+from signing import app_page, sign_in
 from streamlit.testing.v1 import AppTest
 
 from domain.application import Rollcall
@@ -86,9 +87,7 @@ def test_a_broadcast_delay_keeps_spectators_behind_and_a_key_shows_everything(da
     replay.query_params["seq"] = "11"
     replay.run()
     assert any("shown up to seq 0" in i.value for i in replay.info)
-    at.session_state["rc_key"] = organiser  # signed in (dashboard.session)
-    at.session_state["rc_holder"] = ("Olga", "organiser")
-    at.run()
+    at = sign_in(app_page("live", tournament=NAME), organiser)  # the sidebar's sign-in
     assert cards(at) == {"live-1": "11", "live-2": "11"}
 
 

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from signing import app_page, key_fields, sign_in, signed_in_as
 from streamlit.testing.v1 import AppTest
 
 from domain.application import Rollcall
@@ -158,19 +159,19 @@ def test_a_tap_delivered_twice_is_stored_once_and_said_recorded(data: Path) -> N
     assert [line["type"] for line in stored(data)[3:]] == ["ActivationStarted", "ActivationEnded"]
 
 
-def test_with_keys_the_page_asks_for_a_key_once_and_never_puts_it_in_the_url(data: Path) -> None:
+def test_with_keys_the_page_asks_for_the_sidebar_sign_in_and_never_puts_the_key_in_the_url(data: Path) -> None:
     store = Rollcall.open(data)
     organiser = store.add_key("organiser", "Olga")
     store.key = organiser
     scorekeeper = store.add_key("scorekeeper", "Sam")
-    at = record_page()
+    at = app_page("record", game=GAME)
     assert not [b for b in at.button if b.label.startswith("end ")]  # nothing offered before signing in
-    at.text_input(key="rc_key_typed").input("rk_wrong")
-    at = tap(at, "Sign in")
-    assert any("not a key of this store" in e.value for e in at.error)
-    at.text_input(key="rc_key_typed").input(scorekeeper)
-    at = tap(at, "Sign in")
-    assert any("Signed in as **Sam** (scorekeeper)" in c.value for c in at.caption)
+    assert "Sign in with a scorekeeper's key in the sidebar to record this game." in [i.value for i in at.info]
+    assert not key_fields(at)  # the sidebar's sign-in is the only key entry
+    at = sign_in(at, "rk_wrong")
+    assert any("not a key of this store" in e.value for e in at.sidebar.error)
+    at = sign_in(at, scorekeeper)
+    assert signed_in_as(at) == ["Signed in as **Sam** (scorekeeper)"]
     at = tap(at, "end The Faceless's activation")
     assert stored(data)[-1]["type"] == "ActivationEnded"
     assert all(scorekeeper not in str(v) for v in at.query_params.values())

@@ -10,6 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from elsewhere import PLAYERS, met_before, players_csv, round_records
+from signing import app_page, sign_in, signed_in_as
 from projections.projector import Projector
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -120,12 +121,14 @@ def test_without_an_organisers_sign_in_the_page_offers_no_registration(tmp_path,
     data = tmp_path / "data"
     imported(data, rounds=())
     store = Rollcall.open(data)
-    store.add_key("organiser", "Olga")
+    store.key = store.add_key("organiser", "Olga")
+    sam = store.add_key("scorekeeper", "Sam")
     store.close()
     at = open_page(STANDINGS, data, monkeypatch)
     assert not at.file_uploader and not any(b.label == "Register from games" for b in at.button)
     assert any("Sign in with an organiser's key in the sidebar to register players." in c.value for c in at.caption)
-    scorekeeper = open_page(STANDINGS, data, monkeypatch, rc_holder=("Sam", "scorekeeper"))
+    scorekeeper = sign_in(app_page("standings", tournament=NAME), sam)  # the sidebar's sign-in
+    assert signed_in_as(scorekeeper) == ["Signed in as **Sam** (scorekeeper)"]
     assert not scorekeeper.file_uploader
 
 
