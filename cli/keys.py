@@ -7,6 +7,7 @@ from typing import Annotated
 import typer
 
 from cli.options import App, AsJson, DataDir, Key, echo_json, open_app
+from domain.systems.presentation import with_article
 
 app = App(name="keys", help="Access keys: reading is open; once an organiser has a key, writing needs one.")
 
@@ -18,7 +19,7 @@ def add(role: Annotated[str, typer.Argument(help="scorekeeper, judge or organise
     """Create a key and print it (once: only its hash is stored). The first key must be an organiser's;
     later keys need an organiser's key."""
     new = open_app(data, key).add_key(role, name)
-    typer.echo(f"added a {role} key for {name}; keep it secret, it is shown only now:")
+    typer.echo(f"added {with_article(role)} key for {name}; keep it secret, it is shown only now:")
     typer.echo(new)
 
 

@@ -7,7 +7,7 @@ import streamlit as st
 
 from dashboard import data, layout, session
 from dashboard import events as ev
-from domain.systems.presentation import Names
+from domain.systems.presentation import Names, words
 
 ABOUT = "about"
 
@@ -51,9 +51,10 @@ def probability_text(p: float | None) -> str:
     return f"{p:.1%}" + (f" (1 in {1 / p:.0f})" if 0 < p < 0.5 else "")
 
 
-def rolls_frame(rolls: list[dict]) -> pd.DataFrame:
+def rolls_frame(rolls: list[dict], names: Names | None = None) -> pd.DataFrame:
+    names = names or Names()
     return pd.DataFrame([{
-        "roll": r["seq"], "player": r["player"], "purpose": r["purpose"], "die": r["die"],
+        "roll": r["seq"], "player": names.player(r["player"]), "purpose": words(r["purpose"]), "die": words(r["die"]),
         "faces": f"{ev.dice_symbols(r['faces'])}  ({', '.join(map(str, r['faces']))})",
         "provenance": r["source"] + (f", {r['n_rerolled']} re-rolled (was {', '.join(map(str, r['rerolled_from']))})"
                                      if r["n_rerolled"] else ""),
@@ -62,9 +63,11 @@ def rolls_frame(rolls: list[dict]) -> pd.DataFrame:
     } for r in rolls])
 
 
-def casts_frame(casts: list[dict]) -> pd.DataFrame:
+def casts_frame(casts: list[dict], names: Names | None = None) -> pd.DataFrame:
+    names = names or Names()
     return pd.DataFrame([{
-        "seq": c["seq"], "attempt": c["kind"], "wizard": c["wizard"], "spell": c["spell"], "dice": c["dice"],
+        "seq": c["seq"], "attempt": words(c["kind"]), "wizard": names.of("wizards", c["wizard"]),
+        "spell": names.of("spells", c["spell"]), "dice": c["dice"],
         "total": c["total"], "against": c["target"], "succeeded": c["succeeded"],
         "P(success)": probability_text(c["p"]),
     } for c in casts])
@@ -102,11 +105,12 @@ def rule_checks(game: str, events: list[dict], about: list[int]) -> None:
             st.error(f"seq {seq} ({event['type']}): **{b.rule}** — {b.message}", icon=":material/error:")
 
 
-def disputes_and_rulings(disputes: list[dict], rulings: list[dict]) -> None:
+def disputes_and_rulings(disputes: list[dict], rulings: list[dict], names: Names | None = None) -> None:
     if not disputes and not rulings:
         st.caption("No disputes in this game yet.")
         return
-    rows = [{"seq": d["seq"], "event": "dispute", "who": d["by_player"], "about": _seqs(d["about"]),
+    names = names or Names()
+    rows = [{"seq": d["seq"], "event": "dispute", "who": names.player(d["by_player"]), "about": _seqs(d["about"]),
              "text": d["claim"], "outcome": f"ruled at {d['ruled_at']}" if d["ruled_at"] else "open",
              "written by": d.get("author") or "–"} for d in disputes]
     rows += [{"seq": r["seq"], "event": "ruling", "who": r["judge"], "about": _seqs(r["about"]), "text": r["text"],

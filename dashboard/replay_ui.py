@@ -108,7 +108,7 @@ def _named(value, names: Names):
         return [_named(v, names) for v in value]
     if isinstance(value, str):
         for kind in ("models", "players", "vortices"):
-            name = names.of(kind, value)
+            name = names.bare(kind, value)
             if name != value:
                 return f"{name} ({value})"
     return value

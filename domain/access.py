@@ -22,6 +22,7 @@ from uuid import NAMESPACE_URL, uuid5
 from eventsourcing.domain import Aggregate
 
 from domain.errors import RollcallError
+from domain.systems.presentation import with_article
 from domain.settings import KEY_ENV
 
 ROLES = ("scorekeeper", "judge", "organiser")
@@ -191,8 +192,8 @@ def require(holder: Holder | None, need: str, what: str) -> None:
     if holder is None or holder.role in MAY[need]:
         return
     roles = " or ".join(sorted(MAY[need]))
-    raise AccessDenied(f"{what} needs a {roles} key; '{holder.name}' holds a {holder.role} key", need=need,
-                       holder=holder)
+    raise AccessDenied(f"{what} needs {with_article(roles)} key; '{holder.name}' holds {with_article(holder.role)} "
+                       "key", need=need, holder=holder)
 
 
 class AccessMixin:

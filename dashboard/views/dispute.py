@@ -61,15 +61,15 @@ dui.rule_checks(game, events, about)
 st.subheader("Rolls involved")
 involved = data.rolls_involved(game, about)
 if involved:
-    st.dataframe(dui.rolls_frame(involved), hide_index=True, width="stretch")
+    st.dataframe(dui.rolls_frame(involved, names), hide_index=True, width="stretch")
 else:
     st.caption("No dice in these events.")
 casts = data.casts_involved(game, about)
 if casts:
-    st.dataframe(dui.casts_frame(casts), hide_index=True, width="stretch")
+    st.dataframe(dui.casts_frame(casts, names), hide_index=True, width="stretch")
 
 st.subheader("Disputes and rulings so far")
-dui.disputes_and_rulings(data.disputes(game), data.rulings(game))
+dui.disputes_and_rulings(data.disputes(game), data.rulings(game), names)
 
 players = list(before.get("players") or {})
 who = session.signed_in()

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any, Callable, ClassVar
 
-__all__ = ["Names", "Presentation", "Taps", "dice_symbols", "die_symbol", "e", "payload", "plural", "pos_text",
+__all__ = ["Names", "with_article", "Presentation", "Taps", "dice_symbols", "die_symbol", "e", "payload", "plural", "pos_text",
            "roll_ref", "rolls_by_seq", "signed", "words"]
 
 _TOKEN = re.compile(r"[A-Za-z0-9_]+")
@@ -67,6 +67,12 @@ def title_words(value: Any) -> str:
 def plural(count: Any, word: str, words: str | None = None) -> str:
     """A count and its word: ``1 round``, ``2 rounds``, ``0 games`` (``words``: a plural not made with an s)."""
     return f"{count} {word if count == 1 else words or word + 's'}"
+
+
+def with_article(word: Any) -> str:
+    """``word`` with its indefinite article: ``a judge``, ``an organiser``."""
+    text = str(word)
+    return f"{'an' if text[:1].lower() in 'aeiou' and text[:1] else 'a'} {text}"
 
 
 def signed(value: Any) -> str:
@@ -175,6 +181,10 @@ class Names:
     def faction(self, value: Any) -> str:
         return self.of("factions", value) if value else "—"
 
+    def bare(self, kind: str, thing: Any) -> str:
+        """The name of ``thing`` without its player's (for a picture that shows it on its player's side)."""
+        return self.by_kind.get(f"{kind}:bare", {}).get(str(thing)) or self.of(kind, thing)
+
     def short(self, kind: str, thing: Any) -> str:
         """A short label (a few letters) of ``thing``, unique among its kind."""
         return self.by_kind.get(f"{kind}:short", {}).get(str(thing), str(thing))
@@ -194,6 +204,14 @@ def unique_names(items: list[tuple[str, str]]) -> dict[str, str]:
         else:
             out[thing] = name
     return out
+
+
+def with_owners(names: dict[str, str], owners: dict[str, str], players: dict[str, str]) -> dict[str, str]:
+    """id -> name with its player's name when things of a kind belong to several players: "Faceless 1 (Anna)"."""
+    if len({owners.get(thing) for thing in names} - {None}) < 2:
+        return names
+    return {thing: f"{name} ({players.get(owners[thing], owners[thing])})" if thing in owners else name
+            for thing, name in names.items()}
 
 
 def short_labels(names: dict[str, str], letters: int = 2) -> dict[str, str]:
@@ -249,14 +267,22 @@ class Presentation:
                      if isinstance(x, dict) and x.get("id") is not None]
             by_kind[kind] = unique_names(items)
             by_kind[f"{kind}:short"] = short_labels(by_kind[kind])
+            by_kind[f"{kind}:bare"] = by_kind[kind]
+            by_kind[kind] = with_owners(by_kind[kind], by_kind["owners"], by_kind["players"])
         return Names(by_kind)
 
     def faction_name(self, faction: Any) -> str:
         return title_words(faction) if faction else "—"
 
+    #: name kinds -> the word naming a thing of that kind that has no name of its own ("Wizard": "Wizard 1")
+    NOUNS: ClassVar[dict[str, str]] = {}
+
     def thing_name(self, kind: str, thing: dict) -> str:
-        """The name of one thing of the setup (its ``name``, else its id in words)."""
-        return str(thing.get("name") or title_words(thing.get("id")))
+        """The name of one thing of the setup: its ``name``, else its id in words ("archmage": "Archmage"), but
+        an id with a digit ("p1w1") gives the word for its kind (numbered when several share it: "Wizard 2")."""
+        ident = str(thing.get("id"))
+        noun = self.NOUNS.get(kind) if any(c.isdigit() for c in ident) else None
+        return str(thing.get("name") or noun or title_words(ident))
 
     def player_colours(self, players: Any) -> dict[str, str]:
         """A colour per player id, by the order of the players (the first blue, the second red)."""
@@ -271,7 +297,7 @@ class Presentation:
         if fn is not None:
             return fn(self, p, rolls, names)
         given = {k: v for k, v in p.items() if k not in BOOKKEEPING}
-        return ", ".join(f"{k} {value_text(v)}" for k, v in given.items())[:120]
+        return ", ".join(f"{words(k)} {value_text(v)}" for k, v in given.items())[:120]
 
     def details(self, event: dict | None, names: Names | None = None) -> str | None:
         return None
@@ -399,7 +425,7 @@ def ids_text(values: Any, names: Names | None = None, kind: str = "") -> str:
 
 def _phase(pr: Presentation, p: dict, rolls, names: Names) -> str:
     aside = p.get("set_aside") or []
-    return f"{p.get('phase')} phase" + (f", {plural(len(aside), 'action die', 'action dice')} set aside"
+    return f"{words(p.get('phase'))} phase" + (f", {plural(len(aside), 'action die', 'action dice')} set aside"
                                        if aside else "")
 
 
@@ -412,7 +438,7 @@ def _ended(pr: Presentation, p: dict, rolls, names: Names) -> str:
 COMMON_SUMMARIES: dict[str, Summary] = {
     "TurnStarted": lambda pr, p, rolls, names: f"turn {p.get('turn')} starts",
     "PhaseStarted": _phase,
-    "DiceRolled": lambda pr, p, rolls, names: (f"{names.player(p.get('player'))}: {p.get('purpose')} roll, "
+    "DiceRolled": lambda pr, p, rolls, names: (f"{names.player(p.get('player'))}: {words(p.get('purpose'))} roll, "
                                                f"{p.get('die')}: {dice_symbols(p.get('faces'))}"),
     "DieRerolled": lambda pr, p, rolls, names: (f"re-roll of roll {p.get('roll')} die {p.get('index')} → "
                                                 f"{die_symbol(p.get('face'))}"),
@@ -437,7 +463,7 @@ def head_text(state: dict, names: Names | None = None, extra: str = "") -> str:
     last = state.get("last_seq", state.get("seq"))
     ended = "  (the game has ended)" if state.get("ended") else ""
     return (f"{state.get('game')}  seq {state.get('seq')}/{last}  turn {state.get('turn')}"
-            f"  phase {state.get('phase') or '-'}{extra}{ended}")
+            f"  phase {words(state.get('phase') or '-')}{extra}{ended}")
 
 
 def scores_text(state: dict, names: Names | None = None) -> str:

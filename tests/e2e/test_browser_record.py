@@ -161,7 +161,7 @@ def test_the_seed_004_shove_recorded_by_taps_exports_as_its_golden_record(server
             no_control_off_the_page(page)
             table.tap("○ blank")  # one die: the face tapped is recorded at once
             table.hex(7, 5)  # Boris picks the burning ground
-            table.tap("end The Faceless's activation")
+            table.tap("end the activation of The Faceless (Boris)")
             table.shot(f"ex1-done-{width}")
             no_control_off_the_page(page)
         finally:
@@ -208,15 +208,15 @@ def test_a_magic_phase_recorded_by_taps_exports_as_its_golden_record(server) -> 
             table.tap("Record")
 
         roll("Anna: casting roll …", [5, 4, 3])
-        cast("Archmage casts Fireball …")
+        cast("Archmage (Anna) casts Fireball …")
         table.shot("t9a-cast")
         roll("Boris: dispel roll …", [6, 4, 2])
         table.tap("Dispel attempt …", records=False)
         table.choose("Wizard", "Shaman")
         table.tap("Record")
         roll("Anna: casting roll …", [1, 3])
-        cast("Archmage casts Flame Wall …")
-        cast("Archmage casts bound Wand of Sparks …", dice="2")
+        cast("Archmage (Anna) casts Flame Wall …")
+        cast("Archmage (Anna) casts bound Wand of Sparks …", dice="2")
         roll("Boris: dispel roll …", [3])
         table.tap("Dispel attempt …", records=False)
         table.choose("Wizard", "Shaman")

@@ -267,7 +267,7 @@ def test_magic_phase_shows_pools_flux_and_the_cast(systems_env: Path) -> None:
     assert one(magic, "rc-magic-side", player="p1").get("data-dice") == "2"
     assert one(magic, "rc-magic-side", player="p2").get("data-dice") == "4"
     assert by_class(one(magic, "rc-wizard", wizard="druid"), "rc-cast-now")[0].get("data-spell") == "heal"
-    assert current_row(at)["summary"].startswith("Shaman dispels with 2 dice")
+    assert current_row(at)["summary"].startswith("Shaman (Boris) dispels with 2 dice")
 
     cast = one(picture(at, "rc-magic", 9), "rc-cast")  # seq 9: the miscast (C)
     assert cast.get("data-step") == "C"

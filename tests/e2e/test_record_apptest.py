@@ -64,7 +64,7 @@ def stored(data: Path, game: str = GAME) -> list[dict]:
 def test_the_page_offers_what_the_rules_allow_now(data: Path) -> None:
     at = record_page()
     labels = [b.label for b in at.button]
-    assert "end The Faceless's activation" in labels
+    assert "end the activation of The Faceless (Boris)" in labels
     assert not any(label.startswith("activate") for label in labels)  # one activation at a time (F05)
     assert at.selectbox(key="rc-move-end:step").options  # the ends of a step, also tappable on the board
     assert any("seq 3" in m.value for m in at.markdown)
@@ -74,7 +74,7 @@ def test_a_move_from_the_list_is_recorded_and_shown_at_once(data: Path) -> None:
     at = record_page()
     at.selectbox(key="rc-move-end:step").set_value("[5,6]").run()
     at = tap(at, "Move")
-    assert any("Recorded seq 4: step The Faceless to [5,6]" in s.value for s in at.success)
+    assert any("Recorded seq 4: step The Faceless (Boris) to [5,6]" in s.value for s in at.success)
     assert stored(data)[-1]["must_eject"] == ["swordsman"]
     assert "Anna: dodge roll …" in [b.label for b in at.button]  # read from the store, not the read models
 
@@ -117,7 +117,7 @@ def test_a_judge_rewinds_the_game(data: Path) -> None:
     at = tap(at, "Rewind the game")
     last = stored(data)[-1]
     assert (last["type"], last["to"], last["taken_back"]) == ("GameRewound", 3, [4, 5, 6, 7])
-    assert "end The Faceless's activation" in [b.label for b in at.button]
+    assert "end the activation of The Faceless (Boris)" in [b.label for b in at.button]
 
 
 def test_a_rewind_needs_the_judges_name_and_why(data: Path) -> None:
@@ -131,7 +131,7 @@ def test_a_rewind_needs_the_judges_name_and_why(data: Path) -> None:
 def test_a_device_behind_the_game_is_told_it_moved_on_and_shown_the_new_state(data: Path) -> None:
     at = record_page()
     Rollcall.open(data).record(GAME, {"type": "ModelMoved", "model": "faceless", "action": "step", "path": [[1, 4]]})
-    at = tap(at, "end The Faceless's activation")
+    at = tap(at, "end the activation of The Faceless (Boris)")
     assert any("moved on" in w.value and "seq 4" in w.value for w in at.warning)
     assert stored(data)[-1]["type"] == "ModelMoved"  # nothing of the late tap was stored
     assert any("seq 4" in m.value for m in at.markdown)
@@ -172,7 +172,7 @@ def test_with_keys_the_page_asks_for_the_sidebar_sign_in_and_never_puts_the_key_
     assert any("not a key of this store" in e.value for e in at.sidebar.error)
     at = sign_in(at, scorekeeper)
     assert signed_in_as(at) == ["Signed in as **Sam** (scorekeeper)"]
-    at = tap(at, "end The Faceless's activation")
+    at = tap(at, "end the activation of The Faceless (Boris)")
     assert stored(data)[-1]["type"] == "ActivationEnded"
     assert all(scorekeeper not in str(v) for v in at.query_params.values())
     reader = Rollcall.open(data)
@@ -225,7 +225,7 @@ def test_a_target_typed_just_before_record_is_tapped_is_recorded(tmp_path: Path,
     Projector(folder).run()
     monkeypatch.setenv("ROLLCALL_DATA", str(folder))
     at = record_page(game="t9a-dispelled-failed-bound")
-    at = tap(at, "Archmage casts Fireball …")
+    at = tap(at, "Archmage (Anna) casts Fireball …")
     at.text_input(key=next(t.key for t in at.text_input if t.label == "Target (optional)")).input("goblin_mob")
     at = tap(at, "Record")  # the text and the tap in the same message
     last = stored(folder, "t9a-dispelled-failed-bound")[-1]

@@ -119,7 +119,7 @@ def test_pairing_needs_an_organisers_key_and_a_result_any_key(run, registered) -
     organiser = run("keys", "add", "organiser", "Olga").output.strip().splitlines()[-1]
     scorekeeper = run("keys", "add", "scorekeeper", "Sam", key=organiser).output.strip().splitlines()[-1]
     refused = run("tournament", "pair", NAME, "--round", "1", key=scorekeeper, ok=False)
-    assert refused.exit_code == 1 and "needs a organiser key" in refused.output
+    assert refused.exit_code == 1 and "needs an organiser key" in refused.output
     refused = run("tournament", "register", NAME, "--player", "Farid", key=scorekeeper, ok=False)
     assert refused.exit_code == 1 and "organiser" in refused.output
     run("tournament", "pair", NAME, "--round", "1", key=organiser)

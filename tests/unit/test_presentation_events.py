@@ -114,7 +114,7 @@ def test_phenomenon_card_name_and_details() -> None:
                   relation="hostile", trigger="explore_success", shuffled=False)
     assert TORNSCAPE.summary(drawn) == "Ember Spiral (positive) for w at v1"
     details = TORNSCAPE.details(drawn)
-    assert details == "**Ember Spiral** (`ember_spiral`) · positive effect · hostile vortex · trigger: explore success"
+    assert details == "**Ember Spiral** · positive effect · hostile vortex · trigger: explore success"
     assert phenomenon_name("not_a_card") == "not_a_card"
     assert TORNSCAPE.details(event(1, "TurnStarted", turn=1)) is None
 

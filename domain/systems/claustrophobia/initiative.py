@@ -161,7 +161,7 @@ def _line_look(wid: str, w: dict, n: str, focus_line: str | None) -> Look:
     if focus_line == n:
         cls += " rc-focus-line"
     slot = (d6_svg(die, size=22, fill="#fff" if not w.get("exhausted") else "#ffd6d0",
-                   title=f"{wid}'s die: {die}") if holds else '<span class="rc-slot-empty"></span>')
+                   title=f"action die: {die}") if holds else '<span class="rc-slot-empty"></span>')
     stats = "".join(f"<td>{_e(line[k]) if line.get(k) is not None else '–'}</td>" for k, _ in STATS)
     gift = (w.get("gifts") or {}).get(n)
     gift_cell = f'<td class="rc-gift" data-gift="{_e(gift)}">{_e(_words(gift))}</td>' if gift else "<td></td>"
@@ -220,7 +220,7 @@ def initiative_look(state: dict, event: dict | None, names: Names | None = None,
     phase = state.get("phase")
     name = (players.get(human) or {}).get("name") or (names.player(human) if human else "?")
     look: Look = {("rc-init-title", "text"): f"Warriors of {name}",
-                  ("rc-init-phase", "text"): f"{phase} phase" if phase else "setup"}
+                  ("rc-init-phase", "text"): f"{_words(phase)} phase" if phase else "setup"}
     look.update(_dice_look(state, focus[2], names, slots))
     present = state.get("warriors") or {}
     for wid in warriors or present:

@@ -314,7 +314,7 @@ def _wizards_html(state: dict, pid: str, names: Names) -> str:
         chips = "".join(_spell_chip(state, sid, casting and cast.get("spell") == sid) for sid in w.get("spells") or [])
         flee = ' <span class="rc-muted">(fleeing)</span>' if w.get("fleeing") else ""
         rows.append(f'<div class="{cls}" data-wizard="{_e(wid)}"><span class="rc-wizard-name">'
-                    f'{_e(names.of("wizards", wid))}</span>'
+                    f'{_e(names.bare("wizards", wid))}</span>'
                     f"{flee}{chips or NO_SPELLS}</div>")
     return "".join(rows) or '<div class="rc-none">no wizards</div>'
 
@@ -327,7 +327,7 @@ def _side_look(state: dict, pid: str, player: dict, names: Names, cards: list[st
     veil = int(player.get("veil") or 0)
     sid = f"side-{pid}"
     return {(sid, "class"): "rc-magic-side" + (" rc-active" if active else ""), (sid, "data-dice"): str(dice),
-            (sid, "data-veil"): str(veil), (f"{sid}-role", "text"): pid + (" · " + role if role else ""),
+            (sid, "data-veil"): str(veil), (f"{sid}-role", "text"): role,
             (f"{sid}-pool", "html"): _pool(dice), (f"{sid}-dice", "text"): str(dice),
             (f"{sid}-tokens", "html"): _tokens(veil), (f"{sid}-veil", "text"): str(veil),
             (f"{sid}-wizards", "html"): _wizards_html(state, pid, names), **_flux_look(pid, player, magic, cards)}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.systems.presentation import (title_words, Names, Presentation, add_roll, dice_text, head_text, plural, signed,
+from domain.systems.presentation import (Names, Presentation, add_roll, dice_text, head_text, plural, signed,
                                          words)
 from domain.systems.t9a import magic
 
@@ -72,10 +72,8 @@ def magic_text(state: dict, names: Names) -> str:
 class T9APresentation(Presentation):
     SUMMARIES = SUMMARIES
     NAMED = {"spells": "spells", "wizards": "wizards"}
+    NOUNS = {"wizards": "Wizard"}
     CSS = magic.CSS
-
-    def thing_name(self, kind: str, thing: dict) -> str:
-        return str(thing.get("name") or title_words(thing.get("id")))
 
     def picture(self, state: dict, event: dict | None = None, before: dict | None = None,
                 events: list[dict] | None = None, names: Names | None = None, mark: dict | None = None) -> str:

@@ -140,7 +140,7 @@ def vortex_look(vid: str, v: dict | None, size: float) -> Look:
         (f"{gid}-symbol", "text"): ALLEGIANCE_SYMBOLS.get(allegiance, str(allegiance)[:2].upper()) if allegiance else "",
         (f"{gid}-ether", "text"): "" if ether is None else str(ether),
         (f"{gid}-ether-disc", "display"): None if ether is not None else "none",
-        (f"{gid}-title", "text"): (f"vortex {vid} · {allegiance or 'unaligned'} · ether {ether}"
+        (f"{gid}-title", "text"): (f"vortex · {allegiance or 'unaligned'} · ether {ether}"
                                    + (" · removed" if removed else "")),
     }
 
@@ -156,7 +156,7 @@ def marker_look(kid: str, k: dict | None, size: float) -> Look:
             (gid, "data-at"): at_text(pos[:1]), (gid, "data-kind"): kind,
             (f"{gid}-bound", "display"): None if kind == "bound" else "none",
             (f"{gid}-portable", "display"): "none" if kind == "bound" else None,
-            (f"{gid}-title", "text"): f"marker {kid} · {kind}" + (f" · linked to {linked}" if linked else "")}
+            (f"{gid}-title", "text"): f"{kind} marker" + (" · linked to a model" if linked else "")}
 
 
 def terrain_look(tid: str, t: dict | None) -> Look:
@@ -209,7 +209,7 @@ def terrain_layer(terrain: dict[str, dict], look: Look, size: float) -> str:
         polys = "".join(hex_polygon(h, size, "rc-terrain-hex", f' data-terrain="{e(kind)}"')
                         for h in positions((t or {}).get("hexes")))
         pieces.append(f'<g id="{e(gid)}" class="rc-terrain" data-terrain="{e(kind)}" fill="{fill}"'
-                      f'{look_attrs(look, gid, "display")}><title>{e(tid)}: {e(kind)}</title>{polys}</g>')
+                      f'{look_attrs(look, gid, "display")}><title>{e(kind.replace("_", " "))}</title>{polys}</g>')
     return f'<g class="rc-terrain-layer" stroke="{HEX_STROKE}" stroke-width="{size * 0.05:.2f}">{"".join(pieces)}</g>'
 
 
@@ -293,7 +293,7 @@ def model_element(mid: str, m: dict, look: Look, size: float, colour: str, owner
     fs = label_size(label, 1.75 * radius, size * (0.85 if msize != "infantry" else 0.6))
     return (f'<g id="{e(gid)}" class="rc-model" data-player="{e(m.get("player"))}" data-size="{e(msize)}" '
             f'data-name="{e(name)}" fill="{colour}"{look_attrs(look, gid, "display", "transform", "data-at")}>'
-            f"<title>{e(name)} ({e(mid)}) · {e(owner)} · {e(msize)}</title>{hull}"
+            f"<title>{e(names.bare('models', mid))} · {e(owner)} · {e(msize)}</title>{hull}"
             + text(lx, ly, label, fs, f' id="{e(gid)}-label" class="rc-label rc-upright" fill="#fff" stroke="#1d1d1d" '
                                       f'stroke-width="{fs * 0.22:.2f}" paint-order="stroke"')
             + "</g>")

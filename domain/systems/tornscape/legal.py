@@ -93,8 +93,8 @@ def _phase_v(state: TornscapeState) -> list[Action]:
     out = []
     for vid in left:
         fixed = {"type": "VortexMoved", "vortex": vid, "roll": roll.seq}
-        out.append(Action(fixed, f"move vortex {vid}", "vortex", actor=mover))
-        out.append(Action(fixed, f"move vortex {vid} and turn it", "vortex", open={"facing": one_of(range(6))},
+        out.append(Action(fixed, f"move {vid}", "vortex", actor=mover))
+        out.append(Action(fixed, f"move {vid} and turn it", "vortex", open={"facing": one_of(range(6))},
                           actor=mover))
     return out
 
@@ -114,7 +114,7 @@ def _ejections(pack, state: TornscapeState) -> list[Action]:
             mover = state.models[pending.by]
             spots = pack._marker_spots(state, state.markers[pending.id], mover, mover.fp)
             if spots:
-                out.append(Action({"type": "MarkerEjected", "marker": pending.id}, f"push marker {pending.id} off",
+                out.append(Action({"type": "MarkerEjected", "marker": pending.id}, f"push {pending.id} off",
                                   "eject", open={"to": one_of([list(h) for h in spots])}, actor=mover.player,
                                   hexes=tuple(list(h) for h in spots)))
     return out
@@ -160,7 +160,7 @@ def _phenomena(pack, state: TornscapeState) -> list[Action]:
             continue
         effect = pack.cell_polarities(state, cell)[len(cell.drawn)]
         out.append(Action({"type": "PhenomenonDrawn", "effect": effect, "vortex": cell.vortex},
-                          f"draw a card for vortex {cell.vortex} ({cell.trigger}): its {effect} effect", "vortex",
+                          f"draw a card for {cell.vortex} ({cell.trigger}): its {effect} effect", "vortex",
                           open={"card": one_of(state.deck_left())}, actor=model.player if model else None))
     return out
 
@@ -177,7 +177,7 @@ def _stabilisation(state: TornscapeState, model: Model, vortices: list[str]) -> 
     if roll is None:
         return [_roll(state, opponent, "stabilisation", "attack", 1, f"{opponent} rolls the stabilisation", "vortex")]
     return [Action({"type": "VortexStabilised", "vortex": vid, "model": model.id, "roll": roll.seq},
-                   f"stabilise vortex {vid}", "vortex", actor=opponent) for vid in vortices]
+                   f"stabilise {vid}", "vortex", actor=opponent) for vid in vortices]
 
 
 # --- an activation ----------------------------------------------------------------------------------------
@@ -188,7 +188,7 @@ def _activation(pack, state: TornscapeState) -> Iterator[Action]:
     if waiting and waiting[0].event["type"] in ("VortexStabilised", "VortexExplored"):
         yield from waiting  # a stabilisation or explore roll waits for its use
         return
-    yield Action({"type": "ActivationEnded", "model": model.id}, f"end {model.id}'s activation", "activation",
+    yield Action({"type": "ActivationEnded", "model": model.id}, f"end the activation of {model.id}", "activation",
                  actor=model.player)
     for action in ("step", "run"):
         if action not in state.actions_used:
@@ -197,7 +197,7 @@ def _activation(pack, state: TornscapeState) -> Iterator[Action]:
     for marker in state.markers.values():
         if hx.footprint_distance(model.fp, (marker.at,)) <= 1:
             yield Action({"type": "MarkerTaken", "model": model.id, "marker": marker.id},
-                         f"{model.id} takes marker {marker.id}", "activation", actor=model.player)
+                         f"{model.id} takes {marker.id}", "activation", actor=model.player)
     yield from _attacks(pack, state, model)
 
 
@@ -237,7 +237,7 @@ def _explore(pack, state: TornscapeState, model: Model) -> Iterator[Action]:
     roll = _waiting(state, "explore", model.player, model.explore)
     if roll is not None and explorable:
         yield from (Action({"type": "VortexExplored", "vortex": vid, "model": model.id, "roll": roll.seq},
-                           f"{model.id} explores vortex {vid}", "vortex", actor=model.player) for vid in explorable)
+                           f"{model.id} explores {vid}", "vortex", actor=model.player) for vid in explorable)
         return
     yield from actions
     if explorable:

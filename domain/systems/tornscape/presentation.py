@@ -11,6 +11,7 @@ from domain.systems.presentation import (Names, Presentation, Taps, dice_text, h
 from domain.systems.tornscape import board as bd
 from domain.systems.tornscape import hexes as hx
 
+TERRAIN_NAMES = {"solid": "Solid terrain"}
 TEXT_TERRAIN = {"solid": "#", "burning_ground": "^", "deadly_bog": "%", "cover": '"'}
 
 
@@ -46,14 +47,14 @@ def _ejected(pr, p: dict, rolls, names: Names, verb: str) -> str:
 
 
 def _explored(pr, p: dict, rolls, names: Names) -> str:
-    text = f"{names.of('models', p.get('model'))} explores {p.get('vortex')}{dice_text(p, rolls)}: "
+    text = f"{names.of('models', p.get('model'))} explores {_vortex(p, names)}{dice_text(p, rolls)}: "
     text += f"success, +{p.get('ether_gained', 0)} ether" if p.get("success") else "failed"
     return text + (", vortex removed" if p.get("vortex_removed") else "")
 
 
 def _drawn(pr, p: dict, rolls, names: Names) -> str:
     who = f" for {names.of('models', p['model'])}" if p.get("model") else ""
-    at = f" at {p['vortex']}" if p.get("vortex") else ""
+    at = f" at {_vortex(p, names)}" if p.get("vortex") else ""
     return f"{phenomenon_name(p.get('card'))} ({p.get('effect')}){who}{at}"
 
 
@@ -66,6 +67,14 @@ def _model(p: dict, names: Names) -> str:
     return names.of("models", p.get("model"))
 
 
+def _vortex(p: dict, names: Names) -> str:
+    return names.of("vortices", p.get("vortex"))
+
+
+def _marker(p: dict, names: Names) -> str:
+    return names.of("markers", p.get("marker"))
+
+
 SUMMARIES = {
     "ActivationStarted": lambda pr, p, rolls, names: f"{_model(p, names)} activates",
     "ActivationEnded": lambda pr, p, rolls, names: f"{_model(p, names)} ends its activation",
@@ -73,16 +82,16 @@ SUMMARIES = {
     "ModelEjected": lambda pr, p, rolls, names: _ejected(pr, p, rolls, names, "ejected"),
     "ModelDisplaced": lambda pr, p, rolls, names: _ejected(pr, p, rolls, names, "displaced"),
     "DomainChosen": lambda pr, p, rolls, names: f"{_model(p, names)} chooses {p.get('domain')}",
-    "VortexStabilised": lambda pr, p, rolls, names: (f"{_model(p, names)} stabilises {p.get('vortex')}"
+    "VortexStabilised": lambda pr, p, rolls, names: (f"{_model(p, names)} stabilises {_vortex(p, names)}"
                                                      f"{dice_text(p, rolls)} → {p.get('allegiance') or 'unaligned'}"),
     "VortexExplored": _explored,
     "PhenomenonDrawn": _drawn,
-    "VortexMoved": lambda pr, p, rolls, names: (f"{p.get('vortex')} moves{dice_text(p, rolls)} → "
+    "VortexMoved": lambda pr, p, rolls, names: (f"{_vortex(p, names)} moves{dice_text(p, rolls)} → "
                                                 f"{pos_text(p.get('to'))}{' (blocked)' if p.get('blocked') else ''}"),
     "EtherConverted": lambda pr, p, rolls, names: (f"{names.player(p.get('player'))} converts {p.get('amount')} "
                                                    f"ether to {p.get('domain')}"),
-    "MarkerEjected": lambda pr, p, rolls, names: f"marker {p.get('marker')} ejected → {pos_text(p.get('to'))}",
-    "MarkerTaken": lambda pr, p, rolls, names: f"{_model(p, names)} takes marker {p.get('marker')}",
+    "MarkerEjected": lambda pr, p, rolls, names: f"{_marker(p, names)} ejected → {pos_text(p.get('to'))}",
+    "MarkerTaken": lambda pr, p, rolls, names: f"{_model(p, names)} takes {_marker(p, names)}",
     "ModelPlaced": _placed,
     "ModelRemoved": lambda pr, p, rolls, names: (f"{_model(p, names)} removed"
                                                  + (f" ({p['reason']})" if p.get("reason") else "")),
@@ -213,14 +222,21 @@ def column_ruler(width: int, row: int, label: str) -> str:
 class TornscapePresentation(Presentation):
     needs_before = True
     SUMMARIES = SUMMARIES
-    NAMED = {"models": "models", "terrain": "terrain"}
+    NAMED = {"models": "models", "terrain": "terrain", "vortices": "vortices", "markers": "markers"}
+    NOUNS = {"vortices": "Vortex", "markers": "Marker"}
+
+    def thing_name(self, kind: str, thing: dict) -> str:
+        """A terrain piece without a name is called by its kind ("Burning ground 2")."""
+        if kind == "terrain" and not thing.get("name") and thing.get("kind"):
+            return TERRAIN_NAMES.get(str(thing["kind"]), words(thing["kind"]).capitalize())
+        return super().thing_name(kind, thing)
 
     def details(self, event: dict | None, names: Names | None = None) -> str | None:
         """The card of a PhenomenonDrawn: its name, effect, relation and trigger."""
         if not event or event.get("type") != "PhenomenonDrawn":
             return None
         p = payload(event)
-        parts = [f"**{phenomenon_name(p.get('card'))}** (`{p.get('card')}`)", f"{p.get('effect')} effect"]
+        parts = [f"**{phenomenon_name(p.get('card'))}**", f"{p.get('effect')} effect"]
         if p.get("relation"):
             parts.append(f"{p['relation']} vortex")
         if p.get("trigger"):
