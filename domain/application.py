@@ -39,7 +39,7 @@ from domain.timeline import unreplayable
 from domain.randomness import DiceSeed
 from domain.record import (Line, LocatedError, check_object, event_hash, export_line, header_hash, read_lines,
                            show)
-from domain.seats import SEAT_RULE, Seat, seats_of
+from domain.seats import SEAT_RULE, Seat, seat_uuid, seats_of
 from domain.settings import PERSISTENCE_ENV, store_env
 from domain.tournaments import TournamentMixin
 
@@ -172,6 +172,13 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
             return None
         return found.game
 
+    def seated(self, tournament: str, round_no: int, names: Iterable[str]) -> dict[str, str]:
+        """Those of ``names`` seated already in round ``round_no`` of ``tournament``: name -> the game
+        holding the seat (a new game of the round cannot seat them, rule F11)."""
+        header = {"tournament": tournament, "round": round_no}
+        return {name: game for name in names
+                if (game := self.seat_taken(seat_uuid(tournament, round_no, name), header))}
+
     # --- the one write path -----------------------------------------------------------------
     def write(self, game_id: str | None = None, events: Iterable[dict | Line] = (), *, header: dict | Line | None = None,
               strict: bool = True, source: str | None = None, after: int | None = None,
@@ -272,12 +279,25 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         game_id = data["game"]
         if self.exists(game_id):
             raise GameAlreadyRecorded(game_id)
-        taken = [RuleViolation(SEAT_RULE, f"{name} already plays {other} in round {data['round']} of "
-                                          f"{data['tournament']}; a player plays one game a round")
-                 for name, seat in seats_of(data) if (other := self.seat_taken(seat, data))]
+        seats = seats_of(data)
+        where = f"round {data.get('round')} of {data.get('tournament')}"
+        taken = [RuleViolation(SEAT_RULE, f"{name} is seated already at {self.place_of(other)} in {where}; "
+                                          "a player plays one game a round")
+                 for name, seat in seats if (other := self.seat_taken(seat, data))]
+        if len({seat for _, seat in seats}) < len(seats):
+            taken.append(RuleViolation(SEAT_RULE, f"{seats[0][0]} cannot play both sides of a game; a game seats two "
+                                                  "different players"))
         if taken and strict:
             raise taken[0]
         return taken
+
+    def place_of(self, game_id: str) -> str:
+        """Where a recorded game is played, in words: ``table 3 (game club-r2-t3)``, or the game alone."""
+        try:
+            table = self.get_game(game_id).header.get("table")
+        except GameNotFound:
+            table = None
+        return f"table {table} (game {game_id})" if type(table) is int else f"game {game_id}"
 
     def _seated(self, seat: UUID, game_id: str) -> Seat:
         """The seat taken by ``game_id``: a new one, or one a withdrawn game held."""

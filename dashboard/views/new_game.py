@@ -13,7 +13,7 @@ from streamlit.errors import StreamlitAPIException
 
 from dashboard import data, session
 from dashboard.tournament_ui import query
-from domain.record import derive_game_id
+from domain.record import derive_game_id, slug
 from domain.scenarios import own_scenarios, scenarios
 from domain.systems import PACKS
 
@@ -105,6 +105,10 @@ if chosen is not None and chosen.get("created"):
     except Exception:  # noqa: BLE001  a tournament only named by game headers has no registrations
         registered = []
 given_players = [p for p in given.get("players") or [] if isinstance(p, dict)]
+factions = {p["player"]: p.get("faction") or "" for p in registered}
+store = session.store()
+# a player plays one game a round (F11): who of the round is seated already, and at which table
+seated = store.seated(tournament, int(round_no), factions) if in_tournament and round_no else {}
 players = []
 cols = st.columns(2)
 for seat, col in zip(("p1", "p2"), cols):
@@ -113,16 +117,21 @@ for seat, col in zip(("p1", "p2"), cols):
         preset = next((p for p in given_players if p.get("id") == seat), {})
         faction_key = f"ng-faction-{seat}-{tag}"
         if registered:
-            factions = {p["player"]: p.get("faction") or "" for p in registered}
+            others = {p["name"] for p in players}
+            free = [name for name in factions if name not in seated and name not in others]
 
-            def registered_faction(seat=seat, faction_key=faction_key, factions=factions) -> None:
+            def registered_faction(seat=seat, faction_key=faction_key) -> None:
                 st.session_state[faction_key] = factions.get(st.session_state.get(f"ng-name-{seat}-{tag}"), "")
-            name = st.selectbox("Name", list(factions), index=None, key=f"ng-name-{seat}-{tag}",
-                                placeholder="registered players", on_change=registered_faction)
+            name = st.selectbox("Name", free, index=None, key=f"ng-name-{seat}-{tag}",
+                                placeholder="registered players not seated yet" if free else "every player is seated",
+                                on_change=registered_faction)
         else:
             name = st.text_input("Name", value=str(preset.get("name") or ""), key=f"ng-name-{seat}-{tag}")
         faction = st.text_input("Faction", value=str(preset.get("faction") or ""), key=faction_key)
         players.append({"id": seat, "name": (name or "").strip(), "faction": faction.strip()})
+if seated:
+    st.caption(f"Seated already in round {round_no}: "
+               + ", ".join(f"{name} ({store.place_of(game)})" for name, game in sorted(seated.items())))
 
 dice = st.segmented_control("Dice", ["physical", "digital"], key=f"ng-dice-{tag}",
                             default="digital" if given.get("dice_mode") == "digital" else "physical",
@@ -158,6 +167,8 @@ elif not in_tournament and all(p["name"] for p in players):
     header["game"] = "-".join(p["name"].lower().replace(" ", "-") for p in players) + "-" + header["started"][:10]
 
 missing = [f"player {p['id'][1]}'s name" for p in players if not p["name"]]
+if all(p["name"] for p in players) and len({slug(p["name"]) for p in players}) < 2:
+    missing.append("two different players")
 if missing:
     st.caption("Still needed: " + ", ".join(missing))
 if st.button("Start the game", type="primary", disabled=bool(missing), key=f"ng-start-{tag}"):
