@@ -77,7 +77,8 @@ def game_picker(ids: list[str], game: str | None, label, container=st) -> str | 
     """The game picker; it moves the URL to the game picked, at its setup."""
     if game is not None:
         st.session_state["game_pick"] = game
-    return container.selectbox("Game", ids, index=ids.index(game) if game in ids else None, key="game_pick",
+    # the session state holds the game: a default index beside it would make Streamlit warn in its log
+    return container.selectbox("Game", ids, index=None, key="game_pick",
                                format_func=label, placeholder="Pick a game to replay", on_change=_picked)
 
 

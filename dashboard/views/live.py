@@ -18,10 +18,9 @@ CSS = """<style>
 .rc-live-card{border:1px solid rgba(49,51,63,.2);border-radius:.5rem;padding:.4rem .6rem;margin-bottom:.6rem}
 .rc-live-card a.rc-live-follow{text-decoration:none;color:inherit;display:block}
 .rc-live-head{font-size:.9rem;display:flex;justify-content:space-between;gap:.5rem;flex-wrap:wrap}
-.rc-live-pic{max-height:300px;overflow:hidden;margin-top:.3rem}
-.rc-live-pic svg{width:100%;height:auto;max-height:290px}
-.rc-live-pic .rc-picture,.rc-live-pic>div{zoom:.55}
-.rc-live-pic svg .rc-legend{display:none}
+.rc-live-pic{margin-top:.3rem}
+.rc-live-pic>svg{width:100%;height:auto;max-height:290px}
+.rc-live-pic>svg .rc-legend{display:none}
 .rc-live-meta{font-size:.8rem;opacity:.75}
 </style>"""
 
@@ -72,8 +71,10 @@ if held:
                "scorekeepers signed in see it live.")
 
 columns = 3 if len(shown) > 4 else 2 if len(shown) > 1 else 1
-grid = st.columns(columns, gap="small")
+grid: list = []
 for i, game in enumerate(shown):
+    if i % columns == 0:  # a row of columns at a time: on a phone, where columns stack, tables stay in order
+        grid = st.columns(columns, gap="small")
     gid = game["game"]
     delay, visible = delays.get(gid, (0, game.get("last_seq") or 0))
     seq = game.get("last_seq") or 0 if privileged or delay == 0 else visible
@@ -87,7 +88,7 @@ for i, game in enumerate(shown):
                                    f"turn {state.get('turn') or 0}", f"seq {seq}") if x)
     ended = " · ended" if game.get("ended") and seq >= (game.get("last_seq") or 0) else ""
     link = f"/replay?{urlencode({'game': gid, 'seq': seq})}"
-    picture = pres.picture(state, names=names, mark={})
+    picture = pres.card(state, names)
     with grid[i % columns]:
         st.markdown(f'<div class="rc-live-card" data-game="{escape(gid)}" data-seq="{seq}">'
                     f'<a class="rc-live-follow" href="{escape(link)}" target="_self">'

@@ -8,7 +8,9 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
+from dashboard import compact
 from dashboard.tournament_ui import query, tournament_picker, tournaments_or_stop
+from domain.systems.presentation import plural, title_words
 from projections.tournaments import PAIRINGS_CSV, STANDINGS_CSV, csv_text
 
 ROUND = "round"
@@ -36,6 +38,30 @@ def standings_frame(rows: list[dict]) -> pd.DataFrame:
                         columns=list(STANDING_COLUMNS.values()))
 
 
+def compact_pairings(rows: list[dict]) -> tuple[list[str], list[list], list[str]]:
+    """A round's pairings on a phone: each player with the faction under the name."""
+    return (["table", "player", "opponent", "VP"],
+            [[r["table_no"] if r["table_no"] is not None else "bye", (r["player"], title_words(r["faction"] or "")),
+              (r["opponent"] or "", title_words(r["opponent_faction"] or "")),
+              (f"{r['score']}–{r['opponent_score']}" if r["score"] is not None else "", RESULTS[r["result"]])]
+             for r in rows], ["table", "VP"])
+
+
+def compact_standings(rows: list[dict]) -> tuple[list[str], list[list], list[str]]:
+    """The standings on a phone: the faction and club under the player, the games under W–D–L, VP for under
+    the difference."""
+    out = []
+    for r in rows:
+        under = " · ".join(x for x in (title_words(r["faction"] or ""), r.get("club") or "",
+                                       f"dropped after round {r['dropped_after_round']}"
+                                       if r.get("dropped_after_round") is not None else "") if x)
+        record = f"{r['wins']}–{r['draws']}–{r['losses']}"
+        out.append([r["rank"], (r["player"], under), (record, f"{plural(r['games'], 'game')}"
+                                                      + (f", {plural(r['byes'], 'bye')}" if r.get("byes") else "")),
+                    r["tournament_points"], (r["vp_diff"], f"for {r['vp_for']}"), r["sos"]])
+    return ["#", "player", "W–D–L", "TP", "VP ±", "SoS"], out, ["#", "TP", "VP ±", "SoS"]
+
+
 def round_picker(rounds: list[int]) -> int:
     """Round selectbox bound to the URL parameter ``round``; the last round paired unless the link names one."""
     if st.session_state.get(ROUND) not in rounds and st.query_params.get(ROUND) not in [str(r) for r in rounds]:
@@ -54,7 +80,8 @@ if not last:
 else:
     number = round_picker(list(range(1, last[0]["round"] + 1)))
     pairing = query("pairings", name, number)
-    st.dataframe(pairings_frame(pairing), hide_index=True, width="stretch", key="pairings_table")
+    compact.table("pairings", lambda: st.dataframe(pairings_frame(pairing), hide_index=True, width="stretch",
+                                                   key="pairings_table"), *compact_pairings(pairing))
     st.download_button("Pairings (CSV)", csv_text(pairing, PAIRINGS_CSV), f"{name} round {number} pairings.csv",
                        mime="text/csv", icon=":material/download:", key="pairings_csv")
 
@@ -63,7 +90,9 @@ standing = query("standings", name)
 if not standing:
     st.caption("No results yet.")
 else:
-    st.dataframe(standings_frame(standing), hide_index=True, width="stretch", key="public_standings")
+    compact.table("public-standings", lambda: st.dataframe(standings_frame(standing), hide_index=True,
+                                                           width="stretch", key="public_standings"),
+                  *compact_standings(standing))
     st.download_button("Standings (CSV)", csv_text(standing, STANDINGS_CSV), f"{name} standings.csv",
                        mime="text/csv", icon=":material/download:", key="standings_csv")
 st.caption("Ranked by tournament points, then VP difference, VP for and strength of schedule (SoS: the "

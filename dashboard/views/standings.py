@@ -10,7 +10,7 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from dashboard import session
+from dashboard import compact, session
 from dashboard.games_table import replay_link
 from dashboard.tournament_ui import (REGISTERED, base_url, pair_round, query, register_from_games, register_players,
                                      show_message, tournament_picker, tournaments_or_stop)
@@ -56,13 +56,46 @@ def standings_frame(rows: list[dict]) -> pd.DataFrame:
     return pd.DataFrame(out, columns=["#", "player", "faction", "W–D–L", "TP", "VP", "VP ±", "SoS"])
 
 
-def results_frame(rows: list[dict]) -> pd.DataFrame:
-    frame = []
+def compact_standings(rows: list[dict]) -> tuple[list[str], list[list], list[str]]:
+    """The standings on a phone: the faction under the player, VP for–against under the difference."""
+    out = []
     for row in rows:
-        shown = {**in_words(row), "replay": replay_link(row["game"]) if row["game"] else None,
-                 "result": "bye" if row["result"] == "B" else row["result"] or "playing",
-                 "score": None if row.get("score") is None else f"{row['score']}–{row.get('opponent_score')}"}
-        frame.append({label: shown[key] for key, label in RESULT_COLUMNS.items()})
+        row = in_words(row)
+        record = f"{row['wins']}–{row['draws']}–{row['losses']}" + (f" +{row['byes']}B" if row.get("byes") else "")
+        out.append([row["rank"], (row["player"], row["faction"]), record, row["tournament_points"],
+                    (row["vp_diff"], f"{row['vp_for']}–{row['vp_against']}"), row["sos"]])
+    return ["#", "player", "W–D–L", "TP", "VP ±", "SoS"], out, ["#", "TP", "VP ±", "SoS"]
+
+
+def compact_results(rows: list[dict]) -> tuple[list[str], list[list], list[str]]:
+    """A round's results on a phone: the opponent under the player, the result a link to the replay."""
+    shown = [shown_result(row) for row in rows]
+    return (["table", "player", "VP", "result"],
+            [[r["table_no"], (r["player"], f"vs {r['opponent']}" if r["opponent"] else ""), r["score"],
+              compact.Link(f"{r['result']} ▶", r["replay"]) if r["replay"] else r["result"]] for r in shown],
+            ["table", "VP"])
+
+
+def results_grid(rows: list[dict], number: int) -> None:
+    st.dataframe(results_frame(rows), hide_index=True, width="stretch",
+                 column_config={"replay": st.column_config.LinkColumn("replay", display_text="▶ replay", width=76),
+                                "table": st.column_config.NumberColumn("table", width=46),
+                                "player": st.column_config.TextColumn("player", width=124),
+                                "VP": st.column_config.TextColumn("VP", width=52, help="victory points for – against"),
+                                "opponent": st.column_config.TextColumn("opponent", width=124),
+                                "result": st.column_config.TextColumn("result", width=58)},
+                 key=f"results_round_{number}")
+
+
+def shown_result(row: dict) -> dict:
+    """A row of a round's results as shown: factions in words, the replay's link, the result and score."""
+    return {**in_words(row), "replay": replay_link(row["game"]) if row["game"] else None,
+            "result": "bye" if row["result"] == "B" else row["result"] or "playing",
+            "score": None if row.get("score") is None else f"{row['score']}–{row.get('opponent_score')}"}
+
+
+def results_frame(rows: list[dict]) -> pd.DataFrame:
+    frame = [{label: shown[key] for key, label in RESULT_COLUMNS.items()} for shown in map(shown_result, rows)]
     return pd.DataFrame(frame, columns=list(RESULT_COLUMNS.values()))
 
 
@@ -92,8 +125,9 @@ st.html(NARROW_CSS)
 left, right = st.container(key="standings-cols").columns([1.4, 1], gap="medium")
 with left:
     st.subheader("Standings")
-    st.dataframe(standings_frame(standing), hide_index=True, width="stretch", key="standings_table",
-                 column_config=NARROW_COLUMNS)
+    compact.table("standings", lambda: st.dataframe(standings_frame(standing), hide_index=True, width="stretch",
+                                                    key="standings_table", column_config=NARROW_COLUMNS),
+                  *compact_standings(standing))
 with right:
     st.subheader("Points race")
     race = query("progress", name)
@@ -110,14 +144,9 @@ if not rounds:
     st.caption("No games yet.")
 for tab, number in zip(st.tabs([f"Round {r}" for r in rounds]) if rounds else [], rounds):
     with tab:
-        st.dataframe(results_frame([r for r in results if r["round"] == number]), hide_index=True, width="stretch",
-                     column_config={"replay": st.column_config.LinkColumn("replay", display_text="▶ replay", width=76),
-                                    "table": st.column_config.NumberColumn("table", width=46),
-                                    "player": st.column_config.TextColumn("player", width=124),
-                                    "VP": st.column_config.TextColumn("VP", width=52, help="victory points for – against"),
-                                    "opponent": st.column_config.TextColumn("opponent", width=124),
-                                    "result": st.column_config.TextColumn("result", width=58)},
-                     key=f"results_round_{number}")
+        shown = [r for r in results if r["round"] == number]
+        compact.table(f"results-{number}", lambda shown=shown, number=number: results_grid(shown, number),
+                      *compact_results(shown))
 
 last = query("pairings", name, None)  # the last round: paired here, or its games came in otherwise
 played = max(info["rounds_played"] or 0, last[0]["round"] if last else 0)

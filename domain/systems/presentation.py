@@ -22,6 +22,8 @@ never ask which system a game is:
     The whole game as one picture drawn once plus, per seq, the changes of element attributes that bring
     it to that seq (domain.systems.scene), for a page that steps through a game in the browser. The
     browser applies the changes and nothing else: no geometry or rule lives there.
+``card(state, names=None) -> str``
+    A small picture of one moment for a grid of many tables (the Live page).
 ``text_board(state, event=None, names=None) -> str``
     The state as plain text (``rollcall replay`` without ``--json``).
 
@@ -352,6 +354,11 @@ class Presentation:
         """``mark``: what to highlight instead of the event's highlight (``{"hexes": [...], "models": [...]}``:
         the choices a page offers)."""
         return f'<div class="rc-picture" data-seq="{e(state.get("seq"))}">{e(self.text_board(state))}</div>'
+
+    def card(self, state: dict, names: Names | None = None) -> str:
+        """A small picture of one moment for a grid of many tables (the Live page): at most about as tall as
+        a board card, nothing in it cut off. The pack's picture unless the pack draws a smaller one."""
+        return self.picture(state, names=names, mark={})
 
     CSS: ClassVar[str] = ""
 

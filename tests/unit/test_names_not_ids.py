@@ -1,5 +1,5 @@
-"""Names, not ids, in every text a person reads: the packs' summaries, details, offered actions' labels and
-pictures (their text and tooltips), swept over simulated games of every system. An id of the header (a
+"""Names, not ids, in every text a person reads: the packs' summaries, details, offered actions' labels,
+pictures and Live cards (their text and tooltips), swept over simulated games of every system. An id of the header (a
 player's ``p1``, a model's ``p2m5``, a wizard's ``p1w1``, a vortex's ``v1``) or a word joined by ``_``
 (``vortex_move``) in any of them fails, and so does "a" before a vowel."""
 
@@ -80,6 +80,7 @@ def texts(system: str, lines: list[dict]):
             state = state_at(changes, event["seq"] - 1, pack.state_class.OBJECT_PARTS)
             state.update(game=header["game"], seq=event["seq"] - 1)
             yield "picture", visible(pres.picture(state, names=names))
+            yield "card of the Live page", visible(pres.card(state, names))
         add_roll(rolls, event)
         yield f"summary of {event['type']}", pres.summary(event, rolls, names)
         yield f"details of {event['type']}", pres.details(event, names) or ""

@@ -20,13 +20,14 @@ from domain.systems.dice_svg import d6_svg
 from domain.systems.presentation import Names, payload
 from domain.systems.scene import Look, look_attrs
 
-__all__ = ["render_initiative", "dice_owners", "initiative_look", "initiative_shell"]
+__all__ = ["render_initiative", "render_initiative_card", "dice_owners", "initiative_look", "initiative_shell"]
 
 LINES = tuple(str(n) for n in range(1, 7))
 STATS = (("mvt", "MVT"), ("cbt", "CBT"), ("def", "DEF"))
 COLS = ('<colgroup><col class="rc-c-line"/><col class="rc-c-die"/><col class="rc-c-stat"/><col class="rc-c-stat"/>'
         '<col class="rc-c-stat"/><col class="rc-c-gift"/></colgroup>')
 NO_WARRIORS = '<span class="rc-none">no warriors</span>'
+NO_DICE = '<span class="rc-muted">action dice not rolled yet</span>'
 WARRIOR_EVENTS = ("ActionDieAssigned", "LineLost", "LineRestored", "GiftUsed", "WarriorRemoved")
 
 CSS = """
@@ -261,3 +262,59 @@ def render_initiative(state: dict, event: dict | None = None, names: Names | Non
     look = initiative_look(state, event, names, slots)
     return f"<style>{CSS}</style>" + initiative_shell(state.get("game"), state.get("seq"),
                                                       list(state.get("warriors") or {}), look, slots)
+
+
+# --- the card of a table (a grid of many games) ---------------------------------------------------
+
+CARD_CSS = """
+.rc-init-card{font-family:sans-serif;color:#222;background:#f5f2ea;border:1px solid #d2ccbd;border-radius:8px;
+padding:.4em .55em;line-height:1.3;font-size:.85rem}
+.rc-init-card .rc-card-head{display:flex;flex-wrap:wrap;align-items:center;gap:.2em .6em;margin-bottom:.3em}
+.rc-init-card .rc-card-dice{display:flex;flex-wrap:wrap;align-items:center;gap:.3em;margin-bottom:.3em}
+.rc-init-card .rc-card-dice svg{flex:none}
+.rc-init-card .rc-card-dice .rc-aside{opacity:.45}
+.rc-init-card table{border-collapse:collapse;width:100%;font-size:.95em;table-layout:auto;margin:0}
+.rc-init-card td{border:none;border-bottom:1px solid #e4dfd2;padding:.05em .3em;background:transparent;color:#222;
+vertical-align:middle}
+.rc-init-card td svg{display:block}
+.rc-init-card tr.rc-exhausted td{color:#c62828}
+.rc-init-card tr.rc-out td{opacity:.4;text-decoration:line-through}
+.rc-init-card .rc-muted{opacity:.7;font-size:.9em}
+"""
+
+
+def _card_warrior(wid: str, w: dict, names: Names) -> str:
+    die = w.get("die")
+    out = not w.get("in_play", True)
+    exhausted = bool(w.get("exhausted")) and die is not None
+    if out:
+        now = "out of play"
+    elif die is None:
+        now = "no action die"
+    elif exhausted:
+        now = f"exhausted · DEF {_e(w.get('def'))}"
+    else:
+        now = f"line {_e(w.get('line'))} · MVT {_e(w.get('mvt'))} CBT {_e(w.get('cbt'))} DEF {_e(w.get('def'))}"
+    cls = "rc-out" if out else "rc-exhausted" if exhausted else ""
+    face = d6_svg(die, size=16, title=f"action die: {die}") if die is not None and not out else ""
+    return (f'<tr class="{cls}" data-warrior="{_e(wid)}"><td>{_e(names.of("warriors", wid))}'
+            f'{" ♛" if w.get("sceptre") else ""}</td><td>{face}</td><td class="rc-muted">{now}</td></tr>')
+
+
+def render_initiative_card(state: dict, names: Names | None = None) -> str:
+    """The initiative at ``state`` in a few lines, for a grid of tables: the action dice (those set aside
+    faded) and one line per warrior with its die and what it gives (line, MVT, CBT, DEF), exhausted or out."""
+    names = names or Names()
+    players = state.get("players") or {}
+    human = state.get("human")
+    name = (players.get(human) or {}).get("name") or (names.player(human) if human else "?")
+    phase = state.get("phase")
+    init = state.get("initiative") or {}
+    aside = set(init.get("set_aside") or [])
+    dice = "".join(f'<span class="{"rc-aside" if i in aside else ""}">{d6_svg(f, size=18, title=f"action die: {f}")}'
+                   "</span>" for i, f in enumerate(init.get("faces") or []))
+    rows = "".join(_card_warrior(str(wid), w or {}, names) for wid, w in (state.get("warriors") or {}).items())
+    return (f'<style>{CARD_CSS}</style><div class="rc-init-card" data-game="{_e(state.get("game"))}" '
+            f'data-seq="{_e(state.get("seq"))}"><div class="rc-card-head"><b>Warriors of {_e(name)}</b>'
+            f'<span class="rc-muted">{_e(_words(phase) + " phase" if phase else "setup")}</span></div>'
+            f'<div class="rc-card-dice">{dice or NO_DICE}</div><table>{rows or "<tr><td>no warriors</td></tr>"}</table></div>')

@@ -62,6 +62,9 @@ class ClaustrophobiaPresentation(Presentation):
                 events: list[dict] | None = None, names: Names | None = None, mark: dict | None = None) -> str:
         return initiative.render_initiative(state, event, names)
 
+    def card(self, state: dict, names: Names | None = None) -> str:
+        return initiative.render_initiative_card(state, names)
+
     def scene_context(self, header: dict, changes: list, lines: list[dict]) -> dict:
         slots = max([len((value or {}).get("faces") or []) for _, part, _, value in changes if part == "initiative"]
                     + [0])

@@ -17,10 +17,10 @@ from functools import lru_cache
 from html import escape
 
 from domain.systems.dice_svg import d6_svg, token_svg
-from domain.systems.presentation import Names, Presentation, die_symbol, payload, rolls_by_seq
+from domain.systems.presentation import Names, Presentation, die_symbol, payload, plural, rolls_by_seq
 from domain.systems.scene import Look, look_attrs
 
-__all__ = ["render_magic", "cast_outcome", "magic_look", "magic_shell"]
+__all__ = ["render_magic", "render_magic_card", "cast_outcome", "magic_look", "magic_shell"]
 
 PHASE_STEPS = (("started", "Start"), ("flux", "Flux card"), ("siphoned", "Siphon the Veil"), ("casting", "Casting"),
                ("ended", "End"))
@@ -435,3 +435,67 @@ def render_magic(state: dict, events: list[dict] | None = None, names: Names | N
                                                     for pid, p in (state.get("players") or {}).items()}, look,
                                                    cards)
 
+
+
+# --- the card of a table (a grid of many games) ---------------------------------------------------
+
+CARD_ICONS = 8  # a card draws at most this many dice or tokens of a pool, then only the count
+CARD_CSS = """
+.rc-magic-card{font-family:sans-serif;color:#222;background:#f5f2ea;border:1px solid #d2ccbd;border-radius:8px;
+padding:.4em .55em;line-height:1.3;font-size:.85rem}
+.rc-magic-card .rc-card-head{display:flex;flex-wrap:wrap;align-items:center;gap:.2em .6em;margin-bottom:.3em}
+.rc-magic-card .rc-card-side{display:flex;flex-wrap:wrap;align-items:center;gap:.15em .5em;background:#fff;
+border:1px solid #d2ccbd;border-left:5px solid var(--pc);border-radius:5px;padding:.2em .45em;margin:.25em 0}
+.rc-magic-card .rc-card-side.rc-active{box-shadow:0 0 0 2px #ffb000}
+.rc-magic-card .rc-card-count{display:inline-flex;align-items:center;gap:.2em;white-space:nowrap}
+.rc-magic-card .rc-card-count svg{flex:none}
+.rc-magic-card .rc-card-cast{margin-top:.3em;font-size:.95em}
+.rc-magic-card .rc-verdict{display:inline-block;border-radius:4px;padding:0 .4em;color:#fff;font-weight:bold;
+text-transform:uppercase;font-size:.8em}
+.rc-magic-card .rc-muted{opacity:.7;font-size:.9em}
+.rc-magic-card .rc-chip{display:inline-block;border-radius:10px;padding:0 .5em;font-size:.85em;background:#ffb000;
+white-space:nowrap}
+"""
+
+
+def _card_side(pid: str, player: dict, name: str, colour: str, active: bool) -> str:
+    dice, veil = int(player.get("magic_dice") or 0), int(player.get("veil") or 0)
+    flux = len(player.get("flux_left") or [])
+    die = d6_svg(None, size=14, fill="#efe8ff", pip="#5b3f99", stroke="#5b3f99")
+    token = token_svg(12)
+    return (f'<div class="rc-card-side{" rc-active" if active else ""}" data-player="{_e(pid)}" '
+            f'data-dice="{dice}" data-veil="{veil}" style="--pc:{colour}"><b>{_e(name)}</b>'
+            f'<span class="rc-card-count" title="{plural(dice, "magic die", "magic dice")}">'
+            f'{die * min(dice, CARD_ICONS)}{dice}</span>'
+            f'<span class="rc-card-count" title="{plural(veil, "veil token")}">{token * min(veil, CARD_ICONS)}{veil}</span>'
+            f'<span class="rc-muted">{_e(flux)} Flux left</span></div>')
+
+
+def render_magic_card(state: dict, names: Names | None = None) -> str:
+    """The magic phase at ``state`` in a few lines, for a grid of tables: whose phase and its step, each
+    player's magic dice, veil tokens and Flux cards left, the last casting attempt and its outcome."""
+    names = names or Names()
+    magic = state.get("magic") or {}
+    players = state.get("players") or {}
+    colours = Presentation().player_colours(players)
+    active = magic.get("active")
+    if active:
+        steps = dict(PHASE_STEPS)
+        step = "casting" if magic.get("step") == "siphoned" and magic.get("cast") else magic.get("step")
+        head = (f'<b>Magic phase of {_e(names.player(active))}</b>'
+                f'<span class="rc-chip rc-now">{_e(steps.get(step, step or ""))}</span>')
+    else:
+        head = '<b>Magic</b><span class="rc-muted">no magic phase yet</span>'
+    sides = "".join(_card_side(str(pid), p or {}, names.player(pid), colours.get(str(pid), "#8c8c8c"), pid == active)
+                    for pid, p in players.items())
+    cast = magic.get("cast")
+    line = ""
+    if cast:
+        outcome = cast_outcome(cast)
+        spell = ((state.get("spells") or {}).get(str(cast.get("spell"))) or {}).get("name") or names.of(
+            "spells", cast.get("spell"))
+        line = (f'<div class="rc-card-cast">{_e(names.of("wizards", cast.get("wizard")))} casts {_e(spell)}: '
+                f'{_e(cast.get("total"))} <span class="rc-verdict" style="background:{OUTCOME_COLOURS[outcome]}">'
+                f'{outcome}</span>{" <b>miscast</b>" if cast.get("miscast") else ""}</div>')
+    return (f'<style>{CARD_CSS}</style><div class="rc-magic-card" data-game="{_e(state.get("game"))}" '
+            f'data-seq="{_e(state.get("seq"))}"><div class="rc-card-head">{head}</div>{sides}{line}</div>')

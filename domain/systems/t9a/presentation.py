@@ -79,6 +79,9 @@ class T9APresentation(Presentation):
                 events: list[dict] | None = None, names: Names | None = None, mark: dict | None = None) -> str:
         return magic.render_magic(state, events, names)
 
+    def card(self, state: dict, names: Names | None = None) -> str:
+        return magic.render_magic_card(state, names)
+
     def scene_context(self, header: dict, changes: list, lines: list[dict]) -> dict:
         cards = [str(k) for k in self.pack.rules_in_force(header).get("flux_cards", {}) if not str(k).startswith("_")]
         return {"events": {int(line["seq"]): line for line in lines}, "rolls": {},
