@@ -1,6 +1,6 @@
 """Tables on a phone: a page shows its grid (``st.dataframe``: sorting, widths, download) on a tablet or a
-computer, and the same rows as a compact HTML table below ``PHONE`` px, where a grid's columns would run
-off the screen. A compact cell may hold a second, smaller line (a player's faction under the name), so a
+computer, and the same rows as a compact HTML table in a narrower window (``PHONE`` px, or more for a grid
+of many columns), where a grid's columns would run off the screen. A compact cell may hold a second, smaller line (a player's faction under the name), so a
 few columns carry everything; long words wrap instead of widening the table."""
 
 from __future__ import annotations
@@ -12,9 +12,11 @@ from typing import Any, NamedTuple
 import streamlit as st
 
 PHONE = 640  # px: below this width a page shows its compact tables instead of its grids
+SWITCH = """<style>
+@media (max-width:{below}px){{.st-key-rc-wide-{key}{{display:none}}}}
+@media (min-width:{above}px){{.st-key-rc-narrow-{key}{{display:none}}}}
+</style>"""
 CSS = f"""<style>
-@media (max-width:{PHONE}px){{[class*="st-key-rc-wide-"]{{display:none}}}}
-@media (min-width:{PHONE + 1}px){{[class*="st-key-rc-narrow-"]{{display:none}}}}
 table.rc-compact{{width:100%;border-collapse:collapse;font-size:.9rem;table-layout:auto;margin:0 0 .5rem}}
 table.rc-compact th{{font-weight:normal;opacity:.65;font-size:.8rem;text-align:left;padding:.15rem .3rem;
 border-bottom:1px solid rgba(49,51,63,.2)}}
@@ -52,10 +54,10 @@ def table_html(head: Sequence[str], rows: Sequence[Sequence[Cell]], numeric: Seq
 
 
 def table(key: str, grid: Callable[[], Any], head: Sequence[str], rows: Sequence[Sequence[Cell]],
-          numeric: Sequence[str] = ()) -> None:
-    """The grid ``grid()`` draws on a wide page, and the compact table of ``rows`` on a phone (``key``:
-    unique on the page)."""
-    st.html(CSS)
+          numeric: Sequence[str] = (), below: int = PHONE) -> None:
+    """The grid ``grid()`` draws on a wide page, and the compact table of ``rows`` in a window of at most
+    ``below`` px (a phone; a grid of many columns: a tablet too). ``key``: unique on the page."""
+    st.html(CSS + SWITCH.format(key=key, below=below, above=below + 1))
     with st.container(key=f"rc-wide-{key}"):
         grid()
     with st.container(key=f"rc-narrow-{key}"):

@@ -20,6 +20,7 @@ PAIRING_COLUMNS = {"table_no": "table", "player": "player", "faction": "faction"
 STANDING_COLUMNS = {"rank": "#", "player": "player", "faction": "faction", "club": "club", "games": "games",
                     "wins": "W", "draws": "D", "losses": "L", "byes": "byes", "tournament_points": "TP",
                     "vp_diff": "VP ±", "vp_for": "VP for", "sos": "SoS", "dropped": "dropped"}
+WIDE = 1100  # px: a narrower window shows the compact tables (the grids' many columns would not fit)
 RESULTS = {"W": "won", "D": "draw", "L": "lost", "B": "bye", None: "playing"}
 
 
@@ -81,7 +82,8 @@ else:
     number = round_picker(list(range(1, last[0]["round"] + 1)))
     pairing = query("pairings", name, number)
     compact.table("pairings", lambda: st.dataframe(pairings_frame(pairing), hide_index=True, width="stretch",
-                                                   key="pairings_table"), *compact_pairings(pairing))
+                                                   key="pairings_table"), *compact_pairings(pairing),
+                  below=WIDE)
     st.download_button("Pairings (CSV)", csv_text(pairing, PAIRINGS_CSV), f"{name} round {number} pairings.csv",
                        mime="text/csv", icon=":material/download:", key="pairings_csv")
 
@@ -92,7 +94,7 @@ if not standing:
 else:
     compact.table("public-standings", lambda: st.dataframe(standings_frame(standing), hide_index=True,
                                                            width="stretch", key="public_standings"),
-                  *compact_standings(standing))
+                  *compact_standings(standing), below=WIDE)
     st.download_button("Standings (CSV)", csv_text(standing, STANDINGS_CSV), f"{name} standings.csv",
                        mime="text/csv", icon=":material/download:", key="standings_csv")
 st.caption("Ranked by tournament points, then VP difference, VP for and strength of schedule (SoS: the "

@@ -268,14 +268,14 @@ def render_initiative(state: dict, event: dict | None = None, names: Names | Non
 
 CARD_CSS = """
 .rc-init-card{font-family:sans-serif;color:#222;background:#f5f2ea;border:1px solid #d2ccbd;border-radius:8px;
-padding:.4em .55em;line-height:1.3;font-size:.85rem}
-.rc-init-card .rc-card-head{display:flex;flex-wrap:wrap;align-items:center;gap:.2em .6em;margin-bottom:.3em}
-.rc-init-card .rc-card-dice{display:flex;flex-wrap:wrap;align-items:center;gap:.3em;margin-bottom:.3em}
-.rc-init-card .rc-card-dice svg{flex:none}
+padding:.3em .5em;line-height:1.2;font-size:.8rem}
+.rc-init-card .rc-card-head{display:flex;flex-wrap:wrap;align-items:center;gap:.2em .5em;margin-bottom:.25em}
+.rc-init-card .rc-card-dice{display:inline-flex;flex-wrap:wrap;align-items:center;gap:.25em}
+.rc-init-card .rc-card-dice svg{flex:none;display:block}
 .rc-init-card .rc-card-dice .rc-aside{opacity:.45}
-.rc-init-card table{border-collapse:collapse;width:100%;font-size:.95em;table-layout:auto;margin:0}
+.rc-init-card table{border-collapse:collapse;width:100%;font-size:1em;table-layout:auto;margin:0}
 .rc-init-card td{border:none;border-bottom:1px solid #e4dfd2;padding:.05em .3em;background:transparent;color:#222;
-vertical-align:middle}
+vertical-align:middle;line-height:1.2}
 .rc-init-card td svg{display:block}
 .rc-init-card tr.rc-exhausted td{color:#c62828}
 .rc-init-card tr.rc-out td{opacity:.4;text-decoration:line-through}
@@ -296,7 +296,7 @@ def _card_warrior(wid: str, w: dict, names: Names) -> str:
     else:
         now = f"line {_e(w.get('line'))} · MVT {_e(w.get('mvt'))} CBT {_e(w.get('cbt'))} DEF {_e(w.get('def'))}"
     cls = "rc-out" if out else "rc-exhausted" if exhausted else ""
-    face = d6_svg(die, size=16, title=f"action die: {die}") if die is not None and not out else ""
+    face = d6_svg(die, size=15, title=f"action die: {die}") if die is not None and not out else ""
     return (f'<tr class="{cls}" data-warrior="{_e(wid)}"><td>{_e(names.of("warriors", wid))}'
             f'{" ♛" if w.get("sceptre") else ""}</td><td>{face}</td><td class="rc-muted">{now}</td></tr>')
 
@@ -311,10 +311,10 @@ def render_initiative_card(state: dict, names: Names | None = None) -> str:
     phase = state.get("phase")
     init = state.get("initiative") or {}
     aside = set(init.get("set_aside") or [])
-    dice = "".join(f'<span class="{"rc-aside" if i in aside else ""}">{d6_svg(f, size=18, title=f"action die: {f}")}'
+    dice = "".join(f'<span class="{"rc-aside" if i in aside else ""}">{d6_svg(f, size=16, title=f"action die: {f}")}'
                    "</span>" for i, f in enumerate(init.get("faces") or []))
     rows = "".join(_card_warrior(str(wid), w or {}, names) for wid, w in (state.get("warriors") or {}).items())
     return (f'<style>{CARD_CSS}</style><div class="rc-init-card" data-game="{_e(state.get("game"))}" '
             f'data-seq="{_e(state.get("seq"))}"><div class="rc-card-head"><b>Warriors of {_e(name)}</b>'
-            f'<span class="rc-muted">{_e(_words(phase) + " phase" if phase else "setup")}</span></div>'
-            f'<div class="rc-card-dice">{dice or NO_DICE}</div><table>{rows or "<tr><td>no warriors</td></tr>"}</table></div>')
+            f'<span class="rc-muted">{_e(_words(phase) + " phase" if phase else "setup")}</span>'
+            f'<span class="rc-card-dice">{dice or NO_DICE}</span></div><table>{rows or "<tr><td>no warriors</td></tr>"}</table></div>')
