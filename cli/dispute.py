@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.options import App, AsJson, DataDir, Key, echo_json, open_app
+from cli.options import App, AsJson, DataDir, Key, echo_json, game_names, open_app
 from domain.errors import MalformedRecord
 
 app = App()  # `seal`, and the `dispute` group
@@ -33,8 +33,10 @@ def open_(game: Annotated[str, typer.Argument(help="Game id.")],
           claim: Annotated[str, typer.Option(help="What the player claims.")],
           data: DataDir = None, key: Key = None) -> None:
     """A player calls a judge about some events."""
-    event = open_app(data, key).open_dispute(game, by, seqs(about), claim)
-    typer.echo(f"seq {event['seq']}: dispute opened by {by} about {', '.join(map(str, event['about']))}")
+    store = open_app(data, key)
+    event = store.open_dispute(game, by, seqs(about), claim)
+    typer.echo(f"seq {event['seq']}: dispute opened by {game_names(store, game)[1].player(by)} about "
+               f"{', '.join(map(str, event['about']))}")
 
 
 @dispute_app.command("rule")
@@ -55,13 +57,14 @@ def list_(game: Annotated[str, typer.Argument(help="Game id.")],
           as_json: AsJson = False,
           data: DataDir = None) -> None:
     """The game's disputes and rulings, and the seqs the as-ruled game leaves out."""
-    state = open_app(data).get_game(game).state
+    store = open_app(data)
+    state, names = store.get_game(game).state, game_names(store, game)[1]
     out = {"disputes": state.disputes, "rulings": state.rulings, "voided": sorted(state.voided)}
     if as_json:
         echo_json(out)
         return
     for d in state.disputes:
-        typer.echo(f"seq {d['seq']}: {d['by']} disputes {', '.join(map(str, d['about']))}: {d['claim']}")
+        typer.echo(f"seq {d['seq']}: {names.player(d['by'])} disputes {', '.join(map(str, d['about']))}: {d['claim']}")
     for r in state.rulings:
         typer.echo(f"seq {r['seq']}: {r['judge']} rules {', '.join(map(str, r['about']))} {r['decision']}: {r['text']}")
     if not state.disputes and not state.rulings:

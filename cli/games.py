@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.options import App, AsJson, DataDir, Key, data_dir, echo_json, open_app, up_to_date
+from cli.options import App, AsJson, DataDir, Key, data_dir, echo_json, game_names, open_app, up_to_date
 from domain.errors import MalformedRecord, RecordError, RollcallError, StoreUnavailable
 from domain.record import read_json
 from domain.systems.presentation import plural
@@ -84,8 +84,10 @@ def roll(game: Annotated[str, typer.Argument(help="Game id (a digital game).")],
          count: Annotated[int, typer.Option(help="Number of dice.")] = 1,
          data: DataDir = None, key: Key = None) -> None:
     """Roll digital dice: Rollcall computes the faces from the game's committed seed and records them."""
-    event = open_app(data, key).roll(game, player, purpose, die, count)
-    typer.echo(f"seq {event['seq']}: {player} rolls {count} {die}: {' '.join(map(str, event['faces']))}")
+    store = open_app(data, key)
+    event = store.roll(game, player, purpose, die, count)
+    _, names = game_names(store, game)
+    typer.echo(f"seq {event['seq']}: {names.player(player)} rolls {count} {die}: {' '.join(map(str, event['faces']))}")
 
 
 @app.command()
@@ -96,7 +98,9 @@ def draw(game: Annotated[str, typer.Argument(help="Game id (a digital game).")],
     Tornscape, a Flux card in The 9th Age)."""
     store = open_app(data, key)
     event = store.draw_card(game, vortex)
-    typer.echo(f"seq {event['seq']}: {store.get_game(game).system.presentation.summary(event)}")
+    presentation, names = game_names(store, game)
+    typer.echo(f"seq {event['seq']}: {presentation.summary(event, names=names)}")
+
 
 
 @app.command()

@@ -167,3 +167,11 @@ def free_port(port: int, host: str = "localhost", tries: int = 50) -> int:
                 continue
             return candidate
     raise OSError(f"no free port from {port} to {port + tries - 1}")
+
+
+def game_names(store, game: str):
+    """(the game's presentation, the names of its players and things): a line printed about the game speaks
+    of Anna and her Faceless, not of p1 and p1m1."""
+    found = store.get_game(game)
+    presentation = found.system.presentation
+    return presentation, presentation.names(found.header)

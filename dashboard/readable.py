@@ -7,7 +7,7 @@ from typing import Any
 
 import pandas as pd
 
-from domain.systems.presentation import title_words
+from domain.systems.presentation import title_words, words
 
 MISSING = "—"
 
@@ -23,13 +23,19 @@ def number(value: Any, column: str = "") -> Any:
     return f"{value:.2f}".rstrip("0").rstrip(".") if value != int(value) else f"{int(value)}"
 
 
+IN_WORDS = ("purpose", "phase", "test", "kind")  # columns whose values are ids of the record ("vortex_move")
+
+
 def readable(frame: pd.DataFrame) -> pd.DataFrame:
-    """A copy of ``frame`` for display: floats rounded, missing values as "—", factions in words."""
+    """A copy of ``frame`` for display: floats rounded, missing values as "—", factions, purposes and phases
+    in words, column names too ("z score", not ``z_score``)."""
     out = frame.copy()
     for column in out.columns:
         name = str(column)
         if "faction" in name:
             out[column] = [title_words(v) if isinstance(v, str) and v else MISSING for v in out[column]]
+        elif name in IN_WORDS:
+            out[column] = [words(v) if isinstance(v, str) else number(v, name) for v in out[column]]
         elif out[column].dtype.kind == "f" or out[column].dtype == object:
             out[column] = [number(v, name) for v in out[column]]
-    return out
+    return out.rename(columns={c: words(c) for c in out.columns if isinstance(c, str)})

@@ -87,6 +87,8 @@ def test_a_ruling_needs_a_judge_key_and_the_store_records_who_wrote_each_event(r
     opened = run("dispute", "open", GAME, "--by", "p1", "--about", "4,5,6", "--claim", "already activated",
                  key=keys["scorekeeper"])
     assert opened.exit_code == 0, opened.output
+    assert "dispute opened by Anna about 4, 5, 6" in opened.output  # the player by name, not p1
+    assert "Anna disputes 4, 5, 6" in run("dispute", "list", GAME).output
     before = stored_rows(tmp_data)
     refused = run("dispute", "rule", GAME, "--judge", "Jules", "--about", "4,5,6", "--decision", "void",
                   "--text", "upheld", key=keys["scorekeeper"])

@@ -370,7 +370,7 @@ def test_cli_roll_and_draw_print_and_record_the_seeds_faces_and_card(run, tmp_da
 
     result = run("roll", "cli-1", "--player", "p1", "--purpose", "explore", "--die", "attack", "--count", "2")
     assert result.exit_code == 0, result.output
-    match = re.fullmatch(r"seq (\d+): p1 rolls 2 attack: (\w+) (\w+)\n", result.output)
+    match = re.fullmatch(r"seq (\d+): Torgvar rolls 2 attack: (\w+) (\w+)\n", result.output)  # p1 by name
     assert match, result.output
     seq, faces = int(match[1]), [match[2], match[3]]
     store = Rollcall.open(tmp_data)
@@ -391,7 +391,10 @@ def test_cli_roll_and_draw_print_and_record_the_seeds_faces_and_card(run, tmp_da
     assert stored["card"] == pick(byte_stream(seed, "cli-1", seq), DECK)  # the first card of the game: the whole deck
     assert (stored["type"], stored["source"]) == ("PhenomenonDrawn", "digital")
     assert stored["type"] in system_for("tornscape").draw_events  # the Record page offers its Draw button
-    assert drawn.output == f"seq {seq}: {system_for('tornscape').presentation.summary(stored)}\n"
+    presentation = system_for("tornscape").presentation
+    names = presentation.names(digital_header("cli-1"))
+    assert drawn.output == f"seq {seq}: {presentation.summary(stored, names=names)}\n"
+    assert "swordsman" not in drawn.output and "Engeln Swordsman" in drawn.output
     assert phenomenon_name(stored["card"]) in drawn.output and f"({stored['effect']})" in drawn.output
 
 

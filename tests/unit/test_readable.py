@@ -15,7 +15,15 @@ def test_numbers_are_rounded_missing_values_said_and_factions_in_words() -> None
     shown = readable(frame)
     assert list(shown["faction"]) == ["Dread Elves", "—"]
     assert list(shown["luck"]) == ["1.23", "—"]
-    assert list(shown["p_value"]) == ["< 0.001", "0.512"]
+    assert list(shown["p value"]) == ["< 0.001", "0.512"]
     assert list(shown["games"]) == [3, 4]
     assert list(shown["rate"]) == ["0.5", "—"]
     assert "None" not in shown.to_string()
+
+
+def test_column_names_purposes_and_phases_read_as_words() -> None:
+    frame = pd.DataFrame({"purpose": ["vortex_move", "dodge"], "z_score": [0.5, -1.25], "phase": ["vortex_movement", None]})
+    shown = readable(frame)
+    assert list(shown.columns) == ["purpose", "z score", "phase"]
+    assert list(shown["purpose"]) == ["vortex move", "dodge"]
+    assert list(shown["phase"]) == ["vortex movement", "—"]
