@@ -73,13 +73,21 @@ RUN_OVER = """() => { const w = document.querySelector('[data-testid="stStatusWi
   return !w || !/stop|running|connecting/i.test(w.innerText); }"""
 
 
+# what shows once a page has drawn its content
+READY = {"/live": ".rc-live-card", "/replay": ".rc-replay", "/standings": "table.rc-compact",
+         "/public": "table.rc-compact"}
+
+
 def settle(page, path: str, base: str) -> None:
-    """Open ``path`` and wait until the page has run."""
+    """Open ``path`` and wait until the page has run (and drawn its content, for a page of READY)."""
     page.goto(base + path)
     page.locator("[data-testid='stMainBlockContainer']").wait_for()
     for _ in range(2):  # the script runs once the page has connected: wait for it to start, then to end
         page.wait_for_timeout(1000)
         page.wait_for_function(RUN_OVER, polling=250)
+    ready = READY.get(path.split("?")[0]) if "?" in path else None
+    if ready:
+        page.locator(ready).first.wait_for(state="attached")
     page.wait_for_timeout(1000)
     assert not page.locator("[data-testid='stException']").count(), path
 
