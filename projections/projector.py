@@ -13,6 +13,7 @@ file that is empty, damaged or not Rollcall's is rebuilt from the event store.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from projections.publish import Copier, open_published, publish
 from projections.sources import PostgresSource, RecorderSource, Replayed, Source, SQLiteSource
 from projections.sqlfiles import statements, transaction
 from projections.tracking import CREATE_TABLE as CREATE_TRACKING, DuckDBTrackingRecorder
+from projections.tracking import SELECT_MAX as SELECT_MAX_TRACKING
 
 APPLICATION = "Rollcall"
 
@@ -57,6 +59,10 @@ BATCH_ROWS = 100_000
 SETTINGS = ("SET checkpoint_threshold = '1GB'",)
 
 Progress = Callable[[int, int], None]
+
+
+class LiveFileDamaged(RuntimeError):
+    """The live file no longer holds the read models its connection shows (written over, truncated): rebuild it."""
 
 
 class Projector:
@@ -103,8 +109,10 @@ class Projector:
             for name in VIEWS:
                 for statement in statements(name):
                     con.execute(statement.sql).fetchall()
-            republish = rebuild or _published_version(self.published_path) != version  # empty, damaged, foreign
-            yield Session(self, con, publish_always=republish, copier=copier, ahead=ahead)
+            # the copy readers open, if it holds what the live file holds (else: missing, empty, damaged, foreign, or
+            # older: a projector stopped between a batch and its publish)
+            published = None if rebuild else _published_identity(self.published_path, version, _position(con))
+            yield Session(self, con, version, published=published, copier=copier, ahead=ahead)
         finally:
             if ahead is not None:
                 ahead.source.close()  # read by the first step, or left unread (the set-up failed)
@@ -162,13 +170,18 @@ class Reading:
 class Session:
     """An open live file: each ``step`` projects what is new and publishes it."""
 
-    def __init__(self, projector: Projector, con: duckdb.DuckDBPyConnection, *, publish_always: bool = False,
-                 copier: Copier | None = None, ahead: Reading | None = None) -> None:
-        self.projector, self.con = projector, con
+    def __init__(self, projector: Projector, con: duckdb.DuckDBPyConnection, version: str, *,
+                 published: Identity | None = None, copier: Copier | None = None, ahead: Reading | None = None) -> None:
+        self.projector, self.con, self.version = projector, con, version
         self.tracking = DuckDBTrackingRecorder(con)
-        self.publish_always = publish_always  # a rebuild publishes even an empty store
+        self.published = published  # the copy as last published (None: to publish at the next step, even unchanged)
         self.copier = copier
         self.ahead = ahead  # the first step's reading, started with the session
+
+    def copy_intact(self) -> bool:
+        """Whether the published copy is still the one this session published (not removed, emptied, written
+        over or replaced by anyone else): one stat."""
+        return self.published is not None and _identity(self.projector.published_path) == self.published
 
     def step(self, batch_size: int = BATCH_ROWS, progress: Progress | None = None, *, statistics: bool = True) -> int:
         """Project every event after the tracking position, refresh the statistics (``statistics``) and publish
@@ -194,10 +207,13 @@ class Session:
 
             con.execute(f"SET threads = {os.cpu_count() or 1}").fetchall()  # the batches are read: every core is free
             refreshed = refresh(con)
-        if done or refreshed or self.publish_always or not projector.published_path.exists():
+        if done or refreshed or not self.copy_intact():
+            self.published = None  # stale until the new copy is in place
             con.execute("CHECKPOINT").fetchall()  # publish() would checkpoint its cursor's catalog, not live
             publish(con, projector.live_path, projector.published_path, self.copier)
-            self.publish_always = False
+            self.published = _published_identity(projector.published_path, self.version, _position(con))
+            if self.published is None:  # the copy of the live file is not the read models the live file holds
+                raise LiveFileDamaged(f"{projector.live_path} is damaged: its copy does not open as its read models")
         return done
 
 
@@ -217,11 +233,12 @@ def definitions_version() -> str:
 
 def _stored_version(path: Path) -> str | None:
     """The definitions version the live file was projected with (None: unknown, empty, damaged or not
-    Rollcall's read models). A file another projector holds is not looked into: that raises."""
+    Rollcall's read models). A file another projector holds, or one a full disk keeps from opening, is not
+    looked into: that raises (rebuilding would not help)."""
     try:
         con = _connect(path)
     except duckdb.Error as exc:
-        if _locked(exc):
+        if _locked(exc) or _disk_failed(exc):
             raise
         return None
     return _version_of(con)
@@ -238,14 +255,40 @@ def _version_of(con: duckdb.DuckDBPyConnection) -> str | None:
     return found[0][0] if found else None
 
 
-def _published_version(path: Path) -> str | None:
-    """The definitions version of the published copy (None: missing, empty, damaged or not Rollcall's)."""
-    if not path.is_file():
+Identity = tuple[int, int, int]  # a file's (inode, size, modification time in ns)
+
+
+def _identity(path: Path) -> Identity | None:
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return found.st_ino, found.st_size, found.st_mtime_ns
+
+
+def _published_identity(path: Path, version: str, position: int | None) -> Identity | None:
+    """The published copy's identity if it holds read models of ``version`` at tracking ``position`` (None:
+    missing, empty, damaged, not Rollcall's, of other definitions or at another position)."""
+    identity = _identity(path)
+    if identity is None:
         return None
     try:
-        return _version_of(open_published(path))
+        con = open_published(path)
+    except (duckdb.Error, OSError):
+        return None
+    try:
+        found = con.execute("SELECT version FROM read_model_version").fetchall(), _position(con)
     except duckdb.Error:
         return None
+    finally:
+        con.close()
+    return identity if found == ([(version,)], position) else None
+
+
+def _position(con: duckdb.DuckDBPyConnection) -> int | None:
+    """The tracking position of the read models ``con`` opened (None: nothing projected)."""
+    found = con.execute(SELECT_MAX_TRACKING, {"name": APPLICATION}).fetchall()
+    return None if not found or found[0][0] is None else int(found[0][0])
 
 
 def _readable(path: Path) -> bool:
@@ -261,6 +304,14 @@ def _readable(path: Path) -> bool:
 
 def _locked(exc: duckdb.Error) -> bool:
     return "lock" in str(exc).lower()
+
+
+# What the system says of a disk that cannot take a write now (full, a file-size limit, a quota, read-only, failing)
+_DISK_ERRORS = tuple(os.strerror(n) for n in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EROFS, errno.EIO))
+
+
+def _disk_failed(exc: duckdb.Error) -> bool:
+    return any(reason in str(exc) for reason in _DISK_ERRORS)
 
 
 def _project(con: duckdb.DuckDBPyConnection, tracking: DuckDBTrackingRecorder, batch: Replayed) -> None:
