@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import signal
 import subprocess
@@ -18,7 +20,10 @@ from domain import settings
 
 app = App()
 
-Port = Annotated[int, typer.Option(help="Port on localhost (the next free one when it is taken).")]
+Port = Annotated[Optional[int], typer.Option(
+    help="Port on localhost (default 8501; the next free one when it is taken). Without it, a dashboard that serves "
+         "the data folder already is the one used: its URL is said.", show_default=False)]
+DEFAULT_PORT = 8501
 Browser = Annotated[bool, typer.Option("--open/--no-open", help="Open a browser on the dashboard (only where a "
                                                                 "display exists, never under CI).")]
 IdleMinutes = Annotated[Optional[float], typer.Option(
@@ -28,19 +33,41 @@ UP_SECONDS = 30  # how long to wait for the server before opening the browser
 
 
 @app.command()
-def dashboard(port: Port = 8501, browser: Browser = True, data: DataDir = None,
+def dashboard(port: Port = None, browser: Browser = True, data: DataDir = None,
               idle_minutes: IdleMinutes = None) -> None:
-    """Open the dashboard on localhost."""
-    serve(port, data, browser, idle_minutes)
+    """Open the dashboard on localhost (or say the URL of the one that serves the data folder already)."""
+    if port is None and said_running(data):
+        return
+    serve(port or DEFAULT_PORT, data, browser, idle_minutes)
+
+
+def said_running(data) -> bool:
+    """Whether a dashboard serves the data folder already (its URL answers): then its URL is said."""
+    url = running(data)
+    if url is not None:
+        typer.echo(f"a dashboard serves {data_dir(data).resolve()} already: {url}")
+    return url is not None
+
+
+def running(data) -> str | None:
+    """The URL of the dashboard serving the data folder (recorded in its DASHBOARD_FILE), if it answers."""
+    try:
+        url = json.loads((data_dir(data) / settings.DASHBOARD_FILE).read_bytes())["url"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return url if isinstance(url, str) and _answers(url) else None
 
 
 def serve(port: int, data, browser: bool = False, idle_minutes: float | None = None) -> None:
-    """Run the dashboard on ``port`` (or the next free one) until interrupted; its exit status. A device signed
-    in and left alone ``idle_minutes`` (default: the setting's) signs out."""
+    """Run the dashboard on ``port`` (or the next free one) until interrupted, with its supervised follower
+    (projections.follow); its exit status. A device signed in and left alone ``idle_minutes`` (default: the
+    setting's) signs out."""
     import dashboard as dashboard_package
+    from projections.follow import Supervisor
 
+    folder = data_dir(data).resolve()
     entry = Path(dashboard_package.__file__).parent / "app.py"
-    env = {**os.environ, settings.DATA_ENV: str(data_dir(data).resolve()),
+    env = {**os.environ, settings.DATA_ENV: str(folder),
            settings.IDLE_ENV: f"{settings.idle_minutes(idle_minutes, '--idle-minutes'):g}"}
     chosen = free_port(port)
     if chosen != port:
@@ -50,10 +77,12 @@ def serve(port: int, data, browser: bool = False, idle_minutes: float | None = N
     previous = signal.signal(signal.SIGTERM, _interrupted)  # stopped like Ctrl-C: the children stop too
     follower = server = None
     try:
-        follower = _follower(data, env)
+        # the follower waits while another dashboard's follows the folder, and takes over when it stops
+        follower = Supervisor(folder, env).start()
         server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(entry), "--server.port",
                                    str(chosen), "--server.address", "localhost", "--server.headless", "true",
                                    "--browser.gatherUsageStats", "false", "--client.toolbarMode", "viewer"], env=env)
+        _record(folder, url)
         if browser and can_open_browser() and _up(url, server):
             import webbrowser
 
@@ -62,12 +91,13 @@ def serve(port: int, data, browser: bool = False, idle_minutes: float | None = N
     except KeyboardInterrupt:
         status = 0
     finally:
-        for child in (server, follower):  # the follower stops on SIGTERM once its open batch is projected
-            if child is not None and child.poll() is None:
-                child.terminate()
-        for child in (server, follower):
-            if child is not None:
-                child.wait()
+        if server is not None and server.poll() is None:
+            server.terminate()
+        if follower is not None:
+            follower.stop()  # the follower stops on SIGTERM once its open batch is projected
+        if server is not None:
+            server.wait()
+        _forget(folder, url)
         signal.signal(signal.SIGTERM, previous)
     raise typer.Exit(status)
 
@@ -76,15 +106,17 @@ def _interrupted(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
-def _follower(data, env: dict) -> subprocess.Popen | None:
-    """The projector that keeps the read models current while the dashboard runs (projections.follow), or
-    None where one follows the store already (another dashboard on this data folder)."""
-    from projections.follow import followed
+def _record(folder: Path, url: str) -> None:
+    """The dashboard's URL where a second ``rollcall dashboard`` or ``demo`` of the folder finds it."""
+    with contextlib.suppress(OSError):
+        (folder / settings.DASHBOARD_FILE).write_text(json.dumps({"url": url, "pid": os.getpid()}))
 
-    if followed(data_dir(data)):
-        typer.echo("the read models are kept current by the projector already following this data folder")
-        return None
-    return subprocess.Popen([sys.executable, "-m", "projections.follow", str(data_dir(data).resolve())], env=env)
+
+def _forget(folder: Path, url: str) -> None:
+    path = folder / settings.DASHBOARD_FILE
+    with contextlib.suppress(OSError, ValueError, TypeError):
+        if json.loads(path.read_bytes()) == {"url": url, "pid": os.getpid()}:
+            path.unlink()
 
 
 def can_open_browser() -> bool:
@@ -101,9 +133,16 @@ def _up(url: str, server: subprocess.Popen) -> bool:
     """Whether the server answers its health check within UP_SECONDS."""
     deadline = time.monotonic() + UP_SECONDS
     while time.monotonic() < deadline and server.poll() is None:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1):
-                return True
-        except OSError:
-            time.sleep(0.2)
+        if _answers(url):
+            return True
+        time.sleep(0.2)
     return False
+
+
+def _answers(url: str) -> bool:
+    """Whether a dashboard at ``url`` answers its health check now."""
+    try:
+        with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
+            return answer.status == 200
+    except (OSError, ValueError):
+        return False

@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli.options import App, DataDir, Key, data_dir, open_app, project
-from cli.serve import Browser, Port, serve
+from cli.serve import DEFAULT_PORT, Browser, Port, said_running, serve
 from domain.application import Rollcall
 from domain.errors import RollcallError
 from domain.systems import PACKS, main_alias, systems_in_words
@@ -86,19 +86,24 @@ def _simulate(store: Rollcall, system: str, tournament: str, players: int, round
 
 
 @app.command()
-def demo(port: Port = 8501,
+def demo(port: Port = None,
          serving: Annotated[bool, typer.Option("--serve/--no-serve",
                                                help="Serve the dashboard after building the demo.")] = True,
          browser: Browser = True, data: DataDir = None, key: Key = None) -> None:
-    """Build a simulated tournament of each system, project them and open the dashboard."""
+    """Build a simulated tournament of each system, project them and open the dashboard (or say the URL of the
+    one that serves the data folder already: its follower projects the demo)."""
+    from projections.follow import followed
+
     store = open_app(data, key)
     from simulation.games import SIMULATORS
 
     for seed, (system, simulator) in enumerate(SIMULATORS.items(), start=1):
         tournament, players, rounds = simulator.demo  # each built in well under a minute
         _simulate(store, system, tournament, players, rounds, seed)
-    count = project(data)
-    games = sum(1 for _ in store.headers())
-    typer.echo(f"demo ready in {data_dir(data)}: {plural(games, 'game')}, {plural(count, 'event')} projected")
-    if serving:
-        serve(port, data, browser)
+    games = plural(sum(1 for _ in store.headers()), "game")
+    if followed(data_dir(data)):  # a dashboard's follower projects them
+        typer.echo(f"demo ready in {data_dir(data)}: {games}, projected by the dashboard that follows it")
+    else:
+        typer.echo(f"demo ready in {data_dir(data)}: {games}, {plural(project(data), 'event')} projected")
+    if serving and not (port is None and said_running(data)):
+        serve(port or DEFAULT_PORT, data, browser)

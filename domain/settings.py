@@ -21,6 +21,8 @@ DEFAULT_DATA = "data"             # the data folder when nothing names one (rela
 EVENTS_FILE = "events.sqlite"             # the embedded event store
 LIVE_FILE = "rollcall.duckdb"             # the read models, written by the projector alone
 PUBLISHED_FILE = "rollcall.read.duckdb"   # their read-only copy, the only file readers open
+FOLLOWER_FILE = "follower.json"           # when the follower last saw that copy up to date (projections.follow)
+DASHBOARD_FILE = "dashboard.json"         # the URL of the dashboard serving the folder (cli/serve.py)
 
 PERSISTENCE_ENV = "PERSISTENCE_MODULE"
 EMBEDDED_STORE = "eventsourcing.sqlite"

@@ -82,7 +82,10 @@ for line in sys.stdin:
             raise _copy_failed(dst, answer.removeprefix("error ") or "0 the copier stopped")
 
     def close(self) -> None:
-        self.proc.stdin.close()
+        try:
+            self.proc.stdin.close()
+        except OSError:  # the copier died (killed, or a copy it could not write)
+            pass
         self.proc.wait()
 
 
