@@ -9,7 +9,7 @@ from pathlib import Path
 import streamlit as st
 
 from dashboard import session
-from dashboard.live import follow_updates
+from dashboard.live import follow_updates, run_page
 
 PAGES_DIR = Path(__file__).parent / "views"
 
@@ -38,6 +38,6 @@ SELF_FOLLOWING = frozenset({"record", "new_game"})
 st.set_page_config(page_title="Rollcall", page_icon=":material/casino:", layout="wide")
 page = st.navigation(PAGES)
 session.sidebar()  # the one sign-in of the device, on every page
-if page.url_path not in SELF_FOLLOWING:
-    follow_updates()  # every page shows new events by itself (dashboard/live.py), even one that stops early
-page.run()
+# every page says when the read models are behind, and shows new events by itself (dashboard/live.py)
+follow_updates(rerun=page.url_path not in SELF_FOLLOWING)
+run_page(page)

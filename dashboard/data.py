@@ -29,6 +29,14 @@ class NoReadModels(RuntimeError):
     """The data folder has no published read models yet."""
 
 
+class Unreadable(NoReadModels):
+    """The published copy does not open or read just now (damaged or removed: the follower publishes it again)."""
+
+    def __init__(self) -> None:
+        super().__init__("The games cannot be read just now: they are being published again, and this page shows "
+                         "them by itself in a moment.")
+
+
 def data_dir() -> Path:
     """The data folder (domain.settings), resolved."""
     return settings.data_dir().resolve()
@@ -44,6 +52,10 @@ def version() -> tuple[str, int]:
     try:
         mtime = path.stat().st_mtime_ns
     except FileNotFoundError:
+        from projections.follow import lag
+
+        if lag(path.parent) is not None:  # a follower follows the folder: it publishes the copy again
+            raise Unreadable() from None
         raise NoReadModels(
             f"No read models in {path.parent} yet: run `rollcall project --data {path.parent}` "
             f"(or `rollcall demo --no-serve --data {path.parent}`)."
@@ -54,11 +66,24 @@ def version() -> tuple[str, int]:
 @dataclass
 class _Reader:
     con: Any
+    path: Path
+    mtime_ns: int
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def run(self, fn, *args):
+        import duckdb
+
         with self.lock:
-            return fn(self.con, *args)
+            try:
+                return fn(self.con, *args)
+            except duckdb.Error as exc:  # a copy written over since it was opened: Unreadable; otherwise a fault
+                try:
+                    changed = self.path.stat().st_mtime_ns != self.mtime_ns
+                except OSError:
+                    changed = True
+                if changed:
+                    raise Unreadable() from exc
+                raise
 
 
 def _release(reader: _Reader) -> None:
@@ -68,9 +93,14 @@ def _release(reader: _Reader) -> None:
 
 @st.cache_resource(max_entries=4, on_release=_release, show_spinner=False)
 def _reader(folder: str, mtime_ns: int) -> _Reader:
+    import duckdb
+
     from projections.queries import connect_read
 
-    return _Reader(connect_read(Path(folder)))
+    try:
+        return _Reader(connect_read(Path(folder)), Path(folder) / PUBLISHED_FILE, mtime_ns)
+    except (duckdb.Error, OSError) as exc:  # removed, emptied or written over meanwhile
+        raise Unreadable() from exc
 
 
 def _run(ver: tuple[str, int], name: str, *args):

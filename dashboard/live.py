@@ -1,10 +1,13 @@
-"""Live pages: whatever a page shows follows the read models as the projector republishes them.
+"""Live pages: whatever a page shows follows the read models as the projector republishes them, and says when
+they fall behind.
 
 The dashboard's projector (projections.follow) republishes the read-only copy within a fraction of a
 second of an event stored anywhere (the Record page, ``rollcall record``, another machine on PostgreSQL).
 ``follow_updates`` looks at the copy's version every ``LOOK_SECONDS`` in a fragment of the page and runs the
 page again when it changed, so every page shows new events by itself; a page may pass ``on_change`` to
-decide what a change means for it (the Replay page at its game's last event moves on with the game).
+decide what a change means for it (the Replay page at its game's last event moves on with the game). The
+same look says on the page when the read models are more than ``BEHIND_SECONDS`` behind (the follower's
+last look that found them up to date, ``projections.follow.lag``: a stopped or failing follower).
 """
 
 from __future__ import annotations
@@ -14,13 +17,16 @@ from collections.abc import Callable
 import streamlit as st
 
 from dashboard import data
+from projections.follow import lag
 
 LOOK_SECONDS = 1.0
+BEHIND_SECONDS = 5.0
 SEEN = "live_version"
 
 
-def follow_updates(on_change: Callable[[], None] | None = None) -> None:
-    """Run the page again whenever the published read models change (``on_change`` first)."""
+def follow_updates(on_change: Callable[[], None] | None = None, *, rerun: bool = True) -> None:
+    """Say when the read models are behind; run the page again whenever they change (``on_change`` first) unless
+    not ``rerun`` (a page that follows the store itself, or holds a form being filled)."""
     try:
         st.session_state[SEEN] = data.version()
     except data.NoReadModels:
@@ -28,6 +34,9 @@ def follow_updates(on_change: Callable[[], None] | None = None) -> None:
 
     @st.fragment(run_every=LOOK_SECONDS)
     def look() -> None:
+        show_lag()
+        if not rerun:
+            return
         try:
             now = data.version()
         except data.NoReadModels:
@@ -39,3 +48,29 @@ def follow_updates(on_change: Callable[[], None] | None = None) -> None:
             st.rerun(scope="app")
 
     look()
+
+
+def show_lag() -> None:
+    """"Read models N s behind" when they are more than BEHIND_SECONDS behind."""
+    behind = lag(data.data_dir())
+    if behind is not None and behind > BEHIND_SECONDS:
+        st.warning(f"Read models {duration(behind)} behind: what this page shows may miss the latest events.",
+                   icon=":material/schedule:")
+
+
+def duration(seconds: float) -> str:
+    """``42 s``, ``12 min``, ``3 h``."""
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.0f} h"
+
+
+def run_page(page) -> None:
+    """Run the page; read models that cannot be read just now (being published again) are a plain message, and
+    the page comes back by itself when they are (``follow_updates``)."""
+    try:
+        page.run()
+    except data.NoReadModels as exc:
+        st.info(str(exc))
