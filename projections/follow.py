@@ -215,13 +215,10 @@ class Supervisor:
     RESTART_MAX (from RESTART_FIRST again once one ran RESTART_RESET seconds), each restart said on stderr. The
     process has a process group of its own: a Ctrl-C at the terminal reaches the dashboard, which stops it."""
 
-    def __init__(self, data_dir: str | os.PathLike | None, env: dict | None = None, say: Say = _say,
-                 interval: float | None = None) -> None:
-        folder = settings.data_dir(data_dir).resolve()
-        self.command = [sys.executable, "-m", "projections.follow", str(folder), *([str(interval)] if interval else [])]
+    def __init__(self, data_dir: str | os.PathLike | None, env: dict | None = None, say: Say = _say) -> None:
+        self.command = [sys.executable, "-m", "projections.follow", str(settings.data_dir(data_dir).resolve())]
         self.env, self.say = env, say
         self.process: subprocess.Popen | None = None
-        self.restarts = 0
         self._stop = threading.Event()
         self._lock = threading.Lock()
         self._thread = threading.Thread(target=self._watch, name="follower supervisor", daemon=True)
@@ -233,20 +230,23 @@ class Supervisor:
     def _watch(self) -> None:
         quick = 0  # restarts in a row of followers that stopped soon
         while True:
+            started = time.monotonic()
             with self._lock:
                 if self._stop.is_set():
                     return
-                self.process = process = subprocess.Popen(self.command, env=self.env, stdin=subprocess.DEVNULL,
-                                                          process_group=0)
-            started = time.monotonic()
-            status = process.wait()
+                try:
+                    self.process = process = subprocess.Popen(self.command, env=self.env, stdin=subprocess.DEVNULL,
+                                                              process_group=0)
+                except OSError as exc:  # no process could be started (no memory, too many processes)
+                    process, why = None, f"could not be started ({_reason(exc)})"
+            if process is not None:
+                why = f"stopped unexpectedly ({_exit(process.wait())})"
             if self._stop.is_set():
                 return
             quick = 1 if time.monotonic() - started >= RESTART_RESET else quick + 1
             delay = min(RESTART_FIRST * 2 ** (quick - 1), RESTART_MAX)
-            self.say(f"stopped unexpectedly ({_exit(status)}); starting again in {delay:g} s")
+            self.say(f"{why}; starting again in {delay:g} s")
             self._stop.wait(delay)
-            self.restarts += 1
 
     def stop(self, timeout: float = 60.0) -> None:
         """Stop the follower (SIGTERM: it finishes its open batch) and stop starting it again."""
