@@ -25,10 +25,12 @@ def test_sigterm_stops_the_dashboards_server_and_its_follower(tmp_path) -> None:
                                   "--data", str(tmp_path / "data")], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        started = until(lambda: both if len(both := children(dashboard.pid)) >= 2 else None, 60,
-                        "the server and the follower did not start")
-        assert any("streamlit" in command for command in started.values())
-        assert any("projections.follow" in command for command in started.values())
+        def both() -> dict[int, str] | None:  # (a child forked but not yet started shows the dashboard's command)
+            found = children(dashboard.pid)
+            commands = " ".join(found.values())
+            return found if "streamlit" in commands and "projections.follow" in commands else None
+
+        started = until(both, 60, "the server and the follower did not start")
         dashboard.send_signal(signal.SIGTERM)
         assert dashboard.wait(timeout=60) is not None
         until(lambda: not any(alive(pid) for pid in started), 30, "a child of the dashboard outlived it")
