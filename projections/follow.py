@@ -170,6 +170,8 @@ class _Follower:
                     elif stale:
                         session.step(statistics=True)
                         stale = False
+                    else:
+                        session.verify()  # once per publish, at a quiet look: it would delay the next event
                     self._up_to_date(looked, projector.position)
                     self.stop.wait(self.interval)
         finally:

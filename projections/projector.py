@@ -79,7 +79,9 @@ class Projector:
         """Project every event after the tracking position (all if ``rebuild``), publish; the number of stored
         rows read. ``progress(done, total)`` is called after each committed batch."""
         with self.session(rebuild, read_ahead=batch_size) as session:
-            return session.step(batch_size, progress)
+            done = session.step(batch_size, progress)
+            session.verify()
+            return done
 
     @contextlib.contextmanager
     def session(self, rebuild: bool = False, copier: Copier | None = None, *,
@@ -175,6 +177,7 @@ class Session:
         self.projector, self.con, self.version = projector, con, version
         self.tracking = DuckDBTrackingRecorder(con)
         self.published = published  # the copy as last published (None: to publish at the next step, even unchanged)
+        self.verified = True  # whether that copy was seen to open as the live file's read models
         self.copier = copier
         self.ahead = ahead  # the first step's reading, started with the session
 
@@ -182,6 +185,16 @@ class Session:
         """Whether the published copy is still the one this session published (not removed, emptied, written
         over or replaced by anyone else): one stat."""
         return self.published is not None and _identity(self.projector.published_path) == self.published
+
+    def verify(self) -> None:
+        """Check the copy last published opens as the read models the live file holds (LiveFileDamaged if not):
+        a live file written over copies into a copy that does not open. Once per publish, when there is time."""
+        if self.verified or not self.copy_intact():
+            return  # (a copy changed by anyone else is published again at the next step)
+        path = self.projector.published_path
+        if _published_identity(path, self.version, _position(self.con)) != self.published:
+            raise LiveFileDamaged(f"{self.projector.live_path} is damaged: its copy does not open as its read models")
+        self.verified = True
 
     def step(self, batch_size: int = BATCH_ROWS, progress: Progress | None = None, *, statistics: bool = True) -> int:
         """Project every event after the tracking position, refresh the statistics (``statistics``) and publish
@@ -211,9 +224,7 @@ class Session:
             self.published = None  # stale until the new copy is in place
             con.execute("CHECKPOINT").fetchall()  # publish() would checkpoint its cursor's catalog, not live
             publish(con, projector.live_path, projector.published_path, self.copier)
-            self.published = _published_identity(projector.published_path, self.version, _position(con))
-            if self.published is None:  # the copy of the live file is not the read models the live file holds
-                raise LiveFileDamaged(f"{projector.live_path} is damaged: its copy does not open as its read models")
+            self.published, self.verified = _identity(projector.published_path), False
         return done
 
 
