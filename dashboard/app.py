@@ -8,7 +8,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard import session
+from dashboard import session, viewer
 from dashboard.live import follow_updates, run_page
 
 PAGES_DIR = Path(__file__).parent / "views"
@@ -38,6 +38,7 @@ SELF_FOLLOWING = frozenset({"record", "new_game"})
 st.set_page_config(page_title="Rollcall", page_icon=":material/casino:", layout="wide")
 page = st.navigation(PAGES)
 session.sidebar()  # the one sign-in of the device, on every page
-# every page says when the read models are behind, and shows new events by itself (dashboard/live.py)
-follow_updates(rerun=page.url_path not in SELF_FOLLOWING)
+# every page says when the read models are behind and shows new events by itself (dashboard/live.py), and a
+# spectator's delayed games move on as their events come due
+follow_updates(rerun=page.url_path not in SELF_FOLLOWING, watch=viewer.seen)
 run_page(page)

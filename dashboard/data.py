@@ -9,6 +9,10 @@ opens the new copy and releases the old connection.
 Query results are cached with ``st.cache_data`` under the same version token, so a republish
 invalidates them too. A DuckDB connection is not for concurrent use by several threads (and in
 DuckDB 2.0 results stream), so each query runs under the connection's lock and fetches everything.
+
+Every read of games takes what the viewer may see (``seen``: projections.visibility; the page gets it from
+dashboard.viewer), so a tournament's broadcast delay holds on every page: a game kept behind is read up to its
+last seq shown, and only that is cached and sent.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import streamlit as st
 
 from domain import settings
 from domain.settings import PUBLISHED_FILE
-
+from projections.visibility import Seen
 
 
 class NoReadModels(RuntimeError):
@@ -111,34 +115,50 @@ def _run(ver: tuple[str, int], name: str, *args):
 
 # --- cached queries (``ver`` is part of the cache key) --------------------------------------
 
+# --- what the viewer may see (projections.visibility) -------------------------------------------
+
+@st.cache_data(ttl=1.0, max_entries=16, show_spinner=False)
+def _seen(ver: tuple[str, int], privileged: bool) -> Seen:
+    from projections.visibility import seen
+
+    return _reader(*ver).run(lambda con: seen(con, privileged=privileged))
+
+
+def seen(privileged: bool) -> Seen:
+    """What a viewer sees now: everything when ``privileged`` (signed in with a key), else each game of a
+    delayed tournament up to its last event older than the delay (looked at again after a second)."""
+    return _seen(version(), bool(privileged))
+
+
 @st.cache_data(max_entries=16, show_spinner=False)
-def _list_games(ver: tuple[str, int]) -> list[dict]:
-    return list(_run(ver, "list_games"))
+def _list_games(ver: tuple[str, int], seen: Seen) -> list[dict]:
+    return list(_run(ver, "list_games", seen))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _game_events(ver: tuple[str, int], game: str) -> list[dict]:
-    return list(_run(ver, "game_events", game))
+def _game_events(ver: tuple[str, int], game: str, upto: int | None) -> list[dict]:
+    return list(_run(ver, "game_events", game, upto))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _turn_starts(ver: tuple[str, int], game: str) -> list[tuple[int, int]]:
-    return [(int(t), int(s)) for t, s in _run(ver, "turn_starts", game)]
+def _turn_starts(ver: tuple[str, int], game: str, upto: int | None) -> list[tuple[int, int]]:
+    return [(int(t), int(s)) for t, s in _run(ver, "turn_starts", game, upto)]
 
 
 @st.cache_data(max_entries=2048, show_spinner=False)
-def _state_at(ver: tuple[str, int], game: str, seq: int, as_ruled: bool = False) -> dict:
+def _state_at(ver: tuple[str, int], game: str, seq: int, as_ruled: bool, upto: int | None) -> dict:
     from projections import queries
 
-    return _reader(*ver).run(lambda con: queries.state_at(con, game, seq, as_ruled=as_ruled))
+    return _reader(*ver).run(lambda con: queries.state_at(con, game, seq, as_ruled=as_ruled, upto=upto))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _dispute_query(ver: tuple[str, int], name: str, game: str, about: tuple[int, ...] = ()) -> list | dict:
+def _dispute_query(ver: tuple[str, int], name: str, game: str, upto: int | None,
+                   about: tuple[int, ...] = ()) -> list | dict:
     from projections import disputes
 
     fn = getattr(disputes, name)
-    return _reader(*ver).run(lambda con: fn(con, game, list(about)) if about else fn(con, game))
+    return _reader(*ver).run(lambda con: fn(con, game, list(about), upto) if about else fn(con, game, upto))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -150,138 +170,113 @@ def _header(ver: tuple[str, int], game: str) -> dict:
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _roll_odds(ver: tuple[str, int], game: str) -> dict[int, float]:
-    return dict(_run(ver, "roll_odds", game))
+def _roll_odds(ver: tuple[str, int], game: str, upto: int | None) -> dict[int, float]:
+    return dict(_run(ver, "roll_odds", game, upto))
 
 
-def roll_odds(game: str) -> dict[int, float]:
-    return _roll_odds(version(), game)
+def roll_odds(game: str, seen: Seen) -> dict[int, float]:
+    return _roll_odds(version(), game, seen.upto(game))
 
 
-def list_games() -> list[dict]:
-    return _list_games(version())
+def list_games(seen: Seen) -> list[dict]:
+    """Every game as ``seen`` sees it (a game kept behind: its events, turn and result then)."""
+    return _list_games(version(), seen)
 
 
-def game_events(game: str) -> list[dict]:
-    return _game_events(version(), game)
+def game_events(game: str, seen: Seen) -> list[dict]:
+    return _game_events(version(), game, seen.upto(game))
 
 
-def turn_starts(game: str) -> list[tuple[int, int]]:
-    return _turn_starts(version(), game)
+def turn_starts(game: str, seen: Seen) -> list[tuple[int, int]]:
+    return _turn_starts(version(), game, seen.upto(game))
 
 
-def state_at(game: str, seq: int, as_ruled: bool = False) -> dict:
-    return _state_at(version(), game, int(seq), bool(as_ruled))
+def state_at(game: str, seq: int, seen: Seen, as_ruled: bool = False) -> dict:
+    """The state after ``seq``, no later than the last seq ``seen`` shows of the game."""
+    return _state_at(version(), game, int(seq), bool(as_ruled), seen.upto(game))
 
 
 def header(game: str) -> dict:
+    """The game's header: its setup (seq 0), which everyone may see."""
     return _header(version(), game)
 
 
-def disputes(game: str) -> list[dict]:
-    return _dispute_query(version(), "disputes", game)
+def disputes(game: str, seen: Seen) -> list[dict]:
+    return _dispute_query(version(), "disputes", game, seen.upto(game))
 
 
-def rulings(game: str) -> list[dict]:
-    return _dispute_query(version(), "rulings", game)
+def rulings(game: str, seen: Seen) -> list[dict]:
+    return _dispute_query(version(), "rulings", game, seen.upto(game))
 
 
-def voided(game: str) -> dict[int, str]:
+def voided(game: str, seen: Seen) -> dict[int, str]:
     """seq -> why the as-ruled game leaves it out (voided by a ruling, taken back, rewound)."""
-    return _dispute_query(version(), "voided", game)
+    return _dispute_query(version(), "voided", game, seen.upto(game))
 
 
-def rolls_involved(game: str, about: list[int]) -> list[dict]:
-    return _dispute_query(version(), "rolls_involved", game, tuple(about))
+def rolls_involved(game: str, about: list[int], seen: Seen) -> list[dict]:
+    return _dispute_query(version(), "rolls_involved", game, seen.upto(game), tuple(about))
 
 
-def casts_involved(game: str, about: list[int]) -> list[dict]:
-    return _dispute_query(version(), "casts_involved", game, tuple(about))
+def casts_involved(game: str, about: list[int], seen: Seen) -> list[dict]:
+    return _dispute_query(version(), "casts_involved", game, seen.upto(game), tuple(about))
 
 
 # --- the Replay page's game, sent to the browser once ------------------------------------------
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def _state_changes(ver: tuple[str, int], game: str, as_ruled: bool) -> list[tuple]:
+def _state_changes(ver: tuple[str, int], game: str, as_ruled: bool, upto: int | None) -> list[tuple]:
     from projections import queries
 
-    return _reader(*ver).run(lambda con: queries.state_changes(con, game, as_ruled=as_ruled))
+    return _reader(*ver).run(lambda con: queries.state_changes(con, game, as_ruled=as_ruled, upto=upto))
 
 
-def state_changes(game: str, as_ruled: bool = False) -> list[tuple]:
+def state_changes(game: str, seen: Seen, as_ruled: bool = False) -> list[tuple]:
     """The per-event changes of ``game``'s replay state, ``(seq, part, key, value)`` as
     ``domain.timeline.state_changes`` gives them, from the read models' state rows."""
-    return _state_changes(version(), game, bool(as_ruled))
+    return _state_changes(version(), game, bool(as_ruled), seen.upto(game))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _luck_line(ver: tuple[str, int], game: str) -> list[dict]:
+def _luck_line(ver: tuple[str, int], game: str, seen: Seen) -> list[dict]:
     from projections.stats import ANALYTICS_QUERIES, Scope
 
-    return _reader(*ver).run(lambda con: ANALYTICS_QUERIES["luck_line"](con, Scope(game=game)))
+    return _reader(*ver).run(lambda con: ANALYTICS_QUERIES["luck_line"](con, Scope(game=game, seen=seen)))
 
 
-def luck_line(game: str) -> list[dict]:
+def luck_line(game: str, seen: Seen) -> list[dict]:
     """Every throw of dice of ``game`` with its luck, z and each player's cumulative luck."""
-    return _luck_line(version(), game)
+    return _luck_line(version(), game, seen.only(game))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _swings(ver: tuple[str, int], game: str) -> list[dict]:
+def _swings(ver: tuple[str, int], game: str, upto: int | None) -> list[dict]:
     from projections.stats import swings
 
-    return list(_reader(*ver).run(swings, game))
+    return list(_reader(*ver).run(swings, game, upto))
 
 
-def big_swings(game: str) -> list[dict]:
+def big_swings(game: str, seen: Seen) -> list[dict]:
     """The throws of ``game`` whose luck swing is big: |z| >= 2, z = (observed - expected) / sd of the throw's
     successes (pips for numbered dice) under the dice in force (projections.stats.swings), an outcome about
     1 throw in 20 would beat: seq, player, unit, observed, expected, luck, z_score."""
-    return _swings(version(), game)
+    return _swings(version(), game, seen.upto(game))
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def _replay_body(ver: tuple[str, int], game: str, as_ruled: bool, upto: int | None) -> bytes:
+def _replay_body(ver: tuple[str, int], game: str, as_ruled: bool, seen: Seen) -> bytes:
     import orjson
 
     from dashboard.stepper import payload
 
-    def shown(rows: list, seq=lambda r: r["seq"]) -> list:
-        return rows if upto is None else [r for r in rows if int(seq(r)) <= upto]
-    struck = voided(game) if upto is None else _reader(*ver).run(_voided_upto, game, upto)
-    body = payload(header(game), shown(game_events(game)), shown(state_changes(game, as_ruled), lambda c: c[0]),
-                   struck, shown(big_swings(game)), shown(luck_line(game)), as_ruled)
+    body = payload(header(game), game_events(game, seen), state_changes(game, seen, as_ruled), voided(game, seen),
+                   big_swings(game, seen), luck_line(game, seen), as_ruled)
     return orjson.dumps(body)
 
 
-def _voided_upto(con, game: str, upto: int) -> dict[int, str]:
-    from projections.disputes import voided as query
-
-    return {seq: why for seq, why in query(con, game, upto).items() if seq <= upto}
-
-
-def replay_body(game: str, as_ruled: bool = False, upto: int | None = None) -> tuple[str, bytes]:
-    """(token, JSON) of the Replay page's whole game (dashboard/stepper.py), cached per game; ``upto``: only
-    its events up to that seq (a broadcast delay)."""
-    ver = version()
+def replay_body(game: str, seen: Seen, as_ruled: bool = False) -> tuple[str, bytes]:
+    """(token, JSON) of the Replay page's whole game (dashboard/stepper.py) as ``seen`` sees it, cached per game
+    and last seq shown."""
+    ver, upto = version(), seen.upto(game)
     return (f"{game}|{'ruled' if as_ruled else 'played'}|{ver[1]}|{upto if upto is not None else ''}",
-            _replay_body(ver, game, bool(as_ruled), upto))
-
-
-@st.cache_data(ttl=1.0, max_entries=64, show_spinner=False)
-def _broadcast(ver: tuple[str, int], game: str | None) -> dict[str, tuple[int, int]]:
-    from projections import queries
-
-    return _reader(*ver).run(queries.broadcast, game)
-
-
-def broadcast(game: str | None = None) -> dict[str, tuple[int, int]]:
-    """game -> (broadcast delay in seconds, the last seq spectators may see now) (projections.queries)."""
-    return _broadcast(version(), game)
-
-
-def visible_seq(game: str, privileged: bool) -> tuple[int, int | None]:
-    """(the delay, the last seq this viewer may see: None for all) of ``game``: a viewer with a key sees
-    everything, a spectator only the events older than its tournament's broadcast delay."""
-    delay, seq = broadcast(game).get(game, (0, 0))
-    return delay, None if privileged or delay == 0 else seq
+            _replay_body(ver, game, bool(as_ruled), seen.only(game)))

@@ -17,12 +17,13 @@ def show_message(key: str) -> None:
         st.success(text, icon=":material/task_alt:")
 
 
-def games_or_stop() -> list[dict]:
-    """The recorded games; explains what to run (and stops the page) when there are none."""
+def games_or_stop(seen) -> list[dict]:
+    """The recorded games as ``seen`` sees them (dashboard.viewer); explains what to run (and stops the page)
+    when there are none."""
     from dashboard import data
 
     try:
-        games = data.list_games()
+        games = data.list_games(seen)
     except data.NoReadModels as exc:
         st.info(str(exc))
         st.stop()

@@ -5,9 +5,11 @@ The dashboard's projector (projections.follow) republishes the read-only copy wi
 second of an event stored anywhere (the Record page, ``rollcall record``, another machine on PostgreSQL).
 ``follow_updates`` looks at the copy's version every ``LOOK_SECONDS`` in a fragment of the page and runs the
 page again when it changed, so every page shows new events by itself; a page may pass ``on_change`` to
-decide what a change means for it (the Replay page at its game's last event moves on with the game). The
-same look says on the page when the read models are more than ``BEHIND_SECONDS`` behind (the follower's
-last look that found them up to date, ``projections.follow.lag``: a stopped or failing follower).
+decide what a change means for it (the Replay page at its game's last event moves on with the game). What
+``watch`` answers is looked at too: what a spectator may see of a delayed game changes with time alone, as its
+events come due (dashboard.viewer). The same look says on the page when the read models are more than
+``BEHIND_SECONDS`` behind (the follower's last look that found them up to date, ``projections.follow.lag``: a
+stopped or failing follower).
 """
 
 from __future__ import annotations
@@ -24,23 +26,25 @@ BEHIND_SECONDS = 5.0
 SEEN = "live_version"
 
 
-def follow_updates(on_change: Callable[[], None] | None = None, *, rerun: bool = True) -> None:
-    """Say when the read models are behind; run the page again whenever they change (``on_change`` first) unless
-    not ``rerun`` (a page that follows the store itself, or holds a form being filled)."""
-    try:
-        st.session_state[SEEN] = data.version()
-    except data.NoReadModels:
-        st.session_state[SEEN] = None
+def follow_updates(on_change: Callable[[], None] | None = None, *, rerun: bool = True,
+                   watch: Callable[[], object] | None = None) -> None:
+    """Say when the read models are behind; run the page again whenever they change, or what ``watch`` answers
+    (``on_change`` first), unless not ``rerun`` (a page that follows the store itself, or holds a form being
+    filled)."""
+    def looked() -> tuple:
+        try:
+            return data.version(), watch() if watch is not None else None
+        except data.NoReadModels:
+            return None, None
+
+    st.session_state[SEEN] = looked()
 
     @st.fragment(run_every=LOOK_SECONDS)
     def look() -> None:
         show_lag()
         if not rerun:
             return
-        try:
-            now = data.version()
-        except data.NoReadModels:
-            now = None
+        now = looked()
         if now != st.session_state.get(SEEN):
             st.session_state[SEEN] = now
             if on_change is not None:

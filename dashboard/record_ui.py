@@ -88,6 +88,19 @@ def showing(game: str, seq: int) -> None:
     st.session_state.pop(WRITTEN, None)
 
 
+def held_back(game: str, delay: int, keys: bool) -> None:
+    """What a spectator sees of a game its tournament broadcasts with a delay: where to follow it, delayed,
+    and what recording it needs (nothing of the game itself)."""
+    from urllib.parse import urlencode
+
+    follow = f"/replay?{urlencode({'game': game})}"
+    needs = ("Sign in with a scorekeeper's key to record it." if keys else
+             "This store has no keys to tell a scorekeeper from a spectator: it is recorded here once an "
+             "organiser has added keys.")
+    st.info(f"This game is broadcast with a delay of {delay} s. {needs} Spectators follow it on the "
+            f"[Replay page]({follow}), {delay} s behind.", icon=":material/schedule:")
+
+
 def say(kind: str, text: str, game: str) -> None:
     """The page's message about ``game``: shown until the game moves on or another message replaces it."""
     st.session_state[MESSAGE] = (kind, text, game, None)

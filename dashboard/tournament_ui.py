@@ -8,27 +8,30 @@ import streamlit as st
 
 from dashboard import data, layout, session
 from domain.systems.presentation import plural
+from projections.visibility import Seen
 
 TOURNAMENT = "tournament"
 PAIRED, REGISTERED = "tournament_message", "register_message"  # the outcome of pairing, of registering
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def _query(ver: tuple[str, int], name: str, *args) -> list[dict]:
+def _query(ver: tuple[str, int], name: str, seen: Seen | None, *args) -> list[dict]:
     from projections import tournaments
 
-    return list(data._reader(*ver).run(getattr(tournaments, name), *args))
+    fn = getattr(tournaments, name)
+    return list(data._reader(*ver).run(lambda con: fn(con, *args) if seen is None else fn(con, *args, seen=seen)))
 
 
-def query(name: str, *args) -> list[dict]:
-    """``projections.tournaments.<name>(con, *args)`` over the published read models, cached per version."""
-    return _query(data.version(), name, *args)
+def query(name: str, *args, seen: Seen | None = None) -> list[dict]:
+    """``projections.tournaments.<name>(con, *args)`` over the published read models, cached per version; the
+    results, standings and pairings as ``seen`` sees the games (dashboard.viewer)."""
+    return _query(data.version(), name, seen, *args)
 
 
-def tournaments_or_stop() -> list[dict]:
+def tournaments_or_stop(seen: Seen | None = None) -> list[dict]:
     """Every tournament; stops the page with a hint when there are none (or no read models yet)."""
     try:
-        found = query("list_tournaments")
+        found = query("list_tournaments", seen=seen)
     except data.NoReadModels as exc:
         st.info(str(exc))
         st.stop()

@@ -1,7 +1,8 @@
 """Read queries of the Dispute page: the disputes and rulings of a game, and what a dispute involves.
 
 Every query the page runs is in ``DISPUTE_QUERIES`` (name -> function of a read connection, a game
-and the disputed seqs), so the benchmark can time each one.
+and the disputed seqs), so the benchmark can time each one. Each takes ``upto``, the last seq of the game the
+viewer may see (projections.visibility; None: all of it).
 """
 
 from __future__ import annotations
@@ -15,14 +16,18 @@ from projections.queries import rows, game_events, state_at
 from projections.sqlfiles import sql_text
 
 
-def disputes(con: duckdb.DuckDBPyConnection, game: str) -> list[dict[str, Any]]:
-    """The game's disputes: seq, by_player, about, claim, at, author, ruled_at (None while open)."""
-    return rows(con, "SELECT * FROM disputes_of($game) ORDER BY seq", {"game": game})
+def disputes(con: duckdb.DuckDBPyConnection, game: str, upto: int | None = None) -> list[dict[str, Any]]:
+    """The game's disputes (up to seq ``upto``): seq, by_player, about, claim, at, author, ruled_at (None while
+    open, or ruled after ``upto``)."""
+    return rows(con, "SELECT * REPLACE (CASE WHEN $upto IS NULL OR ruled_at <= $upto THEN ruled_at END AS ruled_at) "
+                     "FROM disputes_of($game) WHERE $upto IS NULL OR seq <= $upto ORDER BY seq",
+                {"game": game, "upto": upto})
 
 
-def rulings(con: duckdb.DuckDBPyConnection, game: str) -> list[dict[str, Any]]:
-    """The game's rulings: seq, judge, about, decision, text, at, author."""
-    return rows(con, "SELECT * FROM fct_rulings WHERE game = $game ORDER BY seq", {"game": game})
+def rulings(con: duckdb.DuckDBPyConnection, game: str, upto: int | None = None) -> list[dict[str, Any]]:
+    """The game's rulings (up to seq ``upto``): seq, judge, about, decision, text, at, author."""
+    return rows(con, "SELECT * FROM fct_rulings WHERE game = $game AND ($upto IS NULL OR seq <= $upto) ORDER BY seq",
+                {"game": game, "upto": upto})
 
 
 def voided(con: duckdb.DuckDBPyConnection, game: str, upto: int | None = None) -> dict[int, str]:
@@ -40,14 +45,16 @@ def _why(row: dict) -> str:
     return f"{row['reason']} at {row['removed_by_seq']}{by}"
 
 
-def rolls_involved(con: duckdb.DuckDBPyConnection, game: str, about: list[int]) -> list[dict[str, Any]]:
+def rolls_involved(con: duckdb.DuckDBPyConnection, game: str, about: list[int],
+                   upto: int | None = None) -> list[dict[str, Any]]:
     """The rolls among ``about`` and those the events of ``about`` use, with provenance and odds."""
-    return rows(con, sql_text("dispute_rolls"), {"game": game, "about": [int(s) for s in about]})
+    return rows(con, sql_text("dispute_rolls"), {"game": game, "about": [int(s) for s in about], "upto": upto})
 
 
-def casts_involved(con: duckdb.DuckDBPyConnection, game: str, about: list[int]) -> list[dict[str, Any]]:
+def casts_involved(con: duckdb.DuckDBPyConnection, game: str, about: list[int],
+                   upto: int | None = None) -> list[dict[str, Any]]:
     """Casting and dispel attempts among ``about`` with their exact odds of passing."""
-    return rows(con, sql_text("dispute_casts"), {"game": game, "about": [int(s) for s in about]})
+    return rows(con, sql_text("dispute_casts"), {"game": game, "about": [int(s) for s in about], "upto": upto})
 
 
 DISPUTE_QUERIES: dict[str, Callable[[duckdb.DuckDBPyConnection, str, list[int]], Any]] = {

@@ -1,4 +1,8 @@
-"""Read-only queries over the published read models (the CLI's ``replay`` and the dashboard)."""
+"""Read-only queries over the published read models (the CLI's ``replay`` and the dashboard).
+
+Each query a spectator can reach takes what the viewer may see (projections.visibility): a query of one game
+the last seq shown (``upto``: None for all), a query of many games the :class:`Seen` itself. The default is
+everything: the dashboard and the command line always pass the viewer's."""
 
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from domain.errors import GameNotFound
 from domain.settings import PUBLISHED_FILE, data_dir as data_folder
 from projections.publish import open_published
 from projections.sqlfiles import sql_text, statements
+from projections.visibility import EVERYTHING, Seen
 
 
 
@@ -28,32 +33,48 @@ def rows(con: duckdb.DuckDBPyConnection, sql: str, params: dict | None = None) -
             for row in result.fetchall()]
 
 
-def list_games(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
-    """Every game: game, system, tournament, round, table_no, started, players, events, last_seq, turn, phase,
-    violations (count), ended, winner, score."""
-    return rows(con, sql_text("list_games"))
+def list_games(con: duckdb.DuckDBPyConnection, seen: Seen = EVERYTHING) -> list[dict[str, Any]]:
+    """Every game as ``seen`` sees it: game, system, tournament, round, table_no, started, players, events, last_seq,
+    turn, phase, violations (count), ended, winner, score."""
+    return rows(con, sql_text("list_games"), seen.params())
 
 
-def game_events(con: duckdb.DuckDBPyConnection, game: str) -> list[dict[str, Any]]:
-    """The game's events in order: seq, type, turn, phase, player, payload (the record line), violations."""
-    return rows(con, sql_text("game_events"), {"game": game})
+def game_events(con: duckdb.DuckDBPyConnection, game: str, upto: int | None = None) -> list[dict[str, Any]]:
+    """The game's events in order (up to seq ``upto``): seq, type, turn, phase, player, payload (the record line),
+    violations."""
+    return rows(con, sql_text("game_events"), {"game": game, "upto": upto})
+
+
+def ruled_shown(con: duckdb.DuckDBPyConnection, game: str, upto: int | None) -> bool:
+    """Whether the as-ruled game may be shown up to seq ``upto``: the state rows as ruled leave out every event a
+    ruling, take-back or rewind removed, so they are shown only when none of those came after ``upto``
+    (otherwise the game is shown as played)."""
+    return upto is None or not rows(con, "SELECT 1 AS x FROM fct_voided WHERE game = $game AND removed_by_seq > $upto "
+                                         "LIMIT 1", {"game": game, "upto": upto})
 
 
 def state_at(con: duckdb.DuckDBPyConnection, game: str, seq: int | None = None, *,
-             as_ruled: bool = False) -> dict[str, Any]:
-    """The replay JSON of docs/replay.md after event ``seq`` (clamped to 0..last_seq; None: the last): one
-    range query over the state rows the projector made with the rules packs' own apply.
+             as_ruled: bool = False, upto: int | None = None) -> dict[str, Any]:
+    """The replay JSON of docs/replay.md after event ``seq`` (clamped to 0..last_seq, and to ``upto``: the last
+    seq the viewer may see; None: the last): one range query over the state rows the projector made with the
+    rules packs' own apply.
 
     The as-played game (the default) keeps every event; ``as_ruled`` leaves out those a ``void``
-    ruling removed (anywhere in the game), and adds ``voided``, the seqs left out."""
+    ruling removed (anywhere in the game, or up to ``upto``: ``ruled_shown``), and adds ``voided``, the seqs
+    left out."""
     from domain.systems import system_for
     from domain.systems.state import SCALAR
 
     head, parts = statements("state_at")
+    if upto is not None:
+        seq = upto if seq is None else min(int(seq), upto)
+        as_ruled = as_ruled and ruled_shown(con, game, upto)
     found = rows(con, head.sql, {"game": game, "seq": None if seq is None else int(seq)})
     if not found:
         raise GameNotFound(game)
     game_row = found[0]
+    if upto is not None:
+        game_row["last_seq"] = min(game_row["last_seq"], upto)
     ruled = as_ruled and game_row.pop("has_ruled")
     game_row.pop("has_ruled", None)
     state = game_row | {part: {} for part in system_for(game_row["system"]).state_class.OBJECT_PARTS}
@@ -63,19 +84,10 @@ def state_at(con: duckdb.DuckDBPyConnection, game: str, seq: int | None = None, 
         elif row["value"] is not None:
             state.setdefault(row["part"], {})[row["key"]] = row["value"]
     if as_ruled:
-        voided = rows(con, "SELECT DISTINCT seq FROM fct_voided WHERE game = $game ORDER BY seq", {"game": game})
+        voided = rows(con, "SELECT DISTINCT seq FROM fct_voided WHERE game = $game "
+                           "AND ($upto IS NULL OR removed_by_seq <= $upto) ORDER BY seq", {"game": game, "upto": upto})
         state |= {"as_ruled": True, "voided": [r["seq"] for r in voided]}
     return state
-
-
-def broadcast(con: duckdb.DuckDBPyConnection, game: str | None = None, now: str | None = None) -> dict[str, tuple]:
-    """game -> (its tournament's broadcast delay in seconds, the last seq spectators may see at ``now``: an
-    ISO time, default the present) of one game or of every game."""
-    from datetime import datetime, timezone
-
-    moment = now or datetime.now(timezone.utc).isoformat()
-    return {r["game"]: (int(r["delay"]), int(r["visible_seq"]))
-            for r in rows(con, sql_text("broadcast"), {"game": game, "now": moment})}
 
 
 def projection_failures(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
@@ -83,21 +95,22 @@ def projection_failures(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
     return rows(con, "SELECT game, stream_id, seq, error FROM fct_projection_failures ORDER BY game")
 
 
-def state_changes(con: duckdb.DuckDBPyConnection, game: str, *, as_ruled: bool = False) -> list[tuple]:
-    """The per-event changes of the game's replay state, ``(seq, part, key, value)`` in order (as
-    ``domain.timeline.state_changes`` gives them), from the state rows the projector made; as ruled only
-    where a ruling voided events (otherwise the game as played)."""
-    ruled = as_ruled and bool(rows(con, "SELECT 1 AS x FROM fct_states WHERE game = $game AND ruled LIMIT 1",
-                                   {"game": game}))
+def state_changes(con: duckdb.DuckDBPyConnection, game: str, *, as_ruled: bool = False,
+                  upto: int | None = None) -> list[tuple]:
+    """The per-event changes of the game's replay state up to seq ``upto`` (None: all), ``(seq, part, key,
+    value)`` in order (as ``domain.timeline.state_changes`` gives them), from the state rows the projector made;
+    as ruled only where a ruling voided events (otherwise the game as played; ``ruled_shown``)."""
+    ruled = as_ruled and ruled_shown(con, game, upto) and bool(
+        rows(con, "SELECT 1 AS x FROM fct_states WHERE game = $game AND ruled LIMIT 1", {"game": game}))
     return [(r["seq"], r["part"], r["key"], r["value"])
-            for r in rows(con, sql_text("state_changes"), {"game": game, "ruled": ruled})]
+            for r in rows(con, sql_text("state_changes"), {"game": game, "ruled": ruled, "upto": upto})]
 
 
-def turn_starts(con: duckdb.DuckDBPyConnection, game: str) -> list[tuple[int, int]]:
-    """(turn, seq) of each TurnStarted of the game."""
-    return [(r["turn"], r["seq"]) for r in rows(con, sql_text("turn_starts"), {"game": game})]
+def turn_starts(con: duckdb.DuckDBPyConnection, game: str, upto: int | None = None) -> list[tuple[int, int]]:
+    """(turn, seq) of each TurnStarted of the game (up to seq ``upto``)."""
+    return [(r["turn"], r["seq"]) for r in rows(con, sql_text("turn_starts"), {"game": game, "upto": upto})]
 
 
-def roll_odds(con: duckdb.DuckDBPyConnection, game: str) -> dict[int, float]:
-    """seq -> the exact probability of the outcome of each roll of the game (fct_roll_odds)."""
-    return {r["seq"]: r["p_outcome"] for r in rows(con, sql_text("roll_odds"), {"game": game})}
+def roll_odds(con: duckdb.DuckDBPyConnection, game: str, upto: int | None = None) -> dict[int, float]:
+    """seq -> the exact probability of the outcome of each roll of the game (fct_roll_odds), up to seq ``upto``."""
+    return {r["seq"]: r["p_outcome"] for r in rows(con, sql_text("roll_odds"), {"game": game, "upto": upto})}

@@ -7,6 +7,10 @@ projector run, and the analytic views (``fct_casts``, ``fct_card_draws``, ...). 
 intervals and verdicts are DuckDB macros (``stat_chi2_sf``, ...), so a plain read-only connection answers.
 
 :data:`ANALYTICS_QUERIES` maps each name to ``fn(con, scope) -> list[dict]``; benchmarks iterate it.
+
+A scope holds what its viewer may see (``Scope.seen``, projections.visibility): the figures of many games leave
+out the games a broadcast delay keeps behind (they count once their delay has passed), and a game's luck line
+stops at its last seq shown.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import duckdb
 
 from projections.queries import rows as _rows
 from projections.sqlfiles import sql_text, statements, transaction
+from projections.visibility import EVERYTHING, Seen
 
 # the sections of the Analytics page (and of `rollcall stats`), each a list of query names
 SECTIONS = {
@@ -34,11 +39,13 @@ SECTIONS = {
 class Scope:
     """What the statistics cover: the games ``games`` if any, else those of ``tournament``, else every game.
 
-    ``game`` is the game whose cumulative luck line (and big swings) is drawn; default: the scope's first."""
+    ``game`` is the game whose cumulative luck line (and big swings) is drawn; default: the scope's first.
+    ``seen``: what the viewer may see of the games (projections.visibility)."""
 
     tournament: str | None = None
     games: tuple[str, ...] = field(default_factory=tuple)
     game: str | None = None
+    seen: Seen = EVERYTHING
 
 
 def refresh(con: duckdb.DuckDBPyConnection) -> int:
@@ -83,9 +90,27 @@ def _scope_params(scope: Scope) -> dict[str, Any]:
 
 
 def scope_games(con: duckdb.DuckDBPyConnection, scope: Scope, limit: int | None = None) -> list[str]:
-    """The game ids of ``scope``, by round and table (the first ``limit``)."""
+    """The game ids of ``scope``, by round and table (the first ``limit``), those kept behind included."""
     params = _scope_params(scope) | {"limit": limit}
     return [r["game"] for r in _rows(con, sql_text("analytics_scope_games"), params)]
+
+
+def held_back(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[str]:
+    """The games of ``scope`` its figures leave out: those a broadcast delay keeps behind (``scope.seen``)."""
+    if not scope.seen.held:
+        return []
+    games = scope_games(con, scope)
+    shown = set(scope.seen.shown(games))
+    return [g for g in games if g not in shown]
+
+
+def _shown_params(con: duckdb.DuckDBPyConnection, scope: Scope) -> dict[str, Any] | None:
+    """The scope's parameters without the games kept behind (``held_back``); None when none is left."""
+    held = held_back(con, scope)
+    if not held:
+        return _scope_params(scope)
+    shown = scope.seen.shown(scope_games(con, scope))
+    return {"games": shown, "tournament": None} if shown else None
 
 
 def focus_game(con: duckdb.DuckDBPyConnection, scope: Scope) -> str | None:
@@ -98,7 +123,8 @@ def focus_game(con: duckdb.DuckDBPyConnection, scope: Scope) -> str | None:
 
 def _scoped(name: str) -> Callable[[duckdb.DuckDBPyConnection, Scope], list[dict[str, Any]]]:
     def query(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
-        return _rows(con, sql_text(f"analytics_{name}"), _scope_params(scope))
+        params = _shown_params(con, scope)
+        return [] if params is None else _rows(con, sql_text(f"analytics_{name}"), params)
 
     query.__name__ = name
     query.__doc__ = _about(name)
@@ -108,21 +134,21 @@ def _scoped(name: str) -> Callable[[duckdb.DuckDBPyConnection, Scope], list[dict
 def _per_game(name: str) -> Callable[[duckdb.DuckDBPyConnection, Scope], list[dict[str, Any]]]:
     def query(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
         game = focus_game(con, scope)
-        return _rows(con, sql_text(f"analytics_{name}"), {"game": game}) if game else []
+        return _rows(con, sql_text(f"analytics_{name}"), {"game": game, "upto": scope.seen.upto(game)}) if game else []
 
     query.__name__ = name
     query.__doc__ = _about(name)
     return query
 
 
-def swings(con: duckdb.DuckDBPyConnection, game: str) -> list[dict[str, Any]]:
-    """The throws of ``game`` whose luck swing is big: |z| >= 2, z = (observed - expected) / sd."""
-    return _rows(con, sql_text("analytics_swings"), {"game": game})
+def swings(con: duckdb.DuckDBPyConnection, game: str, upto: int | None = None) -> list[dict[str, Any]]:
+    """The throws of ``game`` (up to seq ``upto``) whose luck swing is big: |z| >= 2, z = (observed - expected) / sd."""
+    return _rows(con, sql_text("analytics_swings"), {"game": game, "upto": upto})
 
 
 ANALYTICS_QUERIES: dict[str, Callable[[duckdb.DuckDBPyConnection, Scope], list[dict[str, Any]]]] = {
     **{name: _per_game(name) if name == "luck_line" else _scoped(name)
        for names in SECTIONS.values() for name in names},
-    "swings": lambda con, scope: swings(con, g) if (g := focus_game(con, scope)) else [],
+    "swings": lambda con, scope: swings(con, g, scope.seen.upto(g)) if (g := focus_game(con, scope)) else [],
 }
 

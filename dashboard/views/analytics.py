@@ -1,7 +1,9 @@
 """Analytics: luck, dice and card fairness, the games' odds and results of a tournament or a set of games.
 
 Deep link: /analytics?tournament=T (and &luck_game=G). Every figure is a query of
-projections.stats.ANALYTICS_QUERIES over the published read models, cached per published version.
+projections.stats.ANALYTICS_QUERIES over the published read models, cached per published version and per what
+the viewer may see (a game a broadcast delay keeps behind counts once its delay has passed; its luck line stops
+at its last seq shown).
 """
 
 from __future__ import annotations
@@ -10,8 +12,9 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import data
+from dashboard import data, viewer
 from dashboard.layout import games_or_stop
+from projections.visibility import Seen
 
 ALL = "(all games)"
 TOURNAMENT = "tournament"
@@ -20,14 +23,16 @@ LUCK_GAME = "luck_game"
 
 
 @st.cache_data(max_entries=512, show_spinner=False)
-def _query(ver: tuple[str, int], name: str, tournament: str | None, games: tuple[str, ...], game: str | None) -> list[dict]:
+def _query(ver: tuple[str, int], name: str, tournament: str | None, games: tuple[str, ...], game: str | None,
+           seen: Seen) -> list[dict]:
     from projections.stats import ANALYTICS_QUERIES, Scope
 
-    return list(data._reader(*ver).run(ANALYTICS_QUERIES[name], Scope(tournament, games, game)))
+    return list(data._reader(*ver).run(ANALYTICS_QUERIES[name], Scope(tournament, games, game, seen)))
 
 
 def figures(name: str, game: str | None = None) -> pd.DataFrame:
-    return pd.DataFrame(_query(data.version(), name, scope_tournament, scope_games, game))
+    return pd.DataFrame(_query(data.version(), name, scope_tournament, scope_games, game,
+                               seen.only(game) if game else seen))
 
 
 def bar(x, ys: dict[str, list], title: str, *, error: tuple[list, list] | None = None, y_title: str = "",
@@ -60,7 +65,8 @@ def nothing(what: str) -> None:
 # --- scope -------------------------------------------------------------------------------------
 
 st.title("Analytics")
-all_games = games_or_stop()
+seen = viewer.seen()
+all_games = games_or_stop(seen)
 tournaments = sorted({g["tournament"] for g in all_games if g.get("tournament")})
 options = [ALL, *tournaments]
 if st.session_state.get(TOURNAMENT) not in options and st.query_params.get(TOURNAMENT) not in options:
@@ -73,6 +79,12 @@ chosen = top[1].multiselect("Games (optional: only these)", in_tournament, key=G
                             help="Leave empty for every game of the tournament.")
 scope_games = tuple(g for g in chosen if g in in_tournament)
 shown_games = list(scope_games) or in_tournament
+held = [g for g in shown_games if seen.upto(g) is not None]
+if held:
+    st.caption(f":material/schedule: Broadcast with a delay: {len(held)} of these games are shown as they stood "
+               f"{max(seen.delay(g) for g in held)} s ago, and count in the figures once the delay has passed (a "
+               "game's luck line shows it as far as it is broadcast). Judges and scorekeepers signed in see every "
+               "game as it is recorded.")
 st.caption(f"{len(shown_games)} games · luck counts every throw of dice (a re-roll is a throw of its own) as observed "
            "minus expected successes, or pips for numbered dice (d6); verdicts control for multiple tests (Holm, 5%).")
 
@@ -92,31 +104,31 @@ with luck_tab:
         table(players, ["player", "unit", "games", "dice", "observed", "expected", "luck", "z_score", "verdict"])
         st.subheader("Per die and purpose")
         table(figures("luck_by_die"), ["die", "purpose", "unit", "throws", "dice", "observed", "expected", "luck", "z_score"])
-        st.subheader("Through a game")
-        if st.session_state.get(LUCK_GAME) not in shown_games and st.query_params.get(LUCK_GAME) not in shown_games:
-            st.session_state[LUCK_GAME] = shown_games[0]
-        luck_game = st.selectbox("Game", shown_games, index=None, key=LUCK_GAME, bind="query-params")
-        line = figures("luck_line", luck_game) if luck_game else pd.DataFrame()
-        if line.empty:
-            nothing("dice thrown in that game")
-        else:
-            fig = go.Figure()
-            for (name, unit), rows in line.groupby(["name", "unit"], sort=True):
-                fig.add_scatter(x=rows["seq"], y=rows["cumulative"], mode="lines+markers", name=f"{name} ({unit})",
-                                line_shape="hv", customdata=rows[["purpose", "luck"]],
-                                hovertemplate="seq %{x}: %{customdata[0]}, luck %{customdata[1]:+.2f}<br>"
-                                              "cumulative %{y:+.2f}<extra></extra>")
-            big = line[line["big"].fillna(False)]
-            if not big.empty:
-                fig.add_scatter(x=big["seq"], y=big["cumulative"], mode="markers", name="big swing (|z| ≥ 2)",
-                                marker=dict(size=13, symbol="star", color="#c62828"))
-            fig.update_layout(title=f"Cumulative luck through {luck_game}", height=360, xaxis_title="event (seq)",
-                              yaxis_title="cumulative luck (above expectation)",
-                              margin=dict(l=10, r=10, t=40, b=10), legend_orientation="h")
-            st.plotly_chart(fig, key="luck-line")
-            if not big.empty:
-                links = " · ".join(f"[seq {int(s)}](/replay?game={luck_game}&seq={int(s)})" for s in big["seq"])
-                st.markdown(f"Big swings (replay): {links}")
+    st.subheader("Through a game")
+    if st.session_state.get(LUCK_GAME) not in shown_games and st.query_params.get(LUCK_GAME) not in shown_games:
+        st.session_state[LUCK_GAME] = shown_games[0]
+    luck_game = st.selectbox("Game", shown_games, index=None, key=LUCK_GAME, bind="query-params")
+    line = figures("luck_line", luck_game) if luck_game else pd.DataFrame()
+    if line.empty:
+        nothing("dice thrown in that game")
+    else:
+        fig = go.Figure()
+        for (name, unit), rows in line.groupby(["name", "unit"], sort=True):
+            fig.add_scatter(x=rows["seq"], y=rows["cumulative"], mode="lines+markers", name=f"{name} ({unit})",
+                            line_shape="hv", customdata=rows[["purpose", "luck"]],
+                            hovertemplate="seq %{x}: %{customdata[0]}, luck %{customdata[1]:+.2f}<br>"
+                                          "cumulative %{y:+.2f}<extra></extra>")
+        big = line[line["big"].fillna(False)]
+        if not big.empty:
+            fig.add_scatter(x=big["seq"], y=big["cumulative"], mode="markers", name="big swing (|z| ≥ 2)",
+                            marker=dict(size=13, symbol="star", color="#c62828"))
+        fig.update_layout(title=f"Cumulative luck through {luck_game}", height=360, xaxis_title="event (seq)",
+                          yaxis_title="cumulative luck (above expectation)",
+                          margin=dict(l=10, r=10, t=40, b=10), legend_orientation="h")
+        st.plotly_chart(fig, key="luck-line")
+        if not big.empty:
+            links = " · ".join(f"[seq {int(s)}](/replay?game={luck_game}&seq={int(s)})" for s in big["seq"])
+            st.markdown(f"Big swings (replay): {links}")
 
 # --- fairness ----------------------------------------------------------------------------------
 

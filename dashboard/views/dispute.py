@@ -8,19 +8,21 @@ a judge's ruling are recorded here (where the store has keys, by the device sign
 
 import streamlit as st
 
-from dashboard import data, session
+from dashboard import data, session, viewer
 from dashboard import dispute_ui as dui
 from dashboard import events as ev
 from dashboard.layout import games_or_stop
 
-games = games_or_stop()
+seen = viewer.seen()
+games = games_or_stop(seen)
 st.title("Dispute")
 dui.clear_written_forms()
 
 top = st.columns([3, 1.2, 2], vertical_alignment="bottom")
 game = dui.game_picker([g["game"] for g in games], top[0])
-events = data.game_events(game)
+events = data.game_events(game, seen)
 last = int(events[-1]["seq"]) if events else 0
+viewer.note_delay(seen, [game])
 seq = dui.seq_input(last, top[1])
 with top[2]:
     about = dui.about_input(seq, last)
@@ -28,7 +30,7 @@ if not about:
     st.info("Pick the disputed events: set the event number, or list seqs under *Disputed events*.")
     st.stop()
 
-voided = data.voided(game)
+voided = data.voided(game, seen)
 rolls = ev.rolls_by_seq(events)
 by_seq = {int(e["seq"]): e for e in events}
 first, final = min(about), max(about)
@@ -41,8 +43,8 @@ header = data.header(game)
 presentation = ev.presentation(header["system"])
 names = presentation.names(header)
 before_col, after_col = st.columns(2, gap="medium")
-before = data.state_at(game, first - 1, ruled)
-after = data.state_at(game, final, ruled)
+before = data.state_at(game, first - 1, seen, ruled)
+after = data.state_at(game, final, seen, ruled)
 with before_col:
     st.subheader(f"Before · seq {first - 1}")
     st.markdown(presentation.picture(before, by_seq.get(first - 1), None, events, names), unsafe_allow_html=True)
@@ -59,17 +61,17 @@ st.subheader("Rule checks")
 dui.rule_checks(game, events, about)
 
 st.subheader("Rolls involved")
-involved = data.rolls_involved(game, about)
+involved = data.rolls_involved(game, about, seen)
 if involved:
     st.dataframe(dui.rolls_frame(involved, names), hide_index=True, width="stretch")
 else:
     st.caption("No dice in these events.")
-casts = data.casts_involved(game, about)
+casts = data.casts_involved(game, about, seen)
 if casts:
     st.dataframe(dui.casts_frame(casts, names), hide_index=True, width="stretch")
 
 st.subheader("Disputes and rulings so far")
-dui.disputes_and_rulings(data.disputes(game), data.rulings(game), names)
+dui.disputes_and_rulings(data.disputes(game, seen), data.rulings(game, seen), names)
 
 players = list(before.get("players") or {})
 who = session.signed_in()

@@ -2,12 +2,13 @@
 
 import streamlit as st
 
-from dashboard import data
+from dashboard import data, viewer
 from dashboard.games_table import filter_games, games_frame, player_names
 from dashboard.layout import games_or_stop
 
 st.title("Games")
-games = games_or_stop()
+seen = viewer.seen()
+games = games_or_stop(seen)
 cols = st.columns(4)
 tournaments = cols[0].multiselect("Tournament", sorted({g.get("tournament") or "—" for g in games}),
                                   placeholder="every tournament")
@@ -21,6 +22,7 @@ shown = filter_games(games, tournaments, rounds, players, systems)
 for broken in (g for g in games if g.get("replay_error")):
     st.warning(f"Game {broken['game']} cannot be replayed from {broken['replay_error']} — its events are kept, its "
                "board stops there; `rollcall verify` names the damage.", icon=":material/error:")
+viewer.note_delay(seen, [g["game"] for g in shown])
 frame, config = games_frame(shown)
 st.caption(f"{len(shown)} of {len(games)} games in {data.data_dir()} · ▶ replay opens a game at its setup")
 st.dataframe(frame, column_config=config, hide_index=True, width="stretch",

@@ -3,14 +3,15 @@ their events arrive (the dashboard's projector republishes within a second; the 
 a table follows it on the Replay page, at its last event. Deep link: /live?tournament=T&round=R.
 
 A tournament may delay its broadcast (``rollcall tournament delay``): spectators without a key then see each
-game only up to its events older than the delay; anyone signed in with a key sees everything."""
+game only up to its events older than the delay (dashboard.viewer), and the page moves on as those come due;
+anyone signed in with a key sees everything."""
 
 from html import escape
 from urllib.parse import urlencode
 
 import streamlit as st
 
-from dashboard import data, session
+from dashboard import data, viewer
 from dashboard import events as ev
 from dashboard.tournament_ui import query
 
@@ -28,8 +29,9 @@ ALL = "(every game under way)"
 
 st.html(CSS)
 st.title("Live")
+seen = viewer.seen()
 try:
-    games = data.list_games()
+    games = data.list_games(seen)
 except data.NoReadModels as exc:
     st.info(str(exc))
     st.stop()
@@ -62,13 +64,7 @@ if not shown:
     st.info("No game under way here." if picked == ALL else f"No games of {picked} yet.", icon=":material/info:")
     st.stop()
 
-privileged = session.privileged()
-delays = data.broadcast()
-held = [g for g in shown if delays.get(g["game"], (0, 0))[0] > 0 and not privileged]
-if held:
-    delay = max(delays[g["game"]][0] for g in held)
-    st.caption(f"Broadcast with a delay of {delay} s: each game is shown as it stood {delay} s ago. Judges and "
-               "scorekeepers signed in see it live.")
+viewer.note_delay(seen, [g["game"] for g in shown])
 
 columns = 3 if len(shown) > 4 else 2 if len(shown) > 1 else 1
 grid: list = []
@@ -76,9 +72,8 @@ for i, game in enumerate(shown):
     if i % columns == 0:  # a row of columns at a time: on a phone, where columns stack, tables stay in order
         grid = st.columns(columns, gap="small")
     gid = game["game"]
-    delay, visible = delays.get(gid, (0, game.get("last_seq") or 0))
-    seq = game.get("last_seq") or 0 if privileged or delay == 0 else visible
-    state = data.state_at(gid, seq)
+    seq = game.get("last_seq") or 0  # as the viewer sees it (data.list_games)
+    state = data.state_at(gid, seq, seen)
     header = data.header(gid)
     pres = ev.presentation(header["system"])
     names = pres.names(header)
@@ -86,7 +81,7 @@ for i, game in enumerate(shown):
                         for pid, p in (state.get("players") or {}).items())
     where = " · ".join(x for x in (f"table {game['table_no']}" if game.get("table_no") else "",
                                    f"turn {state.get('turn') or 0}", f"seq {seq}") if x)
-    ended = " · ended" if game.get("ended") and seq >= (game.get("last_seq") or 0) else ""
+    ended = " · ended" if game.get("ended") else ""
     link = f"/replay?{urlencode({'game': gid, 'seq': seq})}"
     picture = pres.card(state, names)
     with grid[i % columns]:
@@ -95,10 +90,3 @@ for i, game in enumerate(shown):
                     f'<div class="rc-live-head"><b>{scores}</b><span class="rc-live-meta">{escape(where)}{ended}</span></div>'
                     f'<div class="rc-live-pic">{picture}</div></a></div>', unsafe_allow_html=True)
 
-if held:  # the delayed games move on with time even when nothing new is stored
-    @st.fragment(run_every=2.0)
-    def tick() -> None:
-        now = data.broadcast()
-        if any(now.get(g["game"]) != delays.get(g["game"]) for g in held):
-            st.rerun(scope="app")
-    tick()

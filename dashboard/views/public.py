@@ -8,7 +8,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard import compact
+from dashboard import compact, viewer
 from dashboard.tournament_ui import query, tournament_picker, tournaments_or_stop
 from domain.systems.presentation import plural, title_words
 from projections.tournaments import PAIRINGS_CSV, STANDINGS_CSV, csv_text
@@ -70,17 +70,19 @@ def round_picker(rounds: list[int]) -> int:
     return st.selectbox("Round", rounds, key=ROUND, bind="query-params")
 
 
-tournaments = tournaments_or_stop()
+seen = viewer.seen()
+tournaments = tournaments_or_stop(seen)
 name = tournament_picker([t["tournament"] for t in tournaments])
 st.title(name)
 
 st.subheader("Pairings")
-last = query("pairings", name, None)
+last = query("pairings", name, None, seen=seen)
 if not last:
     st.caption("No round paired yet.")
 else:
     number = round_picker(list(range(1, last[0]["round"] + 1)))
-    pairing = query("pairings", name, number)
+    pairing = query("pairings", name, number, seen=seen)
+    viewer.note_delay(seen, [r["game"] for r in pairing if r["game"]])
     compact.table("pairings", lambda: st.dataframe(pairings_frame(pairing), hide_index=True, width="stretch",
                                                    key="pairings_table"), *compact_pairings(pairing),
                   below=WIDE)
@@ -88,7 +90,7 @@ else:
                        mime="text/csv", icon=":material/download:", key="pairings_csv")
 
 st.subheader("Standings")
-standing = query("standings", name)
+standing = query("standings", name, seen=seen)
 if not standing:
     st.caption("No results yet.")
 else:

@@ -3,7 +3,9 @@
 The page reads the game from the application service (read-your-writes: a tap shows at once), offers what
 the rules allow now (the pack's legal actions: buttons, small forms, taps on the board) and writes through
 the same command as ``rollcall record`` and import. Mis-taps are taken back (a scorekeeper) or the game is
-rewound (a judge): both are events, and the game goes on from the state before them.
+rewound (a judge): both are events, and the game goes on from the state before them. A game its tournament
+broadcasts with a delay is shown only to a session signed in with a key (dashboard.viewer): a spectator is
+sent to its delayed replay.
 """
 
 from html import escape
@@ -11,7 +13,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from dashboard import data, session
+from dashboard import data, session, viewer
 from dashboard import record_ui as ui
 from dashboard.record_component import board, tapped
 from domain.corrections import in_play
@@ -31,7 +33,7 @@ st.html(NARROW_CSS)
 st.title("Record a game")
 
 try:
-    listed = [g["game"] for g in data.list_games()]
+    listed = [g["game"] for g in data.list_games(viewer.seen())]
 except data.NoReadModels:
     listed = []
 wanted = st.query_params.get("game")
@@ -60,6 +62,10 @@ def table(game: str, who) -> None:
         st.error(f"There is no game **{escape(game)}** in the store.", icon=":material/link_off:")
         return
 
+    delay = viewer.delay_before_live(current.header.get("tournament"))
+    if delay:
+        ui.held_back(game, delay, session.needs_keys())
+        return
     state, system = current.state, current.system
     pres = system.presentation
     names = pres.names(current.header)

@@ -3,7 +3,7 @@
 
 import streamlit as st
 
-from dashboard import data, session
+from dashboard import data, viewer
 from dashboard import events as ev
 from dashboard import replay_ui as ui
 from dashboard.layout import games_or_stop
@@ -16,7 +16,8 @@ NARROW_CSS = """<style>
 .st-key-rc-replay-cols [data-testid="stColumn"]:last-child{min-width:min(100%,300px)}
 </style>"""
 
-games = games_or_stop()
+seen = viewer.seen()
+games = games_or_stop(seen)
 by_id = {g["game"]: g for g in games}
 ids = list(by_id)
 link = ui.read_link(ids)
@@ -32,19 +33,14 @@ if game is None:
                     icon=":material/info:")
     st.stop()
 
-events = data.game_events(game)
+events = data.game_events(game, seen)
 last = int(events[-1]["seq"]) if events else 0
-delay, upto = data.visible_seq(game, session.privileged())
-if upto is not None and upto < last:  # a spectator, kept behind the game by its tournament's broadcast delay
-    notice.info(f"Broadcast with a delay of {delay} s: the game is shown up to seq {upto} (judges and "
-                "scorekeepers signed in see it all).", icon=":material/schedule:")
-    events = [x for x in events if int(x["seq"]) <= upto]
-    last = upto
-else:
-    upto = None
-voided = {seq: why for seq, why in data.voided(game).items() if upto is None or seq <= upto}
+if seen.upto(game) is not None:  # a spectator, kept behind the game by its tournament's broadcast delay
+    notice.info(f"Broadcast with a delay of {seen.delay(game)} s: the game is shown up to seq {last} (judges and "
+                "scorekeepers signed in see it all); it moves on as its events come due.", icon=":material/schedule:")
+voided = data.voided(game, seen)
 ruled = ui.ruled_toggle(voided, link.ruled, top[1])
-token, body = data.replay_body(game, ruled, upto)
+token, body = data.replay_body(game, seen, ruled)
 here = position(token)
 seq = here["seq"] if here else link.seq
 if here is None and ui.was_at_the_end(game, last):  # new events of the game: at its end, go on with it (live)
@@ -66,5 +62,5 @@ with left:
 with right, st.container(border=True):
     event = next((x for x in events if int(x["seq"]) == seq), None)
     rolls = ev.rolls_by_seq([x["payload"] for x in events if int(x["seq"]) <= seq])
-    ui.event_details(event, game, system, names, rolls, data.roll_odds(game))
+    ui.event_details(event, game, system, names, rolls, data.roll_odds(game, seen))
     ui.dispute_link(game, seq, voided)

@@ -10,7 +10,7 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from dashboard import compact, session
+from dashboard import compact, session, viewer
 from dashboard.games_table import replay_link
 from dashboard.tournament_ui import (REGISTERED, base_url, pair_round, query, register_from_games, register_players,
                                      show_message, tournament_picker, tournaments_or_stop)
@@ -109,11 +109,12 @@ def points_race(rows: list[dict], leaders: list[str]):
 
 
 st.title("Standings")
-tournaments = tournaments_or_stop()
+seen = viewer.seen()
+tournaments = tournaments_or_stop(seen)
 
 name = tournament_picker([t["tournament"] for t in tournaments])
 info = next(t for t in tournaments if t["tournament"] == name)
-standing = query("standings", name)
+standing = query("standings", name, seen=seen)
 origin = "" if info["created"] else " · named by its games only"
 planned = f" of {info['planned_rounds']}" if info["planned_rounds"] else ""
 st.caption(f"{info['system']} · {info['games']} games · {info['rounds_played'] or 0} rounds played{planned}{origin} · "
@@ -130,7 +131,7 @@ with left:
                   *compact_standings(standing))
 with right:
     st.subheader("Points race")
-    race = query("progress", name)
+    race = query("progress", name, seen=seen)
     if race:
         leaders = [row["player"] for row in standing[:CHART_PLAYERS]]
         st.plotly_chart(points_race(race, leaders), key="points_race")
@@ -138,7 +139,8 @@ with right:
         st.caption("No finished game yet.")
 
 st.subheader("Results")
-results = query("results", name, None)
+results = query("results", name, None, seen=seen)
+viewer.note_delay(seen, [r["game"] for r in results if r["game"]])
 rounds = sorted({r["round"] for r in results if r["round"] is not None})
 if not rounds:
     st.caption("No games yet.")

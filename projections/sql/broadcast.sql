@@ -1,13 +1,11 @@
--- What spectators may see of each game: its tournament's broadcast delay (0: live; a game of no tournament,
--- or of one only named by headers, is live) and the last seq stored before $now less that delay.
-WITH delays AS (
-    SELECT g.game, coalesce(t.broadcast_delay, 0) AS delay
-    FROM dim_games g
-    LEFT JOIN dim_tournaments t ON t.slug = trim(regexp_replace(lower(g.tournament), '[^a-z0-9]+', '-', 'g'), '-')
-    WHERE $game IS NULL OR g.game = $game
-)
-SELECT d.game, d.delay,
-       CASE WHEN d.delay = 0 THEN (SELECT coalesce(max(e.seq), 0) FROM fct_events e WHERE e.game = d.game)
-            ELSE (SELECT coalesce(max(e.seq), 0) FROM fct_events e
-                  WHERE e.game = d.game AND e.recorded_at <= $now::TIMESTAMPTZ - to_seconds(d.delay)) END AS visible_seq
-FROM delays d;
+-- What spectators may see of each game of a delayed tournament (projections/visibility.py): its tournament's
+-- broadcast delay, its last seq, and the last seq stored at least the delay before $now (0: none yet). A game of
+-- no tournament, or of one without a delay (or only named by headers), is live: it is not listed.
+SELECT g.game, t.broadcast_delay AS delay, g.last_seq,
+       coalesce((SELECT max(e.seq) FROM fct_events e
+                 WHERE e.game = g.game AND e.recorded_at <= $now::TIMESTAMPTZ - to_seconds(t.broadcast_delay)), 0)
+           AS visible_seq
+FROM dim_games g
+JOIN dim_tournaments t ON t.slug = trim(regexp_replace(lower(g.tournament), '[^a-z0-9]+', '-', 'g'), '-')
+WHERE t.broadcast_delay > 0
+ORDER BY g.game;

@@ -2,11 +2,13 @@
 -- (id and seat in the game, name, faction), the opponent, both victory points (GameEnded's score), the result
 -- W / D / L from GameEnded's winner (NULL while the game is on) and the tournament points it earns. Games a
 -- re-pairing withdrew are left out; byes are those awarded and those of each round's current pairing.
-CREATE OR REPLACE VIEW fct_results AS
+-- results_seen(held): the same as a viewer sees the games (games_seen: a game a broadcast delay keeps behind
+-- is as it stood after the last seq shown, so one that ended within the delay is still on).
+CREATE OR REPLACE MACRO results_seen(held) AS TABLE
 WITH games AS (
     SELECT t.slug, t.tournament, g.game, g.round, g.table_no, g.ended, g.winner, g.score,
            t.win_points, t.draw_points, t.loss_points
-    FROM dim_games g
+    FROM games_seen(held) g
     JOIN dim_tournaments t ON t.slug = trim(regexp_replace(lower(g.tournament), '[^a-z0-9]+', '-', 'g'), '-')
     WHERE g.game NOT IN (SELECT game FROM dim_withdrawn_games)
 ), sides AS (
@@ -40,3 +42,5 @@ FROM (
     WHERE p.current AND p.game IS NULL AND p.pairing IS NOT NULL  -- the byes of pairings made here
 ) b
 JOIN dim_tournaments t USING (slug);
+
+CREATE OR REPLACE VIEW fct_results AS SELECT * FROM results_seen([]);

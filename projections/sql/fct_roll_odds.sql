@@ -32,3 +32,9 @@ SELECT r.game, r.seq, r.player, r.purpose, r.die, r.n_dice, r.faces, r.source, o
 FROM rolls r JOIN odds o USING (game, seq) LEFT JOIN success s ON s.game = r.game AND s.die = r.die;
 
 CREATE OR REPLACE VIEW fct_roll_odds AS SELECT * FROM roll_odds_of(NULL);
+
+-- The rolls of game g that a re-roll after seq upto changed (their faces in fct_rolls are those after it): what a
+-- viewer kept at upto by a broadcast delay (projections/visibility.py) may not see of them yet.
+CREATE OR REPLACE MACRO rolls_changed_after(g, upto) AS TABLE
+SELECT DISTINCT TRY_CAST(payload ->> 'roll' AS BIGINT) AS seq FROM fct_events
+WHERE game = g AND type = 'DieRerolled' AND seq > upto;

@@ -2,8 +2,8 @@
 -- points, victory points for / against / difference, strength of schedule (the sum of the
 -- tournament points of every opponent played, once per game) and the rank. Tie-breaks, in order:
 -- tournament points, VP difference, VP for, strength of schedule; players equal on all four share
--- a rank (listed by name).
-CREATE OR REPLACE VIEW fct_standings AS
+-- a rank (listed by name). standings_seen(held): the same from the results a viewer sees (results_seen).
+CREATE OR REPLACE MACRO standings_seen(held) AS TABLE
 WITH per AS (
     SELECT slug, any_value(tournament) AS tournament, name AS player,
            arg_max(faction, coalesce(round, 0)) AS faction,
@@ -13,10 +13,10 @@ WITH per AS (
            coalesce(sum(tournament_points), 0) AS tournament_points,
            coalesce(sum(score) FILTER (result IN ('W', 'D', 'L')), 0) AS vp_for,
            coalesce(sum(opponent_score) FILTER (result IN ('W', 'D', 'L')), 0) AS vp_against
-    FROM fct_results GROUP BY slug, name
+    FROM results_seen(held) GROUP BY slug, name
 ), schedule AS (
     SELECT r.slug, r.name AS player, sum(o.tournament_points) AS sos
-    FROM fct_results r JOIN per o ON o.slug = r.slug AND o.player = r.opponent
+    FROM results_seen(held) r JOIN per o ON o.slug = r.slug AND o.player = r.opponent
     WHERE r.result IN ('W', 'D', 'L')
     GROUP BY r.slug, r.name
 ), scored AS (
@@ -27,3 +27,5 @@ SELECT rank() OVER (PARTITION BY slug ORDER BY tournament_points DESC, vp_diff D
        slug, tournament, player, faction, games, wins, draws, losses, byes, tournament_points, vp_for, vp_against,
        vp_diff, sos
 FROM scored;
+
+CREATE OR REPLACE VIEW fct_standings AS SELECT * FROM standings_seen([]);

@@ -1,8 +1,9 @@
 -- The results of one tournament ($tournament: its name, in any case), of round $round or of every
--- round (NULL): one row per game (the seat p1 first) and per bye.
+-- round (NULL): one row per game (the seat p1 first) and per bye, as the viewer sees them ($held:
+-- projections/visibility.py).
 SELECT round, table_no, game, name AS player, faction, opponent, opponent_faction, score, opponent_score, result,
        tournament_points
-FROM fct_results
+FROM results_seen($held)
 WHERE slug = trim(regexp_replace(lower($tournament), '[^a-z0-9]+', '-', 'g'), '-')
   AND ($round IS NULL OR round = $round)
   AND (game IS NULL OR seat = 1)

@@ -1,7 +1,8 @@
 -- The standings of one tournament ($tournament: its name, in any case), best first, with each registered
--- player's club and the round after which they dropped out.
+-- player's club and the round after which they dropped out, from the results the viewer sees ($held:
+-- projections/visibility.py).
 SELECT rank, player, s.faction, games, wins, draws, losses, byes, tournament_points, vp_for, vp_against, vp_diff,
        sos, r.club, r.dropped_after_round
-FROM fct_standings s LEFT JOIN dim_tournament_players r USING (slug, player)
+FROM standings_seen($held) s LEFT JOIN dim_tournament_players r USING (slug, player)
 WHERE slug = trim(regexp_replace(lower($tournament), '[^a-z0-9]+', '-', 'g'), '-')
 ORDER BY rank, player;

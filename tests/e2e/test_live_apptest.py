@@ -14,7 +14,8 @@ from streamlit.testing.v1 import AppTest
 from domain.application import Rollcall
 from domain.tournaments import TournamentError
 from projections.projector import Projector
-from projections.queries import broadcast, connect_read
+from projections.queries import connect_read
+from projections.visibility import seen
 
 ROOT = Path(__file__).resolve().parents[2]
 LIVE = str(ROOT / "dashboard" / "views" / "live.py")
@@ -98,9 +99,9 @@ def test_the_visible_seq_is_the_last_event_older_than_the_delay(data: Path) -> N
     con = connect_read(data)
     try:
         now = datetime.now(timezone.utc)
-        assert broadcast(con, "live-1", now.isoformat()) == {"live-1": (60, 0)}
-        later = (now + timedelta(seconds=61)).isoformat()
-        assert broadcast(con, "live-1", later) == {"live-1": (60, 11)}
+        assert (seen(con, privileged=False, now=now).upto("live-1"), seen(con, privileged=False, now=now).delay("live-1")) == (0, 60)
+        later = now + timedelta(seconds=61)
+        assert seen(con, privileged=False, now=later).upto("live-1") is None  # all 11 events older than the delay
     finally:
         con.close()
 

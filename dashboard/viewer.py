@@ -1,0 +1,48 @@
+"""Who is looking: what this browser session may see of the games (projections.visibility).
+
+Every page asks :func:`seen` before it reads games and passes the answer to every read (dashboard.data): a
+session signed in with a key of the store (dashboard.session) sees everything; anyone else is a spectator,
+who sees each game of a delayed tournament only up to its events older than the delay.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import data, session
+from projections.visibility import EVERYTHING, Seen
+
+
+def seen() -> Seen:
+    """What this session may see now (before anything is projected: nothing is held, as nothing is shown)."""
+    privileged = session.privileged()
+    try:
+        return data.seen(privileged)
+    except data.NoReadModels:
+        return EVERYTHING if privileged else Seen()
+
+
+def delay_note(seen: Seen, games: list[str]) -> str | None:
+    """A line saying which of ``games`` this spectator sees behind and by how much; None when none is."""
+    held = [g for g in games if seen.upto(g) is not None]
+    if not held:
+        return None
+    delay = max(seen.delay(g) for g in held)
+    what = "this game" if len(games) == 1 else f"{len(held)} of these games" if len(held) < len(games) else \
+        "these games"
+    return (f"Broadcast with a delay of {delay} s: {what} shown as they stood {delay} s ago. Judges and "
+            "scorekeepers signed in see them as they are recorded.")
+
+
+def note_delay(seen: Seen, games: list[str], container=st) -> None:
+    """``delay_note`` as a caption, if any."""
+    note = delay_note(seen, games)
+    if note:
+        container.caption(f":material/schedule: {note}")
+
+
+def delay_before_live(tournament: str | None) -> int:
+    """The broadcast delay that keeps this session from seeing the games of ``tournament`` as they are recorded
+    (0: it sees them live: signed in, or no delay). For the Record page, which reads its game from the
+    application, not the read models."""
+    return seen().tournament_delay(tournament)  # (nothing projected yet: no tournament's delay is known)
