@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.options import App, AsJson, DataDir, Key, echo_json, game_names, open_app
+from cli.options import App, AsJson, DataDir, Key, ReadKey, echo_json, game_names, open_app, store_bound
 from domain.errors import MalformedRecord
 
 app = App()  # `seal`, and the `dispute` group
@@ -55,10 +55,18 @@ def rule(game: Annotated[str, typer.Argument(help="Game id.")],
 @dispute_app.command("list")
 def list_(game: Annotated[str, typer.Argument(help="Game id.")],
           as_json: AsJson = False,
-          data: DataDir = None) -> None:
-    """The game's disputes and rulings, and the seqs the as-ruled game leaves out."""
+          data: DataDir = None, key: ReadKey = None) -> None:
+    """The game's disputes and rulings, and the seqs the as-ruled game leaves out (of a game its tournament
+    broadcasts with a delay: as it stood at its last event older than the delay, unless a key of the store is
+    given)."""
     store = open_app(data)
-    state, names = store.get_game(game).state, game_names(store, game)[1]
+    current = store.get_game(game)
+    bound = store_bound(data, key, game, current.header.get("tournament"))
+    if bound is not None:
+        typer.echo(f"note: game {game} is broadcast with a delay: shown as it stood at seq {bound} (a key of the "
+                   "store, --key, shows it all)", err=True)
+        current = store.get_game(game, version=bound + 1)  # version 1 is the header, seq 0
+    state, names = current.state, game_names(store, game)[1]
     out = {"disputes": state.disputes, "rulings": state.rulings, "voided": sorted(state.voided)}
     if as_json:
         echo_json(out)

@@ -9,7 +9,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.options import App, AsJson, DataDir, Key, data_dir, echo_json, game_names, open_app, up_to_date
+from cli.options import (App, AsJson, DataDir, Key, ReadKey, echo_json, game_names, note_held, open_app, read_seen,
+                         store_bound)
 from domain.errors import MalformedRecord, RecordError, RollcallError, StoreUnavailable
 from domain.record import read_json
 from domain.systems.presentation import plural
@@ -106,9 +107,19 @@ def draw(game: Annotated[str, typer.Argument(help="Game id (a digital game).")],
 @app.command()
 def export(game: Annotated[str, typer.Argument(help="Game id.")],
            output: Annotated[Optional[Path], typer.Option("-o", "--output", help="File to write (default: stdout).")] = None,
-           data: DataDir = None) -> None:
-    """Write a game's record with seq, derived fields and integrity hashes."""
-    text = "".join(line + "\n" for line in open_app(data).export_lines(game))
+           data: DataDir = None, key: ReadKey = None) -> None:
+    """Write a game's record with seq, derived fields and integrity hashes. A game its tournament broadcasts with a
+    delay is written up to its events older than the delay (a record that verifies), unless a key of the store
+    is given."""
+    from domain.record import export_line
+
+    header, *events = open_app(data).stored_lines(game)
+    bound = store_bound(data, key, game, header.get("tournament"))
+    if bound is not None:
+        typer.echo(f"note: game {game} is broadcast with a delay: written up to seq {bound} (a key of the store, "
+                   "--key, writes it all)", err=True)
+        events = [e for e in events if int(e.get("seq") or 0) <= bound]
+    text = "".join(export_line(line) + "\n" for line in (header, *events))
     if output is None:
         sys.stdout.write(text)
     else:
@@ -139,23 +150,26 @@ def replay(game: Annotated[str, typer.Argument(help="Game id.")],
            as_json: Annotated[bool, typer.Option("--json", help="Print the state as JSON.")] = False,
            as_ruled: Annotated[bool, typer.Option("--as-ruled", help="Leave out the events a ruling voided "
                                                                      "(default: the game as played).")] = False,
-           data: DataDir = None) -> None:
-    """The state after event N, as played or as ruled: a text board, or JSON."""
+           data: DataDir = None, key: ReadKey = None) -> None:
+    """The state after event N, as played or as ruled: a text board, or JSON. A game its tournament broadcasts
+    with a delay is shown up to its events older than the delay, unless a key of the store is given."""
     from cli.textboard import text_board
-    from projections.queries import connect_read, game_events, rows, state_at
+    from projections.queries import game_events, rows, state_at
 
-    up_to_date(data)
-    con = connect_read(data_dir(data))
-    try:
-        state = state_at(con, game, seq, as_ruled=as_ruled)
+    def query(con, seen):
+        upto = seen.upto(game)
+        state = state_at(con, game, seq, as_ruled=as_ruled, upto=upto)
         if seq is not None and (seq > state["last_seq"] or seq < 0):
+            note_held(seen, [game])
             raise RollcallError(f"--seq {seq}: game {game!r} has events 0 to {state['last_seq']} "
-                                f"(its last event is seq {state['last_seq']})")
-        events = [] if as_json else game_events(con, game)
+                                f"(its last event{' shown' if upto is not None else ''} is seq {state['last_seq']})")
+        events = [] if as_json else game_events(con, game, upto)
         header = None if as_json else rows(con, "SELECT header FROM dim_games WHERE game = $game",
                                            {"game": game})[0]["header"]
-    finally:
-        con.close()
+        note_held(seen, [game])
+        return state, events, header
+
+    state, events, header = read_seen(data, key, query)
     if as_json:
         typer.echo(json.dumps(state, ensure_ascii=False, indent=2))
         return

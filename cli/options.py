@@ -29,6 +29,9 @@ Key = Annotated[Optional[str], typer.Option("--key", envvar=settings.KEY_ENV, sh
                                             help="Access key for writing, once the store has keys.",
                                             show_default=False)]
 AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+ReadKey = Annotated[Optional[str], typer.Option(
+    "--key", envvar=settings.KEY_ENV, show_envvar=True, metavar="KEY", show_default=False,
+    help="A key of the store: shows the games a tournament's broadcast delay holds back as they are recorded.")]
 
 
 class _Argument(TyperArgument):
@@ -137,6 +140,48 @@ def read(data: Path | None, query: Callable, *args: Any) -> Any:
         return query(con, *args)
     finally:
         con.close()
+
+
+def privileged(data: Path | None, key: str | None) -> bool:
+    """Whether the reader presented a key of the store (a wrong key is refused): it then sees every game as
+    recorded; without one a tournament's broadcast delay holds (projections.visibility)."""
+    if not key:
+        return False
+    store = open_app(data, key)
+    try:
+        return store.holder() is not None
+    finally:
+        store.close()
+
+
+def read_seen(data: Path | None, key: str | None, query: Callable) -> Any:
+    """``query(con, seen)`` over the published read-only copy, up to date (``read``), where ``seen`` is what the
+    reader may see: everything with a key of the store, else each game of a delayed tournament up to its events
+    older than the delay."""
+    from projections.visibility import seen
+
+    allowed = privileged(data, key)
+    return read(data, lambda con: query(con, seen(con, privileged=allowed)))
+
+
+def store_bound(data: Path | None, key: str | None, game: str, tournament: str | None) -> int | None:
+    """The last seq of ``game`` the reader may be shown of the game as the event store holds it (``export``,
+    ``dispute list``): None (all of it) for a game of no delayed tournament, or with a key of the store."""
+    from projections.visibility import store_bound as bound
+
+    if not tournament:
+        return None
+    return read_seen(data, key, lambda con, seen: bound(con, seen, game, tournament))
+
+
+def note_held(seen: Any, games: Iterable[str]) -> None:
+    """Say on stderr which of ``games`` a broadcast delay holds back (stdout stays for the output)."""
+    held = [g for g in games if seen.upto(g) is not None]
+    if held:
+        delay = max(seen.delay(g) for g in held)
+        what = f"game {held[0]} is" if len(held) == 1 else f"{len(held)} games are"
+        typer.echo(f"note: {what} broadcast with a delay of {delay} s: shown as they stood {delay} s ago (a key of "
+                   f"the store, --key, shows them as recorded)", err=True)
 
 
 def echo_json(value: Any) -> None:

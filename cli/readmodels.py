@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.options import App, DataDir, project as project_events, read
+from cli.options import App, DataDir, ReadKey, project as project_events, read, read_seen
 from domain.errors import RollcallError
 from domain.systems.presentation import plural
 
@@ -38,15 +38,22 @@ def dump(parquet: Annotated[Optional[Path], typer.Option("--parquet", metavar="D
                                                          help="Write Parquet files into this folder.")] = None,
          csv: Annotated[Optional[Path], typer.Option("--csv", metavar="DIR",
                                                      help="Write CSV files into this folder.")] = None,
-         data: DataDir = None) -> None:
+         data: DataDir = None, key: ReadKey = None) -> None:
     """Write the read models (events, rolls with odds, dice, moves, casts, dispels, card draws, initiative,
     games, players, results, standings, pairings …) as files for pandas, polars, R or DuckDB, with a
-    README.md of their columns."""
+    README.md of their columns. While a tournament's broadcast delay holds games back, a dump (which holds every
+    event) needs a key of the store."""
     from projections.dump import FORMATS, dump as write
 
     targets = [(folder, fmt) for folder, fmt in ((parquet, "parquet"), (csv, "csv")) if folder is not None]
     if not targets:
         raise RollcallError("name a folder: --parquet DIR or --csv DIR")
+    held = read_seen(data, key, lambda con, seen: seen.held)
+    if held:
+        raise RollcallError(f"{plural(len(held), 'game')} ({', '.join(h.game for h in held[:3])}"
+                            f"{', …' if len(held) > 3 else ''}) are broadcast with a delay of up to "
+                            f"{max(h.delay for h in held)} s and not yet shown whole: a dump holds every event, so it "
+                            "needs a key of the store (--key), or the delay to have passed")
     for folder, fmt in targets:
         rows = read(data, write, folder, fmt)
         typer.echo(f"wrote {plural(len(rows), f'{FORMATS[fmt]} file')} ({plural(sum(rows.values()), 'row')}) "

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from cli.options import App, AsJson, DataDir, data_dir, up_to_date
+from cli.options import App, AsJson, DataDir, ReadKey, read_seen
 from domain.errors import RollcallError
 from domain.systems.presentation import plural
 
@@ -51,24 +51,26 @@ app = App()
 def stats(tournament: Annotated[Optional[str], typer.Option(help="Tournament (default: every game).")] = None,
           game: Annotated[Optional[list[str]], typer.Option(help="A game (repeat for a set of games).")] = None,
           as_json: AsJson = False,
-          data: DataDir = None) -> None:
-    """Luck, dice and card fairness, odds of the games' rolls and results of a tournament or a set of games."""
-    from projections.queries import connect_read
-    from projections.stats import ANALYTICS_QUERIES, Scope, focus_game, scope_games
+          data: DataDir = None, key: ReadKey = None) -> None:
+    """Luck, dice and card fairness, odds of the games' rolls and results of a tournament or a set of games. Without
+    a key of the store, the games a tournament's broadcast delay holds back count once the delay has passed."""
+    from projections.stats import ANALYTICS_QUERIES, Scope, focus_game, held_back, scope_games
 
-    up_to_date(data)
-    con = connect_read(data_dir(data))
-    try:
-        scope = Scope(tournament=tournament, games=tuple(game or ()))
+    def figures_of(con, seen):
+        scope = Scope(tournament=tournament, games=tuple(game or ()), seen=seen)
         games = scope_games(con, scope)
         if not games or (scope.games and len(games) < len(set(scope.games))):
             missing = sorted(set(scope.games) - set(games)) if scope.games else []
             raise RollcallError(f"unknown games: {', '.join(missing)}" if missing
                                 else f"no games in tournament '{tournament}'" if tournament else "no games recorded")
         figures = {name: query(con, scope) for name, query in ANALYTICS_QUERIES.items()}
-        focus = focus_game(con, scope)
-    finally:
-        con.close()
+        return games, figures, focus_game(con, scope), held_back(con, scope)
+
+    games, figures, focus, held = read_seen(data, key, figures_of)
+    if held:
+        typer.echo(f"note: {plural(len(held), 'game')} of this scope are broadcast with a delay: left out of these "
+                   "figures until it has passed, their luck lines shown as far as they are broadcast (a key of the "
+                   "store, --key, counts them as recorded)", err=True)
     if as_json:
         typer.echo(json.dumps({"scope": {"tournament": tournament, "games": games}, **figures},
                               ensure_ascii=False, indent=2, default=str))

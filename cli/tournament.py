@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.options import App, AsJson, DataDir, Key, echo_json, open_app, read, table
+from cli.options import App, AsJson, DataDir, Key, ReadKey, echo_json, note_held, open_app, read, read_seen, table
 from domain.errors import MalformedRecord, RollcallError
 from domain.record import NotJSON, read_json
 from domain.systems import systems_in_words
@@ -71,11 +71,11 @@ def bye(name: Annotated[str, typer.Argument(help="Tournament name.")],
 
 
 @app.command("list")
-def list_(as_json: AsJson = False, data: DataDir = None) -> None:
+def list_(as_json: AsJson = False, data: DataDir = None, key: ReadKey = None) -> None:
     """Every tournament: created ones and those only named by game headers."""
     from projections.tournaments import list_tournaments
 
-    rows = read(data, list_tournaments)
+    rows = read_seen(data, key, lambda con, seen: list_tournaments(con, seen=seen))
     if as_json:
         echo_json(rows)
         return
@@ -88,12 +88,18 @@ def list_(as_json: AsJson = False, data: DataDir = None) -> None:
 
 
 @app.command("standings")
-def standings(name: Name, as_json: AsJson = False, as_csv: Csv = False, data: DataDir = None) -> None:
+def standings(name: Name, as_json: AsJson = False, as_csv: Csv = False, data: DataDir = None,
+              key: ReadKey = None) -> None:
     """Standings: tournament points (win 3, draw 1, loss 0, bye 3), then VP difference, VP for and
-    strength of schedule (the sum of the tournament points of the opponents played)."""
-    from projections.tournaments import STANDINGS_CSV, csv_text, standings as query
+    strength of schedule (the sum of the tournament points of the opponents played). Without a key of the store,
+    a game that ended within the tournament's broadcast delay is still being played."""
+    from projections.tournaments import STANDINGS_CSV, csv_text, results, standings as query
 
-    rows = read(data, query, name)
+    def standing(con, seen):
+        note_held(seen, [r["game"] for r in results(con, name) if r["game"]])
+        return query(con, name, seen=seen)
+
+    rows = read_seen(data, key, standing)
     if as_json:
         echo_json(rows)
         return
@@ -107,11 +113,17 @@ def standings(name: Name, as_json: AsJson = False, as_csv: Csv = False, data: Da
 def results(name: Annotated[str, typer.Argument(help="Tournament name.")],
             round_no: Annotated[Optional[int], typer.Option("--round", help="Only this round.")] = None,
             as_json: AsJson = False, as_csv: Csv = False,
-            data: DataDir = None) -> None:
-    """Results per round: each game (victory points and result of the player in seat 1) and each bye."""
+            data: DataDir = None, key: ReadKey = None) -> None:
+    """Results per round: each game (victory points and result of the player in seat 1) and each bye, as a
+    tournament's broadcast delay shows them without a key of the store."""
     from projections.tournaments import RESULTS_CSV, csv_text, results as query
 
-    rows = read(data, query, name, round_no)
+    def shown(con, seen):
+        found = query(con, name, round_no, seen=seen)
+        note_held(seen, [r["game"] for r in found if r["game"]])
+        return found
+
+    rows = read_seen(data, key, shown)
     if as_json:
         echo_json(rows)
         return
@@ -258,11 +270,17 @@ def result(name: Name, round_no: Round,
 @app.command("pairings")
 def pairings(name: Name,
              round_no: Annotated[Optional[int], typer.Option("--round", help="Round (default: the last paired).")] = None,
-             as_json: AsJson = False, as_csv: Csv = False, data: DataDir = None) -> None:
-    """A round's tables (players, factions, results so far) and its bye."""
+             as_json: AsJson = False, as_csv: Csv = False, data: DataDir = None, key: ReadKey = None) -> None:
+    """A round's tables (players, factions, results so far, as a tournament's broadcast delay shows them without a
+    key of the store) and its bye."""
     from projections.tournaments import PAIRINGS_CSV, csv_text, pairings as query
 
-    rows = read(data, query, name, round_no)
+    def shown(con, seen):
+        found = query(con, name, round_no, seen=seen)
+        note_held(seen, [r["game"] for r in found if r["game"]])
+        return found
+
+    rows = read_seen(data, key, shown)
     if as_json:
         echo_json(rows)
     elif as_csv:
