@@ -8,7 +8,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard import session, viewer
+from dashboard import params, session, viewer
 from dashboard.live import follow_updates, run_page
 
 PAGES_DIR = Path(__file__).parent / "views"
@@ -37,6 +37,8 @@ SELF_FOLLOWING = frozenset({"record", "new_game"})
 
 st.set_page_config(page_title="Rollcall", page_icon=":material/casino:", layout="wide")
 page = st.navigation(PAGES)
+for problem in params.bound_link():  # a link's parameter past its bound is said and left out, on every page
+    st.warning(problem, icon=":material/link_off:")
 session.sidebar()  # the one sign-in of the device, on every page
 # every page says when the read models are behind and shows new events by itself (dashboard/live.py), and a
 # spectator's delayed games move on as their events come due

@@ -5,35 +5,24 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard import data, layout, session
+from dashboard import data, layout, params, session
 from dashboard import events as ev
 from domain.systems.presentation import Names, words
 
 ABOUT = "about"
 
 
-def parse_seqs(text: str | None, last: int) -> list[int]:
-    """``"4, 5-7"`` -> [4, 5, 6, 7]: the seqs of real events (1..last), in order, without repeats."""
-    found: set[int] = set()
-    for part in (text or "").replace(" ", "").split(","):
-        if not part:
-            continue
-        low, _, high = part.partition("-")
-        try:
-            a, b = int(low), int(high or low)
-        except ValueError:
-            continue
-        found.update(s for s in range(min(a, b), max(a, b) + 1) if 1 <= s <= last)
-    return sorted(found)
-
-
 def about_input(seq: int, last: int) -> list[int]:
-    """The disputed events (URL parameter ``about``; default: the event at ``seq``)."""
+    """The disputed events (URL parameter ``about``; default: the event at ``seq``): at most
+    ``params.MAX_ABOUT`` of the game's events (params.seq_list)."""
     if not st.session_state.get(ABOUT) and not st.query_params.get(ABOUT) and seq > 0:
         st.session_state[ABOUT] = str(seq)
-    text = st.text_input("Disputed events", key=ABOUT, bind="query-params",
-                         help="seqs, e.g. 12 or 12,13 or 12-14")
-    return parse_seqs(text, last)
+    text = st.text_input("Disputed events", key=ABOUT, bind="query-params", max_chars=params.MAX_PARAM,
+                         help=f"seqs, e.g. 12 or 12,13 or 12-14 (at most {params.MAX_ABOUT} events)")
+    seqs, problem = params.seq_list(text, last)
+    if problem:
+        st.warning(problem, icon=":material/rule:")
+    return seqs
 
 
 def replay_link(game: str, seq: int, ruled: bool) -> str:
@@ -197,9 +186,17 @@ def game_picker(ids: list[str], container=st) -> str:
 
 
 def seq_input(last: int, container=st) -> int:
-    """Number input of the event (0 = setup) bound to the URL parameter ``seq``."""
+    """Number input of the event (0 = setup) kept in the URL parameter ``seq``: read from the link on the
+    page's first run (a seq that is not an event number is said, and the setup shown), written back after."""
+    if "seq" not in st.session_state:
+        wanted, problem = params.whole(st.query_params.get("seq"), "an event number")
+        if problem:
+            st.warning(f"{problem} Showing the setup (seq 0).", icon=":material/link_off:")
+        st.session_state["seq"] = wanted or 0
     if int(st.session_state.get("seq") or 0) > last:
         st.session_state["seq"] = last
-    return int(container.number_input(f"Event (0–{last})", min_value=0, max_value=last, value=0, step=1,
-                                      key="seq", bind="query-params"))
+    seq = int(container.number_input(f"Event (0–{last})", min_value=0, max_value=last, step=1, key="seq"))
+    if st.query_params.get("seq") != str(seq):
+        st.query_params["seq"] = str(seq)
+    return seq
 

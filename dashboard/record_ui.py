@@ -19,6 +19,7 @@ from typing import Any
 import streamlit as st
 
 from dashboard import session
+from dashboard.params import MAX_TEXT
 from domain.systems.actions import Action, Choice
 from domain.systems.presentation import Names, Presentation, dice_symbols, die_symbol, plural, pos_text
 
@@ -94,7 +95,7 @@ def held_back(game: str, delay: int, keys: bool) -> None:
     from urllib.parse import urlencode
 
     follow = f"/replay?{urlencode({'game': game})}"
-    needs = ("Sign in with a scorekeeper's key to record it." if keys else
+    needs = ("Sign in with a scorekeeper's key in the sidebar to record it." if keys else
              "This store has no keys to tell a scorekeeper from a spectator: it is recorded here once an "
              "organiser has added keys.")
     st.info(f"This game is broadcast with a delay of {delay} s. {needs} Spectators follow it on the "
@@ -307,7 +308,7 @@ def fill_form(game: str, offer: Offer, pres: Presentation, names: Names, *, digi
             choose(name, choice, f"rc-open:{offer.key}:{name}", pres, names)
         extra = _optional_text(action)
         if extra:
-            st.text_input(extra.capitalize() + " (optional)", key=f"rc-extra:{offer.key}")
+            st.text_input(extra.capitalize() + " (optional)", key=f"rc-extra:{offer.key}", max_chars=MAX_TEXT)
         cols = st.columns(2)
         ready = filled_event(action, offer.key, pres, names) is not None
         cols[0].button("Record", type="primary", disabled=not ready, key="rc-record", on_click=write_form,

@@ -28,23 +28,18 @@ class Link:
 
 def read_link(ids: list[str]) -> Link:
     """The game, seq and as-ruled switch of the URL, with what is wrong with them said plainly."""
+    from dashboard.params import shown, whole
+
     params = st.query_params
     game = params.get(GAME)
     problems = []
     if game is not None and game not in ids:
-        problems.append(f"There is no game **{game}** in the recorded games: pick one below.")
+        problems.append(f"There is no game **{escape(shown(game))}** in the recorded games: pick one below.")
         game = None
-    raw = params.get(SEQ)
-    seq = 0
-    if raw is not None:
-        try:
-            seq = int(float(raw))
-        except ValueError:
-            problems.append(f"`seq={raw}` is not an event number: showing the setup (seq 0).")
-    if seq < 0:
-        problems.append(f"Event {seq} does not exist (events start at 1; 0 is the setup): showing the setup.")
-        seq = 0
-    return Link(game, seq, str(params.get(RULED, "")).lower() in ("true", "1", "yes"), problems)
+    seq, problem = whole(params.get(SEQ), "an event number")
+    if problem:
+        problems.append(f"{problem} Showing the setup (seq 0): events start at 1.")
+    return Link(game, seq or 0, str(params.get(RULED, "")).lower() in ("true", "1", "yes"), problems)
 
 
 def write_link(game: str, seq: int, ruled: bool) -> None:

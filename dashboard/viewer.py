@@ -28,8 +28,10 @@ def delay_note(seen: Seen, games: list[str]) -> str | None:
     if not held:
         return None
     delay = max(seen.delay(g) for g in held)
-    what = "this game" if len(games) == 1 else f"{len(held)} of these games" if len(held) < len(games) else \
-        "these games"
+    if len(games) == 1:
+        return (f"Broadcast with a delay of {delay} s: this game is shown as it stood {delay} s ago. Judges and "
+                "scorekeepers signed in see it as it is recorded.")
+    what = f"{len(held)} of these {len(games)} games are" if len(held) < len(games) else "these games are"
     return (f"Broadcast with a delay of {delay} s: {what} shown as they stood {delay} s ago. Judges and "
             "scorekeepers signed in see them as they are recorded.")
 

@@ -8,7 +8,7 @@ a judge's ruling are recorded here (where the store has keys, by the device sign
 
 import streamlit as st
 
-from dashboard import data, session, viewer
+from dashboard import data, params, session, viewer
 from dashboard import dispute_ui as dui
 from dashboard import events as ev
 from dashboard.layout import games_or_stop
@@ -81,17 +81,18 @@ open_col, rule_col = st.columns(2, gap="medium")
 with open_col, st.form("open-dispute"):
     st.markdown(f"**Open a dispute** about seq {', '.join(map(str, about))}")
     by = st.selectbox("Player calling the judge", players, format_func=names.player)
-    claim = st.text_area("Claim", key="dispute-claim")
+    claim = st.text_area("Claim", key="dispute-claim", max_chars=params.MAX_TEXT)
     if st.form_submit_button("Open dispute", icon=":material/flag:"):
         dui.write("open_dispute", game, dui.OPEN, clear=("dispute-claim",), by=by, about=about,
                   claim=claim.strip() or "(no claim given)")
     dui.show_message(dui.OPEN)
 with rule_col, st.form("ruling"):
     st.markdown(f"**Record a ruling** on seq {', '.join(map(str, about))}")
-    judge = st.text_input("Judge", key="ruling-judge", placeholder="the judge's name")
+    judge = st.text_input("Judge", key="ruling-judge", placeholder="the judge's name", max_chars=params.MAX_NAME)
     decision = st.radio("Decision", ["stands", "void"], horizontal=True,
                         help="void leaves the events out of the as-ruled game; refused if what remains breaks a rule")
-    text = st.text_area("Ruling", key="ruling-text", placeholder="what the judge decided, and why")
+    text = st.text_area("Ruling", key="ruling-text", placeholder="what the judge decided, and why",
+                        max_chars=params.MAX_TEXT)
     if st.form_submit_button("Record ruling", icon=":material/gavel:", type="primary"):
         missing = dui.ruling_missing(judge, text)
         if missing:

@@ -13,6 +13,7 @@ import streamlit as st
 
 from dashboard import data, viewer
 from dashboard import events as ev
+from dashboard.params import whole
 from dashboard.tournament_ui import query
 
 CSS = """<style>
@@ -51,9 +52,8 @@ else:
     own = [g for g in games if g.get("tournament") == picked]
     rounds = sorted({g["round"] for g in own if g.get("round") is not None})
     if rounds:
-        wanted_round = st.query_params.get("round")
-        default = int(wanted_round) if wanted_round and wanted_round.isdigit() and int(wanted_round) in rounds \
-            else rounds[-1]
+        wanted_round, _ = whole(st.query_params.get("round"), "a round")
+        default = wanted_round if wanted_round in rounds else rounds[-1]
         round_no = top[1].selectbox("Round", rounds, index=rounds.index(default), key="live-round")
         st.query_params["round"] = str(round_no)
         shown = [g for g in own if g.get("round") == round_no]

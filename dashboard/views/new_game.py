@@ -4,16 +4,16 @@ record uploaded) — then record it on the Record page. The header it writes is 
 created through the same command as an imported record."""
 
 import hashlib
-import json
 from datetime import datetime, timezone
 from urllib.parse import urlencode
 
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from dashboard import data, session
+from dashboard import data, params, session
 from dashboard.tournament_ui import query
-from domain.record import derive_game_id, slug
+from domain.errors import RollcallError
+from domain.record import derive_game_id, read_json, slug
 from domain.scenarios import own_scenarios, scenarios
 from domain.systems import PACKS
 
@@ -21,8 +21,8 @@ NO_TOURNAMENT = "(no tournament)"
 
 
 def whole(value, default: int | None = 1) -> int | None:
-    """A positive whole number of the upload, else ``default``."""
-    return value if type(value) is int and value >= 1 else default
+    """A positive whole number of the upload (a round or a table: at most a million), else ``default``."""
+    return value if type(value) is int and 1 <= value <= 1_000_000 else default
 
 
 def start(header: dict):
@@ -50,16 +50,21 @@ systems = [pack.alias for pack in PACKS]
 titles = {pack.alias: pack.title for pack in PACKS}
 
 uploaded = st.file_uploader("Start from a record's header (optional)", type=["jsonl", "json"],
+                            max_upload_size=max(1, params.MAX_UPLOAD // 1_000_000),
                             help="A .rollcall.jsonl file (its first line is the header) or a header as JSON: "
                                  "its system, players, setup and rules fill the form.")
 given: dict = {}
+if uploaded is not None and uploaded.size > params.MAX_UPLOAD:
+    st.error(f"{params.shown(uploaded.name)} is {uploaded.size:,} bytes: a header is read from a file of at most "
+             f"{params.MAX_UPLOAD:,} bytes.", icon=":material/error:")
+    uploaded = None
 if uploaded is not None:
     text = uploaded.getvalue().decode("utf-8", errors="replace")
     first = next((ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")), "")
     try:
-        given = json.loads(first) if first.strip().startswith("{") else json.loads(text)
-    except ValueError as exc:
-        st.error(f"{uploaded.name}: line 1 is not a JSON header ({exc})", icon=":material/error:")
+        given = read_json(first if first.strip().startswith("{") else text)[0]
+    except RollcallError as exc:
+        st.error(f"{params.shown(uploaded.name)}: line 1 is not a JSON header ({exc})", icon=":material/error:")
         given = {}
     if not isinstance(given, dict):
         st.error(f"{uploaded.name}: a header is a JSON object", icon=":material/error:")
@@ -126,8 +131,10 @@ for seat, col in zip(("p1", "p2"), cols):
                                 placeholder="registered players not seated yet" if free else "every player is seated",
                                 on_change=registered_faction)
         else:
-            name = st.text_input("Name", value=str(preset.get("name") or ""), key=f"ng-name-{seat}-{tag}")
-        faction = st.text_input("Faction", value=str(preset.get("faction") or ""), key=faction_key)
+            name = st.text_input("Name", value=str(preset.get("name") or "")[:params.MAX_NAME], key=f"ng-name-{seat}-{tag}",
+                                 max_chars=params.MAX_NAME)
+        faction = st.text_input("Faction", value=str(preset.get("faction") or "")[:params.MAX_NAME], key=faction_key,
+                                max_chars=params.MAX_NAME)
         players.append({"id": seat, "name": (name or "").strip(), "faction": faction.strip()})
 if seated:
     st.caption(f"Seated already in round {round_no}: "
@@ -151,7 +158,8 @@ setup_name = st.selectbox("Setup", list(setups), key=f"ng-setup-{tag}",
 
 default_id = given.get("game") or (derive_game_id({"tournament": tournament, "round": round_no, "table": table_no})
                                    if in_tournament and round_no and table_no else "")
-game_id = st.text_input("Game id", value=str(default_id or ""), key=f"ng-game-{default_id}-{tag}",
+game_id = st.text_input("Game id", value=str(default_id or "")[:params.MAX_NAME], key=f"ng-game-{default_id}-{tag}",
+                        max_chars=params.MAX_NAME,
                         help="Left empty: made from the tournament, round and table, or the players.")
 
 header = {"rollcall": 1, "system": system, "players": players, "dice_mode": dice,

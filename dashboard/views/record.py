@@ -13,7 +13,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from dashboard import data, session, viewer
+from dashboard import data, params, session, viewer
 from dashboard import record_ui as ui
 from dashboard.record_component import board, tapped
 from domain.corrections import in_play
@@ -158,7 +158,7 @@ def table(game: str, who) -> None:
                               args=(game, {"type": "TakenBack", "from": int(first)}),
                               kwargs={"done": f"took back from seq {int(first)}"})
                 with st.form("rc-note", border=False, clear_on_submit=True):
-                    note = st.text_input("A note for the record", key="rc-note-text")
+                    note = st.text_input("A note for the record", key="rc-note-text", max_chars=params.MAX_TEXT)
                     if st.form_submit_button("Add the note") and note.strip():
                         ui.write(game, {"type": "Noted", "text": note.strip()}, done="note")
                         st.rerun()
@@ -167,8 +167,9 @@ def table(game: str, who) -> None:
                 with st.form("rc-rewind", border=False):
                     to = st.number_input("Replay from seq", min_value=0, max_value=max(state.seq - 1, 0), step=1,
                                          key="rc-rewind-to")
-                    judge = st.text_input("Judge", value=who.name if who else "", key="rc-rewind-judge")
-                    text = st.text_input("Why", key="rc-rewind-text")
+                    judge = st.text_input("Judge", value=who.name if who else "", key="rc-rewind-judge",
+                                          max_chars=params.MAX_NAME)
+                    text = st.text_input("Why", key="rc-rewind-text", max_chars=params.MAX_TEXT)
                     if st.form_submit_button("Rewind the game"):
                         if judge.strip() and text.strip():
                             ui.write(game, {"type": "GameRewound", "to": int(to), "judge": judge.strip(),
