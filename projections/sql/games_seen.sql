@@ -1,8 +1,11 @@
 -- The games as a viewer sees them (projections/visibility.py): dim_games, each game of `held` (a list of
 -- {game, seq}: the games a broadcast delay keeps behind, with the last seq shown of each) as it stood after
 -- that seq: its events, last seq, turn, phase, violations and result then (a game that ended later is on).
+-- With nothing held (a privileged viewer, or no game within a delay) it is dim_games as it is, read once.
 CREATE OR REPLACE MACRO games_seen(held) AS TABLE
-WITH kept AS (
+SELECT * FROM dim_games WHERE coalesce(len(held), 0) = 0
+UNION ALL BY NAME
+(WITH kept AS (
     SELECT unnest(held::STRUCT(game VARCHAR, seq BIGINT)[], recursive := true)
 ), later AS (  -- what the viewer may not see yet of each game kept behind
     SELECT k.game, k.seq AS upto, count(e.seq) AS events,
@@ -28,4 +31,5 @@ SELECT g.* REPLACE (
 FROM dim_games g
 LEFT JOIN later l ON l.game = g.game
 LEFT JOIN shown s ON s.game = g.game
-LEFT JOIN ended x ON x.game = g.game;
+LEFT JOIN ended x ON x.game = g.game
+WHERE coalesce(len(held), 0) > 0);
