@@ -59,7 +59,8 @@ def table(frame: pd.DataFrame, columns: list[str]) -> None:
 
 
 def nothing(what: str) -> None:
-    st.caption(f"No {what} in this scope.")
+    later = " yet: the games within their broadcast delay count once it has passed" if held else ""
+    st.caption(f"No {what} in this scope{later}.")
 
 
 # --- scope -------------------------------------------------------------------------------------
