@@ -11,8 +11,9 @@ A privileged viewer — one who presented a key of the store (the dashboard's si
 queries of one game take ``seen.upto(game)`` (``$upto`` in their SQL; NULL: everything), the queries of many
 games ``seen.params()`` (``$held``: each game kept behind with the last seq shown, read through the macros
 ``games_seen`` and ``results_seen``), the statistics leave the games kept behind out
-(``projections.stats``) until their delay has passed. The Record page, which reads its game from the
-application, asks ``seen.live(tournament)``.
+(``projections.stats``) until their delay has passed. What reads a game from the application instead of the
+read models asks the same ``Seen``: the Record page whether the game's tournament is delayed for this viewer
+(``tournament_delay``), the command line's ``export`` and ``dispute list`` how far to go (:func:`store_bound`).
 """
 
 from __future__ import annotations
