@@ -227,7 +227,7 @@ def test_the_record_page_shows_the_sign_in_once_the_first_key_is_added_mid_game(
         page = context.new_page()
         page.set_default_timeout(20_000)
         page.goto(f"{base}/record?game={GAME}")
-        end = page.get_by_role("button", name="end The Faceless's activation", exact=True)
+        end = page.get_by_role("button", name="end the activation of The Faceless (Boris)", exact=True)
         end.wait_for()
         assert not sidebar(page).get_by_label("Your key", exact=True).count()  # no keys: nobody signs in
         store = Rollcall.open(data)

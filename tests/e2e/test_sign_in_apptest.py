@@ -223,12 +223,12 @@ def test_after_the_first_key_is_added_mid_game_the_record_page_asks_for_the_side
     assert not at.sidebar.text_input  # a store without keys: nobody signs in
     organiser = store.add_key("organiser", "Olga")  # the organiser adds the first key meanwhile
     store.close()
-    at = press(at, "end The Faceless's activation")
+    at = press(at, "end the activation of The Faceless (Boris)")
     assert any("Not recorded — Sign in with a scorekeeper's key in the sidebar to record this game." in e.value
                for e in at.error)
     at = ran(at)  # the page's next run (the sidebar looks at the keys every few seconds)
     assert at.sidebar.text_input(key="rc_key_typed")
     assert [c.value for c in at.caption].count("Last events") == 1
     assert not [t for t in texts(at) if any(advice in t for advice in CLI_ADVICE)]
-    at = press(sign_in(at, organiser), "end The Faceless's activation")
+    at = press(sign_in(at, organiser), "end the activation of The Faceless (Boris)")
     assert stored()[-1]["type"] == "ActivationEnded"

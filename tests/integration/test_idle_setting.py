@@ -42,12 +42,26 @@ class Started:
         return 0
 
 
+class NoFollower:
+    """The dashboard's supervised follower, not started."""
+
+    def __init__(self, folder, env=None) -> None:
+        pass
+
+    def start(self) -> NoFollower:
+        return self
+
+    def stop(self) -> None:
+        pass
+
+
 def test_the_dashboard_option_passes_the_idle_time_to_the_dashboard(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
     import cli.serve
+    import projections.follow
 
     monkeypatch.delenv(settings.IDLE_ENV, raising=False)
     monkeypatch.setattr(cli.serve.subprocess, "Popen", Started)
-    monkeypatch.setattr(cli.serve, "_follower", lambda data, env: None)
+    monkeypatch.setattr(projections.follow, "Supervisor", NoFollower)
     Started.envs.clear()
     runner = CliRunner()
     result = runner.invoke(app, ["dashboard", "--no-open", "--idle-minutes", "5", "--data", str(tmp_path)])
