@@ -103,10 +103,13 @@ COLUMNS: dict[str, str] = {
     "opponent_faction": "The opponent's faction.",
     "opponent_score": "The opponent's victory points (from `GameEnded`).",
     "original": "Face the die first showed.",
-    "p_dispel": "Exact probability that a dispel of these dice succeeds.",
+    "odds": "Exact probability of each outcome the event decides by chance, from its rules pack under the game's "
+            "rules (JSON, e.g. pass and miscast of a cast).",
+    "p_dispel": "Exact probability that a dispel of these dice succeeds, under the game's rules.",
+    "p_miscast": "Exact probability that a cast of these dice miscasts, under the game's rules.",
     "p_outcome": "Exact probability of this outcome under the dice in force (explore: exactly these successes; "
                  "dodge: dodged or not; other rolls: these faces).",
-    "p_pass": "Exact probability that a cast of these dice passes.",
+    "p_pass": "Exact probability that a cast of these dice passes, under the game's rules.",
     "pairing": "Pairing number within the round (a round paired again has a later one).",
     "passed": "Whether the spell was cast.",
     "path": "Path of the move: positions after each step (JSON).",

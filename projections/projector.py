@@ -46,7 +46,7 @@ DERIVE = ("batch_headers", "dim_games", "dim_players", "dim_models", "dim_dice",
 ROW_GROUP_ROWS = 16_384
 # Read models that are views over the tables (and the d6 odds they use): nothing to derive per batch.
 # Created in this order (a view must follow those it reads).
-GAME_VIEWS = ("games_seen", "fct_states_views", "dim_d6_sums", "fct_roll_odds", "fct_casts", "fct_dispels",
+GAME_VIEWS = ("games_seen", "fct_states_views", "fct_roll_odds", "fct_casts", "fct_dispels",
               "fct_flux_draws", "fct_card_draws", "fct_initiative")
 TOURNAMENT_VIEWS = ("fct_tournament_events", "dim_tournament_players", "dim_withdrawn_games", "fct_pairings",
                     "dim_tournaments", "fct_results", "fct_standings")  # the first: a table

@@ -39,7 +39,7 @@ EVENTS = pa.schema([("notification_id", pa.int64()), ("stream_id", pa.string()),
                     ("game", pa.string()), ("seq", pa.int64()), ("type", pa.string()), ("turn", pa.int64()),
                     ("phase", pa.string()), ("player", pa.string()), ("author", pa.string()),
                     ("payload", JSON), ("violations", JSON), ("recorded_at", pa.string()),
-                    ("played_at", pa.string())])
+                    ("played_at", pa.string()), ("odds", JSON)])
 CHANGES = pa.schema([("game", pa.string()), ("ruled", pa.bool_()), ("part", pa.string()), ("key", pa.string()),
                      ("valid_from_seq", pa.int64()), ("valid_to_seq", pa.int64()), ("value", JSON)])
 CLOSES = pa.schema([("game", pa.string()), ("ruled", pa.bool_()), ("part", pa.string()), ("key", pa.string()),
@@ -169,11 +169,16 @@ class GameReplay:
     def setup(self, batch: Batch) -> None:
         self.played.add(batch, 0, self.played.tracker.setup())
 
-    def apply(self, batch: Batch, line: dict) -> tuple[str | None, int, str | None]:
-        """Apply one event line: its rows in ``batch``; (the player who made it, turn and phase after it)."""
+    def apply(self, batch: Batch, line: dict) -> tuple[str | None, int, str | None, dict | None]:
+        """Apply one event line: its rows in ``batch``; (the player who made it, turn and phase after it, the
+        exact odds of the outcomes it decides, from its rules pack)."""
         tracker = self.played.tracker
         system, state = tracker.system, tracker.state
         actor = system.actor(state, line)
+        try:
+            chances = system.odds(state, line)
+        except Exception:  # noqa: BLE001  odds of an event the rules refuse: none, the replay goes on
+            chances = None
         seq = line["seq"]
         kind = line.get("type")
         correction = kind in CORRECTIONS
@@ -187,7 +192,7 @@ class GameReplay:
             self._rule_again(batch)
         elif self.ruled is not None:  # an event leaves out only earlier ones: this one holds in the as-ruled game
             self.ruled.add(batch, seq, self.ruled.tracker.apply(line))
-        return actor, state.turn, state.phase
+        return actor, state.turn, state.phase, chances
 
     def _rule_again(self, batch: Batch) -> None:
         """A ruling voided events, or a correction took some back: the as-ruled timeline is made again from the
@@ -250,13 +255,13 @@ class Replayer:
 
     def _event_row(self, batch: Batch, notification_id: int, stream: str, topic: str, game: str | None,
                    seq: int | None, kind: str | None, turn, phase, player, author, data: dict | None,
-                   recorded: str | None = None) -> None:
+                   recorded: str | None = None, odds: dict | None = None) -> None:
         violations = played = None
         if isinstance(data, dict):
             violations, played = data.get("violations"), data.get("at")
         batch.events.append((notification_id, stream, topic, game, seq, kind, turn, phase, player, author, _json(data),
                              _json(violations), recorded,
-                             played if isinstance(played, str) else None))
+                             played if isinstance(played, str) else None, _json(odds)))
 
     def _other(self, batch: Batch, notification_id: int, stream: str, topic: str, decoded: dict) -> None:
         """A stored event of another aggregate (a tournament's): kept as it is, for the read models that want it."""
@@ -285,14 +290,15 @@ class Replayer:
         else:
             replay = self._restore(batch, stream, line.get("seq"))
         game = replay.game if replay is not None else self.broken.get(stream)
-        turn = phase = player = None
+        turn = phase = player = chances = None
         if replay is not None:
             try:
-                player, turn, phase = replay.apply(batch, line)
+                player, turn, phase, chances = replay.apply(batch, line)
             except Exception as exc:  # noqa: BLE001  one game's fault never stops the others
                 self._failed(batch, stream, game, line.get("seq"), exc)
         self._event_row(batch, notification_id, stream, topic, game, line.get("seq"), line.get("type"), turn, phase,
-                        player if isinstance(player, str) else None, decoded.get("author"), line, _recorded(decoded))
+                        player if isinstance(player, str) else None, decoded.get("author"), line, _recorded(decoded),
+                        chances)
 
     def _restore(self, batch: Batch, stream: str, seq: Any) -> GameReplay | None:
         """A game met in the middle: its stored lines before ``seq``, folded."""

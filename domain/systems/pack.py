@@ -231,6 +231,12 @@ class GameSystem:
         ``value`` (called before the event is applied); systems refine the spec's default."""
         return self.specs[event["type"]].derived[name]
 
+    def odds(self, state: GameState, event: dict) -> dict[str, float] | None:
+        """The exact probability of each outcome the event decides (e.g. ``{"pass": 0.58, "miscast": 0.03}``),
+        under the rules in force for the game, from ``state`` just before it; None for an event that decides
+        none by chance. Systems name their own (domain.systems.odds counts the rolls)."""
+        return None
+
     def accepts_derived(self, state: GameState, event: dict, name: str, given: Any, value: Any) -> bool:
         """Whether a derived field given as ``given``, not ``value``, is as good (the rules allow either; the
         record keeps the one given). None is by default; systems name their own (an order the rules leave

@@ -1,10 +1,10 @@
 -- The 9th Age dispel attempts against the casting total they answer (the game's last casting attempt
--- before them), with the exact probability that such an attempt dispels (sum of `dice` d6 >= the
--- casting total, a tie dispelling; a single die's natural 1 or 2 failing).
+-- before them), with the exact probability that such an attempt dispels, as the game's rules pack computes
+-- it under the rules in force for that game (the event's odds, from the replay).
 -- dispels_of(gs): the same for the games of list gs alone (NULL: every game): the filter applies before the joins.
 CREATE OR REPLACE MACRO dispels_of(which_games) AS TABLE
 WITH attempts AS (
-    SELECT e.game, e.seq, e.turn, e.player, e.type, e.taken_back, e.payload,
+    SELECT e.game, e.seq, e.turn, e.player, e.type, e.taken_back, e.payload, e.odds,
            max(CASE WHEN e.type = 'CastingAttempted' THEN e.seq END) OVER (
                PARTITION BY e.game ORDER BY e.seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS cast_seq
     FROM fct_events e
@@ -13,13 +13,10 @@ WITH attempts AS (
 ), dispels AS (
     SELECT game, seq, turn, player, payload ->> 'wizard' AS wizard, (payload ->> 'dice')::INTEGER AS dice,
            (payload ->> 'roll')::BIGINT AS roll_seq, (payload ->> 'total')::INTEGER AS total,
-           (payload ->> 'dispelled')::BOOLEAN AS dispelled, cast_seq
+           (payload ->> 'dispelled')::BOOLEAN AS dispelled, cast_seq, (odds ->> 'dispel')::DOUBLE AS p_dispel
     FROM attempts WHERE NOT taken_back AND type = 'DispelAttempted'
 )
-SELECT d.*, (c.payload ->> 'spell') AS spell, (c.payload ->> 'total')::INTEGER AS casting_total,
-       (SELECT coalesce(sum(s.ways), 0) FROM dim_d6_sums s
-        WHERE s.dice = d.dice AND s.total >= (c.payload ->> 'total')::INTEGER AND (d.dice > 1 OR s.total >= 3)) / (6.0 ** d.dice)
-           AS p_dispel
+SELECT d.*, (c.payload ->> 'spell') AS spell, (c.payload ->> 'total')::INTEGER AS casting_total
 FROM dispels d JOIN attempts c ON c.game = d.game AND c.seq = d.cast_seq;
 
 CREATE OR REPLACE VIEW fct_dispels AS SELECT * FROM dispels_of(NULL);

@@ -31,7 +31,8 @@ CREATE TABLE IF NOT EXISTS fct_events (
     author VARCHAR,  -- who wrote it: the name of the key presented (NULL in a store without keys)
     taken_back BOOLEAN DEFAULT false,  -- a take-back or a rewind took it back (fct_taken_back.sql)
     recorded_at TIMESTAMPTZ,  -- when it was stored (a broadcast delay counts from it)
-    played_at TIMESTAMPTZ);  -- when it happened at the table: its line's `at`, if any (turn times count from it)
+    played_at TIMESTAMPTZ,  -- when it happened at the table: its line's `at`, if any (turn times count from it)
+    odds JSON);  -- the exact probability of each outcome it decides by chance, from its rules pack (e.g. pass)
 
 CREATE TABLE IF NOT EXISTS fct_rolls (
     game VARCHAR, seq BIGINT, player VARCHAR, purpose VARCHAR, die VARCHAR, n_dice INTEGER,

@@ -163,11 +163,8 @@ FROM turns WINDOW w AS (PARTITION BY game ORDER BY turn);
 DELETE FROM stat_casts WHERE game IN (SELECT game FROM stat_touched);
 
 INSERT INTO stat_casts
-SELECT c.game, c.seq, c.player, c.dice, c.kind, c.passed, c.p_pass, c.miscast,
-       CASE WHEN c.kind = 'bound' THEN 0.0
-            ELSE stat_p_miscast(c.dice, coalesce(g.header ->> '$.rules.miscast.trigger', 'same_value_3')) END
-FROM casts_of($few) c SEMI JOIN stat_touched t ON t.game = c.game
-JOIN dim_games g ON g.game = c.game;
+SELECT c.game, c.seq, c.player, c.dice, c.kind, c.passed, c.p_pass, c.miscast, c.p_miscast
+FROM casts_of($few) c SEMI JOIN stat_touched t ON t.game = c.game;
 
 DELETE FROM stat_dispels WHERE game IN (SELECT game FROM stat_touched);
 

@@ -55,8 +55,8 @@ CREATE TABLE IF NOT EXISTS stat_turns (
     game VARCHAR, turn BIGINT, started_at TIMESTAMPTZ, ended_at TIMESTAMPTZ, seconds DOUBLE, timed_events BIGINT);
 
 -- The games' outcomes with their exact odds, per game (copied from the analytic views so that a
--- tournament's figures read small tables): casting attempts with P(pass) and P(miscast) (stat_p_miscast
--- under the trigger in force; 0 for bound spells), dispels with P(dispel), each face of each
+-- tournament's figures read small tables): casting attempts with P(pass) and P(miscast) (from the rules pack,
+-- under the rules in force), dispels with P(dispel), each face of each
 -- stabilisation die with its probability and whether it showed, card draws of every deck (Flux too),
 -- initiative dice, each vortex's drift and each player's ether harvested.
 CREATE TABLE IF NOT EXISTS stat_casts (
@@ -151,13 +151,3 @@ CREATE OR REPLACE MACRO stat_verdict(p_adjusted, min_expected) AS CASE
     WHEN p_adjusted < 0.05 THEN 'worth a look'
     ELSE 'no evidence of bias' END;
 
--- P(a miscast) for a casting roll of k d6: some value on 3 or more dice (the default trigger), or two 6s
--- (trigger double_six). Counted: the k-dice sequences with every value at most twice, a values twice
--- and k - 2a once: C(6, a) C(6 - a, k - 2a) k! / 2^a.
-CREATE OR REPLACE MACRO stat_choose(n, r) AS round(exp(lgamma(n + 1) - lgamma(r + 1) - lgamma(n - r + 1)));
-CREATE OR REPLACE MACRO stat_p_miscast(k, trigger) AS CASE
-    WHEN k IS NULL OR k < 1 THEN 0.0
-    WHEN trigger = 'double_six' THEN 1 - (5 / 6) ** k - k / 6 * (5 / 6) ** (k - 1)
-    ELSE 1 - coalesce(list_sum([stat_choose(6, a) * stat_choose(6 - a, k - 2 * a) * round(exp(lgamma(k + 1))) / 2 ** a
-                                FOR a IN range(0, 7) IF k - 2 * a >= 0 AND a + k - 2 * a <= 6]), 0) / 6 ** k
-END;

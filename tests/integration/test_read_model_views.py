@@ -138,3 +138,44 @@ def test_a_disputes_casts_and_dispels_are_those_of_its_game_at_the_seqs_it_names
     assert [(r["kind"], r["seq"], r["p"]) for r in got] == sorted(
         [("cast", casts[0]["seq"], casts[0]["p_pass"]), ("dispel", dispels[0]["seq"], dispels[0]["p_dispel"])],
         key=lambda r: r[1])
+
+
+def switched(x01: bool) -> list[str]:
+    """A 9th Age game whose one casting die shows 2, with +3 against casting value 5, X01 switched as given."""
+    import json
+
+    header = {"rollcall": 1, "system": "t9a", "game": f"x01-{'on' if x01 else 'off'}", "rules": {"switches": {"X01": x01}},
+              "players": [{"id": "p1", "name": "Anna", "faction": "highborn"},
+                          {"id": "p2", "name": "Boris", "faction": "orcs"}],
+              "setup": {"spells": [{"id": "spark", "name": "Spark", "path": "evocation", "casting_value": 5}],
+                        "wizards": [{"id": "mage", "player": "p1", "spells": ["spark"]},
+                                    {"id": "shaman", "player": "p2", "spells": []}]}}
+    events = [{"type": "TurnStarted", "turn": 1}, {"type": "MagicPhaseStarted", "active": "p1"},
+              {"type": "FluxCardDrawn", "card": "5"}, {"type": "VeilSiphoned", "converted_dice": 0},
+              {"type": "DiceRolled", "player": "p1", "purpose": "casting", "die": "d6", "faces": [2]},
+              {"type": "CastingAttempted", "wizard": "mage", "spell": "spark", "dice": 1, "roll": 5, "modifier": 3}]
+    return [json.dumps(line) for line in (header, *events)]
+
+
+def test_a_cast_under_a_switched_off_rule_has_the_odds_of_the_rules_in_force(tmp_path: Path) -> None:
+    """X01 off: a lone 2 with +3 reaches 5 and passes, 5 faces in 6 do; X01 on: it fails, 4 in 6 pass. The page's
+    odds (the Dispute page's casts, the Analytics odds checks' stat_casts) agree with what was stored."""
+    from projections.disputes import casts_involved
+
+    app = Rollcall.open(tmp_path)
+    for x01 in (False, True):
+        app.import_record(switched(x01), f"x01-{x01}.rollcall.jsonl")
+    Projector(tmp_path, app=app).run()
+    app.close()
+    con = connect_read(tmp_path)
+    try:
+        for x01, passed, p in ((False, True, 5 / 6), (True, False, 4 / 6)):
+            game = f"x01-{'on' if x01 else 'off'}"
+            [cast] = rows(con, f"SELECT passed, p_pass FROM fct_casts WHERE game = '{game}'")
+            assert cast == {"passed": passed, "p_pass": pytest.approx(p, abs=1e-12)}
+            [stat] = rows(con, f"SELECT passed, p_pass FROM stat_casts WHERE game = '{game}'")
+            assert stat == cast
+            [shown] = casts_involved(con, game, [6])
+            assert shown["succeeded"] is passed and shown["p"] == pytest.approx(p, abs=1e-12)
+    finally:
+        con.close()

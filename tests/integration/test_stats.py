@@ -214,14 +214,15 @@ def test_chi_square_survival_in_sql_matches_scipy(con, df):
         assert got == pytest.approx(sp.chi2.sf(x, df), rel=1e-9, abs=1e-300)
 
 
-def test_miscast_odds_count_three_dice_of_one_value_or_two_sixes(con):
-    for k in range(1, 7):
-        outcomes = list(itertools.product(range(1, 7), repeat=k))
-        triple = sum(max(Counter(o).values()) >= 3 for o in outcomes) / len(outcomes)
-        sixes = sum(o.count(6) >= 2 for o in outcomes) / len(outcomes)
-        got = con.execute("SELECT stat_p_miscast($k, 'same_value_3'), stat_p_miscast($k, 'double_six')",
-                          {"k": k}).fetchall()[0]
-        assert got == pytest.approx((triple, sixes), abs=1e-12)
+def test_each_casts_miscast_odds_count_every_roll_of_three_dice_of_one_value(con):
+    casts = con.execute("SELECT dice, kind, p_miscast FROM stat_casts").fetchall()
+    assert {kind for _, kind, _ in casts} >= {"normal", "bound"}
+    for dice, kind, p in casts:
+        if kind == "bound":  # X03: unrolled, never miscast
+            assert p == 0
+            continue
+        outcomes = list(itertools.product(range(1, 7), repeat=dice))
+        assert p == pytest.approx(sum(max(Counter(o).values()) >= 3 for o in outcomes) / len(outcomes), abs=1e-12)
 
 
 def test_card_draws_count_each_card_against_a_uniform_deck(con, simulated):

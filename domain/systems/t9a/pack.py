@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cache
 
 from domain import limits, randomness
 from domain.errors import MalformedRecord, RollcallError
 from domain.record import (bounded, check_keys, did_you_mean, field as get_field, one_of_field, player_field,
                            setup_items, show)
+from domain.systems.odds import probability
 from domain.systems.fields import EventSpec, dice_count, integer, integer_in, one_of, text
 from domain.systems.pack import GameSystem
 from domain.systems.t9a.presentation import T9APresentation
@@ -119,6 +121,26 @@ def triple_value(faces: list[int]) -> int | None:
     """X06: the value shown by three or more dice, if any."""
     value, count = max(Counter(faces).items(), key=lambda kv: (kv[1], kv[0]), default=(None, 0))
     return value if count >= 3 else None
+
+
+def miscasts(faces: list[int], trigger: str | None) -> bool:
+    """X06: whether the casting dice miscast under ``trigger`` (None: the switch is off, they never do)."""
+    if trigger is None:
+        return False
+    if trigger == "double_six":
+        return faces.count(6) >= 2
+    return triple_value(faces) is not None
+
+
+@cache
+def _p_reaches(dice: int, threshold: int, fails: tuple) -> float:
+    """P(the sum of ``dice`` d6 reaches ``threshold``), a lone die showing a face of ``fails`` failing (X01)."""
+    return probability(dice, lambda shown: sum(shown) >= threshold and not natural_fails(list(shown), fails))
+
+
+@cache
+def _p_miscast(dice: int, trigger: str | None) -> float:
+    return probability(dice, lambda shown: miscasts(list(shown), trigger))
 
 
 def miscast_effect(table: dict, value: int) -> str:
@@ -401,10 +423,35 @@ class T9A(MagicActions, GameSystem):
         levels = spell["power_level"]
         return {"total": levels[0] if dice <= 2 else levels[1], "passed": True, "miscast": False}
 
-    def _miscast_trigger(self, state: T9AState, faces: list[int]) -> bool:
-        if state.rules["miscast"]["trigger"] == "double_six":
-            return faces.count(6) >= 2
-        return triple_value(faces) is not None
+    def _miscast_trigger(self, state: T9AState, faces) -> bool:
+        return miscasts(list(faces), state.rules["miscast"]["trigger"])
+
+    # --- odds ------------------------------------------------------------------------------
+    def odds(self, state: T9AState, event: dict) -> dict[str, float] | None:
+        """A casting attempt's P(pass) and P(miscast), a dispel's P(dispel): the rules that decide them, with
+        the game's switches (a bound spell under X03 always passes and never miscasts; X01 off lets a lone
+        1 or 2 pass; X06 off, nothing miscasts)."""
+        kind = event.get("type")
+        dice = event.get("dice")
+        if kind not in ("CastingAttempted", "DispelAttempted") or type(dice) is not int or not 0 < dice <= limits.DICE:
+            return None
+        if kind == "DispelAttempted":
+            rules = state.rules["dispel"]
+            cast = state.phase_state.cast if state.phase_state is not None else None
+            fails = tuple(rules["single_die_natural_fail"]) if self.on(state, "X01") else ()
+            return {"dispel": _p_reaches(dice, (cast.total if cast else 0) + (rules["tie"] != "dispelled"), fails)}
+        spell = state.spells.get(event.get("spell"))
+        if spell is None:
+            return None
+        if spell["kind"] == "bound" and self.on(state, "X03"):
+            return {"pass": 1.0, "miscast": 0.0}
+        value = spell["boosted_value"] if event.get("version") == "boosted" else None
+        value = spell["casting_value"] if value is None else value
+        modifier = event.get("modifier", 0) if type(event.get("modifier", 0)) is int else 0
+        casting = state.rules["casting"]
+        fails = tuple(casting["single_die_natural_fail"]) if self.on(state, "X01") else ()
+        trigger = state.rules["miscast"]["trigger"] if self.on(state, "X06") else None
+        return {"pass": _p_reaches(dice, (value or 0) - modifier, fails), "miscast": _p_miscast(dice, trigger)}
 
     def apply_CastingAttempted(self, state: T9AState, event: dict) -> None:
         phase = self.open_phase(state)
