@@ -14,6 +14,7 @@ eventsourcing's mapper, and leaves to ``write`` itself every game the store coul
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import random
 import sqlite3
@@ -42,6 +43,7 @@ from domain.record import (Line, LocatedError, check_object, event_hash, export_
 from domain.seats import SEAT_RULE, Seat, seat_uuid, seats_of
 from domain.settings import PERSISTENCE_ENV, store_env
 from domain.tournaments import TournamentMixin
+from store.rows import Plain, of_mapper
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://rollcall.invalid/games")
 EVENTS_TABLE = "stored_events"  # eventsourcing's table of the embedded store
@@ -132,6 +134,11 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
                 raise StoreUnavailable(embedded or _server(), f"cannot be opened ({one_line(str(exc))}{hint})") from None
         app.key = key
         return app
+
+    @functools.cached_property
+    def _plain(self) -> Plain:
+        """A stored row's state as the JSON the transcoder wrote (store.rows: the cipher and compressor undone)."""
+        return of_mapper(self.mapper)
 
     def construct_transcoder(self) -> Transcoder:
         transcoder = OrjsonTranscoder()
@@ -501,6 +508,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         """A stored row's state, or None where it cannot be read: not JSON, or text that is not text (a lone
         surrogate written into the store)."""
         try:
+            state = self._plain(state)
             decoded = self.mapper.transcoder.decode(state)
             if b"\\ud" in state or b"\\uD" in state:
                 check_object(decoded)

@@ -30,6 +30,7 @@ from projections.sources import PostgresSource, RecorderSource, Replayed, Source
 from projections.sqlfiles import statements, transaction
 from projections.tracking import CREATE_TABLE as CREATE_TRACKING, DuckDBTrackingRecorder
 from projections.tracking import SELECT_MAX as SELECT_MAX_TRACKING
+from store import rows
 
 APPLICATION = "Rollcall"
 
@@ -150,13 +151,14 @@ class Projector:
             app = self.app = Rollcall.open(self.data_dir)
         if app is None:
             return SQLiteSource(self.data_dir / EVENTS_FILE)
+        plain = rows.of_mapper(app.mapper)
         if app.env.get(settings.PERSISTENCE_ENV) == settings.EMBEDDED_STORE:
             name = app.env.get("SQLITE_DBNAME") or ""
             if name and ":memory:" not in name and Path(name).is_file():
-                return SQLiteSource(Path(name))
+                return SQLiteSource(Path(name), plain)
         if app.env.get(settings.PERSISTENCE_ENV) == settings.POSTGRES_STORE:
-            return PostgresSource(app.recorder, app.env, app.name)
-        return RecorderSource(app.recorder)
+            return PostgresSource(app.recorder, app.env, app.name, plain)
+        return RecorderSource(app.recorder, plain)
 
 
 @dataclass

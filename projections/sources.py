@@ -32,6 +32,7 @@ from uuid import UUID
 import pyarrow as pa
 
 from projections.replay import Replayer
+from store.rows import Plain, as_stored, of_settings
 
 # A share of a window of notification ids: the events of the games whose stream id ends in a hex digit that
 # falls to it, and (the first share) every row of other aggregates. One share of one: the whole window.
@@ -57,7 +58,10 @@ class Replayed:
 
 
 class Source:
-    """Replayed batches of the notification log after a notification id."""
+    """Replayed batches of the notification log after a notification id. ``plain`` reads a stored state back
+    as its JSON (store.rows: a cipher or compressor the store's settings configure, undone)."""
+
+    plain: Plain = as_stored
 
     def max_id(self) -> int:
         raise NotImplementedError
@@ -78,11 +82,14 @@ class Source:
     def shares(self, after: int, upto: int, limit: int, part: int, parts: int) -> Iterator[Replayed]:
         """A child's replayed share of every window of ``limit`` notification ids from ``after`` to ``upto``
         (one batch a window, empty or not: the children's batches pair up)."""
-        replayer = Replayer(self.lines)
+        plain = self.plain
+        replayer = Replayer(self.lines if plain is as_stored else lambda stream, n: [plain(s) for s in self.lines(stream, n)])
         while after < upto:
             end = min(after + limit, upto)
             with collector_paused():
                 rows = self.share(after, end, part, parts)
+                if plain is not as_stored:
+                    rows = [(i, stream, topic, plain(state)) for i, stream, topic, state in rows]
                 tables = replayer.batch(rows).tables()
             yield Replayed(tables, end, len(rows))
             after = end
@@ -184,9 +191,10 @@ class _Streamed(Source):
 class SQLiteSource(_Streamed):
     """The fast path: ``<data>/events.sqlite`` read directly."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, plain: Plain | None = None) -> None:
         super().__init__()
         self.path = path
+        self.plain = of_settings() if plain is None else plain
         self.con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) if path.is_file() else None
 
     def child_args(self) -> list[str]:
@@ -218,12 +226,13 @@ class PostgresSource(_Streamed):
     (``name``: the application's, whose settings it reads), with the settings of ``env`` (the application's:
     PERSISTENCE_MODULE and POSTGRES_*)."""
 
-    def __init__(self, recorder, env: dict[str, str] | None, name: str) -> None:
+    def __init__(self, recorder, env: dict[str, str] | None, name: str, plain: Plain | None = None) -> None:
         from psycopg import sql
 
         super().__init__()
         self.recorder, self.name, self.factory = recorder, name, None
         self.env = {k: str(v) for k, v in (env or {}).items() if k.startswith("POSTGRES_") or k == "PERSISTENCE_MODULE"}
+        self.plain = of_settings() if plain is None else plain
         table = sql.SQL("{}.{}").format(sql.Identifier(recorder.datastore.schema),
                                         sql.Identifier(recorder.events_table_name))
         self.read_share = sql.SQL(
@@ -280,8 +289,8 @@ def opened(kind: str, where: str) -> Source:
 class RecorderSource(Source):
     """Any other event store, through the application recorder's notification log."""
 
-    def __init__(self, recorder) -> None:
-        self.recorder = recorder
+    def __init__(self, recorder, plain: Plain = as_stored) -> None:
+        self.recorder, self.plain = recorder, plain
 
     def max_id(self) -> int:
         return self.recorder.max_notification_id() or 0
