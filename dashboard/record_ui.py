@@ -127,11 +127,9 @@ def watch(game: str, every: float = 1.5) -> None:
     store's last seq of the game is looked at every ``every`` seconds against the seq the page shows."""
     @st.fragment(run_every=every)
     def look() -> None:
-        from domain.application import game_uuid
-
         seen = st.session_state.get(SEEN)
-        last = session.store().recorder.select_events(game_uuid(game), desc=True, limit=1)
-        if last and seen and seen[0] == game and last[0].originator_version - 1 != seen[1]:
+        last = session.store().last_seq(game)
+        if last is not None and seen and seen[0] == game and last != seen[1]:
             st.rerun(scope="app")
     look()
 

@@ -361,9 +361,9 @@ def _other_tab() -> None:
 def _keys_version() -> int:
     """The version of the store's keyring (0: no keys yet): it changes when a key is added or revoked."""
     from domain.access import KEYRING_ID
+    from store.rows import last_version
 
-    found = store().recorder.select_events(KEYRING_ID, desc=True, limit=1)
-    return found[0].originator_version if found else 0
+    return last_version(store().recorder, KEYRING_ID)
 
 
 @st.fragment(run_every=LOOK_SECONDS)

@@ -43,6 +43,7 @@ from domain.record import (Line, LocatedError, check_object, event_hash, export_
 from domain.seats import SEAT_RULE, Seat, seat_uuid, seats_of
 from domain.settings import PERSISTENCE_ENV, store_env
 from domain.tournaments import TournamentMixin
+from store import rows
 from store.rows import Plain, of_mapper
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://rollcall.invalid/games")
@@ -147,7 +148,13 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
 
     # --- games ----------------------------------------------------------------------------
     def exists(self, game_id: str) -> bool:
-        return bool(self.recorder.select_events(game_uuid(game_id), limit=1))
+        return rows.last_version(self.recorder, game_uuid(game_id)) > 0
+
+    def last_seq(self, game_id: str) -> int | None:
+        """The seq of the game's last stored event (0: its header alone; None: no such game): event seq N is
+        version N + 1 of the game's stream (domain.integrity)."""
+        version = rows.last_version(self.recorder, game_uuid(game_id))
+        return version - 1 if version else None
 
     def get_game(self, game_id: str, version: int | None = None) -> Game:
         try:
@@ -426,7 +433,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
     def stored_lines(self, game_id: str) -> list[dict]:
         """The game's record lines exactly as stored (header first); a RollcallError naming the game and the
         row if one cannot be read (the store was changed behind Rollcall's back: ``verify`` says how)."""
-        stored = self.recorder.select_events(game_uuid(game_id))
+        stored = rows.stream(self.recorder, game_uuid(game_id))
         if not stored:
             raise GameNotFound(game_id)
         if stored[0].topic != GAME_CREATED:
@@ -455,13 +462,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
 
     def _notifications(self, topics: Iterable[str] = ()) -> Iterator:
         """Every notification of the store (of ``topics``, if given), in order, a page at a time."""
-        start = 1
-        while True:
-            batch = self.recorder.select_notifications(start, 1000, topics=list(topics))
-            yield from batch
-            if len(batch) < 1000:
-                return
-            start = batch[-1].id + 1
+        return rows.notifications(self.recorder, tuple(topics))
 
     def _created_rows(self) -> Iterator[tuple[UUID, dict | None]]:
         """(stream, header or None where it cannot be read) of every GameCreated row, in order."""
@@ -489,16 +490,16 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
 
     def verify_stream(self, oid: UUID, name: str, anchor: dict[int, str] | None = None) -> Verified:
         """``verify`` of the game stored as ``oid`` (``game_streams``), named ``name``."""
-        stored = self.recorder.select_events(oid)
+        stored = rows.stream(self.recorder, oid)
         if not stored:
             raise GameNotFound(name)
-        rows = [StoredLine(s.originator_version, s.topic, self._decoded(s.state)) for s in stored]
-        result = verify_rows(name, rows, anchor)
-        if result.ok and game_uuid(str(rows[0].data.get("game"))) != oid:
-            result.damage = Damage(0, "changed", f"the header names game {show(rows[0].data.get('game'))}, which is "
+        lines = [StoredLine(s.originator_version, s.topic, self._decoded(s.state)) for s in stored]
+        result = verify_rows(name, lines, anchor)
+        if result.ok and game_uuid(str(lines[0].data.get("game"))) != oid:
+            result.damage = Damage(0, "changed", f"the header names game {show(lines[0].data.get('game'))}, which is "
                                                  "not the game stored here (the header was changed)")
         if result.ok:
-            datas = [row.data for row in rows]
+            datas = [row.data for row in lines]
             result.damage = unreplayable(datas)
             if result.ok and datas[0].get("dice_mode") == "digital":
                 result.damage = self._verify_digital(name, datas)
@@ -522,7 +523,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         streams = ([(game_uuid(g), g) for g in game_ids] if game_ids else
                    [(oid, h["game"]) for oid, h in self._created_rows() if h is not None])
         for oid, game_id in streams:
-            stored = self.recorder.select_events(oid, desc=True, limit=1)
+            stored = rows.stream(self.recorder, oid, last=True)
             if not stored:
                 raise GameNotFound(game_id)
             last = (self._decoded(stored[0].state) or {}).get("data")

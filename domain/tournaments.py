@@ -37,6 +37,7 @@ from eventsourcing.domain import Aggregate
 from domain.errors import MalformedRecord, RollcallError
 from domain.record import slug
 from domain.systems import main_alias, system_for
+from store import rows
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://rollcall.invalid/tournaments")
 CREATED = "rollcall-tournament:Created"
@@ -367,14 +368,8 @@ class TournamentMixin:
 
     def tournaments(self) -> Iterator[dict]:
         """Every created tournament's data (name, system, slug, …), in the order they were created."""
-        start = 1
-        while True:
-            batch = self.recorder.select_notifications(start, 500, topics=[CREATED])  # type: ignore[attr-defined]
-            for notification in batch:
-                yield self.mapper.to_domain_event(notification).data  # type: ignore[attr-defined]
-            if len(batch) < 500:
-                return
-            start = batch[-1].id + 1
+        for notification in rows.notifications(self.recorder, [CREATED]):  # type: ignore[attr-defined]
+            yield self.mapper.to_domain_event(notification).data  # type: ignore[attr-defined]
 
     def tournament(self, name: str) -> Tournament:
         found = self._find_tournament(name)

@@ -20,28 +20,18 @@ import gc
 import os
 import pickle
 import queue
-import sqlite3
 import subprocess
 import sys
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from uuid import UUID
 
 import pyarrow as pa
 
 from projections.replay import Replayer
-from store.rows import Plain, as_stored, of_settings
+from store.rows import Plain, PostgresRows, RecorderRows, SQLiteRows, StoredRows, opened_rows
 
-# A share of a window of notification ids: the events of the games whose stream id ends in a hex digit that
-# falls to it, and (the first share) every row of other aggregates. One share of one: the whole window.
-READ_SHARE = ("SELECT rowid, originator_id, topic, state FROM stored_events WHERE rowid > ? AND rowid <= ? AND "
-              "(CASE WHEN substr(topic, 1, 9) = 'rollcall:' "
-              "THEN (instr('0123456789abcdef', lower(substr(originator_id, -1, 1))) - 1) % ? ELSE 0 END) = ? "
-              "ORDER BY rowid")
-LINES = ("SELECT state FROM stored_events WHERE originator_id = ? AND originator_version <= ? "
-         "ORDER BY originator_version")
 AHEAD = 2  # replayed batches each child reads ahead of the projector
 MAX_PARTS = 4  # replaying children at most (one per core)
 F_SETPIPE_SZ = 1031  # Linux: a larger pipe, fewer switches between the child and the projector
@@ -58,22 +48,22 @@ class Replayed:
 
 
 class Source:
-    """Replayed batches of the notification log after a notification id. ``plain`` reads a stored state back
-    as its JSON (store.rows: a cipher or compressor the store's settings configure, undone)."""
+    """Replayed batches of the notification log after a notification id, read from the store's rows
+    (store.rows: the one place that reads stored rows, their states given back as JSON)."""
 
-    plain: Plain = as_stored
+    rows: StoredRows
 
     def max_id(self) -> int:
-        raise NotImplementedError
+        return self.rows.max_id()
 
     def share(self, after: int, upto: int, part: int = 0, parts: int = 1) -> list[tuple[int, str, str, bytes]]:
         """The stored rows (id, stream id hex, topic, state) of notifications ``after`` < id <= ``upto`` that fall
-        to child ``part`` of ``parts`` (READ_SHARE; by default all of them)."""
-        raise NotImplementedError
+        to child ``part`` of ``parts`` (by default all of them)."""
+        return self.rows.share(after, upto, part, parts)
 
     def lines(self, stream: str, upto: int) -> list[bytes]:
         """The stored states of a game's aggregate, versions 1 to ``upto``."""
-        raise NotImplementedError
+        return self.rows.lines(stream, upto)
 
     def batches(self, after: int, limit: int) -> Iterator[Replayed]:
         """Every stored row after notification ``after``, replayed here in windows of ``limit`` ids."""
@@ -82,20 +72,17 @@ class Source:
     def shares(self, after: int, upto: int, limit: int, part: int, parts: int) -> Iterator[Replayed]:
         """A child's replayed share of every window of ``limit`` notification ids from ``after`` to ``upto``
         (one batch a window, empty or not: the children's batches pair up)."""
-        plain = self.plain
-        replayer = Replayer(self.lines if plain is as_stored else lambda stream, n: [plain(s) for s in self.lines(stream, n)])
+        replayer = Replayer(self.lines)
         while after < upto:
             end = min(after + limit, upto)
             with collector_paused():
                 rows = self.share(after, end, part, parts)
-                if plain is not as_stored:
-                    rows = [(i, stream, topic, plain(state)) for i, stream, topic, state in rows]
                 tables = replayer.batch(rows).tables()
             yield Replayed(tables, end, len(rows))
             after = end
 
     def close(self) -> None:
-        pass
+        self.rows.close()
 
 
 class _Child:
@@ -194,115 +181,45 @@ class SQLiteSource(_Streamed):
     def __init__(self, path: Path, plain: Plain | None = None) -> None:
         super().__init__()
         self.path = path
-        self.plain = of_settings() if plain is None else plain
-        self.con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) if path.is_file() else None
+        self.rows = SQLiteRows(path, plain)
 
     def child_args(self) -> list[str]:
         return ["sqlite", str(self.path)]
 
-    def max_id(self) -> int:
-        if self.con is None:
-            return 0
-        return self.con.execute("SELECT coalesce(max(rowid), 0) FROM stored_events").fetchone()[0]
-
-    def share(self, after: int, upto: int, part: int = 0, parts: int = 1) -> list[tuple[int, str, str, bytes]]:
-        return self.con.execute(READ_SHARE, (after, upto, parts, part)).fetchall() if self.con is not None else []
-
-    def lines(self, stream: str, upto: int) -> list[bytes]:
-        return [state for (state,) in self.con.execute(LINES, (stream, upto))]
-
-    def close(self) -> None:
-        super().close()
-        if self.con is not None:
-            self.con.close()
-            self.con = None
-
 
 class PostgresSource(_Streamed):
-    """A PostgreSQL store (eventsourcing.postgres): each batch one prepared statement fetched whole in
-    binary, rows as plain tuples (the recorder's notifications build a Notification and a UUID for each
-    row), the stream id made hex by the server. With psycopg's C implementation this reads twice as fast as
-    COPY's rows (measured: bench/postgres_follow.py). A child opens the store alone, not the application
+    """A PostgreSQL store (store.rows.PostgresRows). A child opens the store alone, not the application
     (``name``: the application's, whose settings it reads), with the settings of ``env`` (the application's:
     PERSISTENCE_MODULE and POSTGRES_*)."""
 
     def __init__(self, recorder, env: dict[str, str] | None, name: str, plain: Plain | None = None) -> None:
-        from psycopg import sql
-
         super().__init__()
-        self.recorder, self.name, self.factory = recorder, name, None
+        self.name = name
+        self.rows = PostgresRows(recorder, plain)
         self.env = {k: str(v) for k, v in (env or {}).items() if k.startswith("POSTGRES_") or k == "PERSISTENCE_MODULE"}
-        self.plain = of_settings() if plain is None else plain
-        table = sql.SQL("{}.{}").format(sql.Identifier(recorder.datastore.schema),
-                                        sql.Identifier(recorder.events_table_name))
-        self.read_share = sql.SQL(
-            "SELECT notification_id, encode(uuid_send(originator_id), 'hex'), topic, state FROM {} "
-            "WHERE notification_id > %s AND notification_id <= %s AND (CASE WHEN left(topic, 9) = 'rollcall:' "
-            "THEN get_byte(uuid_send(originator_id), 15) %% %s ELSE 0 END) = %s ORDER BY notification_id").format(table)
-        self.last = sql.SQL("SELECT coalesce(max(notification_id), 0) FROM {}").format(table)
-
-    def _fetch(self, statement, params=()) -> list[tuple]:
-        from psycopg.rows import tuple_row
-
-        with self.recorder.datastore.get_connection() as con, con.cursor(row_factory=tuple_row) as cur:
-            cur.execute(statement, params, prepare=True, binary=True)
-            return cur.fetchall()
-
-    def max_id(self) -> int:
-        return int(self._fetch(self.last)[0][0])
-
-    def share(self, after: int, upto: int, part: int = 0, parts: int = 1) -> list[tuple[int, str, str, bytes]]:
-        return self._fetch(self.read_share, (after, upto, parts, part))
 
     def child_args(self) -> list[str]:
-        return ["postgres", f"{self.name}:{self.recorder.events_table_name}"]
+        return ["postgres", f"{self.name}:{self.rows.recorder.events_table_name}"]
 
     def child_env(self) -> dict[str, str]:
         return self.env
 
-    def lines(self, stream: str, upto: int) -> list[bytes]:
-        return [bytes(s.state) for s in self.recorder.select_events(UUID(stream), lte=upto)]
-
-    def close(self) -> None:
-        super().close()
-        if self.factory is not None:
-            self.factory.close()
-            self.factory = None
-
 
 def opened(kind: str, where: str) -> Source:
     """The source a reading child opens: ``sqlite PATH``, or ``postgres APP_NAME:EVENTS_TABLE`` — the store
-    alone, with the application's settings from the environment (opening the application would import and
-    set up all of it, and ask the server to create its tables: a third of a second per child)."""
+    alone, with the application's settings from the environment (store.rows.opened)."""
     if kind == "sqlite":
         return SQLiteSource(Path(where))
-    from eventsourcing.postgres import PostgresApplicationRecorder, PostgresFactory
-    from eventsourcing.utils import Environment
-
-    name, _, table = where.partition(":")
-    factory = PostgresFactory(Environment(name, os.environ))
-    source = PostgresSource(PostgresApplicationRecorder(factory.datastore, events_table_name=table), None, name)
-    source.factory = factory  # closed with the source
+    source = Source()
+    source.rows = opened_rows(kind, where)
     return source
 
 
 class RecorderSource(Source):
     """Any other event store, through the application recorder's notification log."""
 
-    def __init__(self, recorder, plain: Plain = as_stored) -> None:
-        self.recorder, self.plain = recorder, plain
-
-    def max_id(self) -> int:
-        return self.recorder.max_notification_id() or 0
-
-    def share(self, after: int, upto: int, part: int = 0, parts: int = 1) -> list[tuple[int, str, str, bytes]]:
-        if parts != 1:
-            raise ValueError("the recorder's notifications are read whole, not shared")
-        found = self.recorder.select_notifications(after + 1, max(upto - after, 0), stop=upto)
-        return [(n.id, _stream(n.originator_id), n.topic, bytes(n.state)) for n in found]
-
-    def lines(self, stream: str, upto: int) -> list[bytes]:
-        return [bytes(s.state) for s in self.recorder.select_events(UUID(stream), lte=upto)]
+    def __init__(self, recorder, plain: Plain | None = None) -> None:
+        self.rows = RecorderRows(recorder, plain)
 
 
 @contextlib.contextmanager
@@ -331,10 +248,6 @@ def _drain(pipe, ahead: queue.Queue) -> None:
         ahead.put(exc)
     finally:
         ahead.put(None)
-
-
-def _stream(originator_id: UUID | str) -> str:
-    return originator_id.hex if isinstance(originator_id, UUID) else str(originator_id).replace("-", "")
 
 
 def main(kind: str, where: str, after: str, upto: str, limit: str, part: str, parts: str) -> None:
