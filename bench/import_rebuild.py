@@ -31,7 +31,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from domain.application import Rollcall  # noqa: E402
+from service.application import Rollcall  # noqa: E402
 from domain.settings import EVENTS_FILE  # noqa: E402
 from store.bulk import import_files  # noqa: E402
 from simulation.games import record_lines, simulate_tornscape  # noqa: E402

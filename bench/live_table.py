@@ -36,7 +36,7 @@ sys.path.insert(0, str(ROOT / "tests" / "e2e"))
 
 from streamlit_server import chromium, streamlit_server  # noqa: E402
 
-from domain.application import Rollcall  # noqa: E402
+from service.application import Rollcall  # noqa: E402
 from projections.projector import Projector  # noqa: E402
 from simulation.games import record_lines, simulate_tornscape  # noqa: E402
 

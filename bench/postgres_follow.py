@@ -45,7 +45,7 @@ from psycopg import sql  # noqa: E402
 from import_rebuild import append_rows, best_interleaved, progress_bar, time_rebuild  # noqa: E402
 from season import season_tournament, simulated  # noqa: E402
 
-from domain.application import Rollcall  # noqa: E402
+from service.application import Rollcall  # noqa: E402
 from projections.projector import Projector  # noqa: E402
 from projections.queries import connect_read  # noqa: E402
 from projections.sources import RecorderSource  # noqa: E402

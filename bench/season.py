@@ -35,7 +35,7 @@ sys.path.insert(0, str(BENCH))
 
 from import_rebuild import copy_reference, progress_bar, time_rebuild  # noqa: E402
 
-from domain.application import Rollcall  # noqa: E402
+from service.application import Rollcall  # noqa: E402
 from domain.record import slug  # noqa: E402
 from projections.disputes import DISPUTE_QUERIES  # noqa: E402
 from projections.queries import connect_read, game_events, rows, state_at, state_changes  # noqa: E402

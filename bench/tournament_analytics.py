@@ -25,7 +25,7 @@ sys.path.insert(0, str(BENCH))
 
 from import_rebuild import copy_reference, progress_bar, time_rebuild  # noqa: E402
 
-from domain.application import Rollcall  # noqa: E402
+from service.application import Rollcall  # noqa: E402
 from domain.settings import EVENTS_FILE  # noqa: E402
 from store.bulk import import_files  # noqa: E402
 from simulation.tournaments import simulate_tournament  # noqa: E402

@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli.options import App, DataDir, open_app
-from domain.application import game_uuid
+from service.application import game_uuid
 from domain.errors import GameNotFound, RollcallError
 from domain.systems.presentation import plural
 

@@ -20,7 +20,7 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup
 from cli.errors import reported
 from domain import settings
 from domain.errors import RollcallError
-from domain.application import Rollcall
+from service.application import Rollcall
 
 DataDir = Annotated[Optional[Path], typer.Option("--data", envvar=settings.DATA_ENV, metavar="DIR",
                                                  help="Data folder (event store and read models).",

@@ -10,7 +10,7 @@ import typer
 
 from cli.options import App, DataDir, Key, data_dir, open_app, project
 from cli.serve import DEFAULT_PORT, Browser, Port, said_running, serve
-from domain.application import Rollcall
+from service.application import Rollcall
 from domain.errors import RollcallError
 from domain.systems import PACKS, main_alias, systems_in_words
 from domain.systems.presentation import plural

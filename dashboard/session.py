@@ -144,7 +144,7 @@ def store(key: str | None = None):
     """The application service of the data folder, presenting ``key`` (the caller closes it) or, by default,
     the device's. The device's is opened once per tab and kept (on PostgreSQL an application holds a pool of
     connections) until the device signs in or out."""
-    from domain.application import Rollcall
+    from service.application import Rollcall
 
     if key is not None:
         return Rollcall.open(data.data_dir(), key=key)

@@ -197,7 +197,7 @@ def require(holder: Holder | None, need: str, what: str) -> None:
 
 
 class AccessMixin:
-    """The application service's keys (mixed into :class:`domain.application.Rollcall`).
+    """The application service's keys (mixed into :class:`service.application.Rollcall`).
 
     ``key`` is the key presented for this session (``Rollcall.open(..., key=...)``)."""
 

@@ -8,7 +8,7 @@ are recorded on the tournament (``award_bye``).
 A created tournament can be run whole in Rollcall: players register (name, faction, club; one by one, from
 a pairing tool's CSV list: :func:`registrations`, or from the tournament's games), check in and drop out (a
 dropped player is never paired again; their games stand); each round is paired from the standings
-(``pair_round``: :func:`next_pairings`), which creates the round's games, header only, ready to be recorded
+(the service's ``pair_round``: :func:`next_pairings`), which creates the round's games, header only, ready to be recorded
 or to take a result alone (``enter_result``: a ``GameEnded`` right after the header); the pairing and its
 games are stored in one transaction. A round can be paired again until one of its games has an event. A
 tournament begun elsewhere goes on here: the next round follows the rounds played, however their games came
@@ -22,22 +22,18 @@ Rounds are paired Swiss-style (:func:`swiss_pairings`).
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import io
 import random
-import secrets
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from uuid import NAMESPACE_URL, UUID, uuid5
 
-from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.domain import Aggregate
 
 from domain.errors import MalformedRecord, RollcallError
 from domain.record import slug
-from domain.systems import main_alias, system_for
-from store import rows
+from domain.systems import main_alias
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://rollcall.invalid/tournaments")
 CREATED = "rollcall-tournament:Created"
@@ -339,273 +335,6 @@ def registrations(data: bytes, source: str) -> list[Registration]:
         found.append(Registration(cells["name"], cells["faction"], cells.get("club") or None))
 
 
-def _as_registered(game: TournamentGame, tournament: Tournament) -> TournamentGame:
-    """``game`` with its players named as they registered (names compared without case)."""
-    known = {p.casefold(): p for p in tournament.players}
-    players = [{**p, "name": known.get(str(p.get("name") or p["id"]).casefold(), p.get("name") or p["id"])}
-               for p in game.header["players"]]
-    return TournamentGame({**game.header, "players": players}, game.ended)
-
-
-class TournamentMixin:
-    """The application service's tournament commands (mixed into :class:`domain.application.Rollcall`)."""
-
-    def create_tournament(self, name: str, system: str, *, rounds: int | None = None, notes: str | None = None,
-                          points: dict | None = None) -> dict:
-        """Create a tournament of one system; a second tournament of the same name is refused."""
-        from eventsourcing.persistence import IntegrityError
-
-        tournament = Tournament.create(name, system, rounds=rounds, notes=notes, points=points)
-        existing = self._find_tournament(name)
-        if existing is not None:
-            raise TournamentAlreadyCreated(f"tournament '{existing.name}' already exists ({existing.system}); "
-                                           "nothing was changed")
-        try:
-            self.save(tournament)  # type: ignore[attr-defined]
-        except IntegrityError:
-            raise TournamentAlreadyCreated(f"tournament '{name}' already exists; nothing was changed") from None
-        return tournament.data
-
-    def tournaments(self) -> Iterator[dict]:
-        """Every created tournament's data (name, system, slug, …), in the order they were created."""
-        for notification in rows.notifications(self.recorder, [CREATED]):  # type: ignore[attr-defined]
-            yield self.mapper.to_domain_event(notification).data  # type: ignore[attr-defined]
-
-    def tournament(self, name: str) -> Tournament:
-        found = self._find_tournament(name)
-        if found is None:
-            raise TournamentNotFound(f"no tournament '{name}' was created (create it with "
-                                     f"`rollcall tournament create`)")
-        return found
-
-    def award_bye(self, name: str, round_no: int, player: str, faction: str | None = None) -> dict:
-        """Record that ``player`` has a bye in round ``round_no`` of a created tournament."""
-        return self._organise(name, lambda t: t.award_bye(round_no, player, faction))
-
-    def set_broadcast_delay(self, name: str, seconds: int) -> dict:
-        """Keep spectators without a key ``seconds`` behind every game of a created tournament."""
-        return self._organise(name, lambda t: t.set_broadcast_delay(seconds))
-
-    def register_player(self, name: str, player: str, faction: str | None = None, club: str | None = None) -> dict:
-        """Register a player (name, faction, club or team) in a created tournament."""
-        return self._organise(name, lambda t: t.register(player, faction, club))
-
-    def check_in(self, name: str, player: str) -> dict:
-        return self._organise(name, lambda t: t.check_in(player))
-
-    def drop_player(self, name: str, player: str) -> dict:
-        tournament = self.tournament(name)
-        return self._organise(name, lambda t: t.drop(player, self.rounds_played(tournament)))
-
-    def register_players(self, name: str, entries: Iterable[Registration]) -> Registered:
-        """Register every player of ``entries`` not registered yet (names compared without case), all in one
-        transaction; those already registered are left as they are (registering a list again adds nobody)."""
-        tournament = self.tournament(name)
-        self.author("organise", "registering players")  # type: ignore[attr-defined]  # even for nobody new
-        done = Registered([], [])
-        for entry in entries:
-            if any(p.casefold() == entry.player.casefold() for p in tournament.players):
-                done.already.append(entry.player)
-            else:
-                done.registered.append(tournament.register(entry.player, entry.faction, entry.club))
-        if done.registered:
-            self.save(tournament)  # type: ignore[attr-defined]
-        return done
-
-    def register_from_games(self, name: str) -> Registered:
-        """Register everyone who played a game of the tournament (however the game came in), with the faction
-        of their latest game, in the order they first played."""
-        tournament = self.tournament(name)
-        played: dict[str, Registration] = {}
-        for game in sorted(self.tournament_games(tournament), key=lambda g: (g.round or 0, g.table or 0)):
-            for player in game.header["players"]:
-                who = str(player.get("name") or player["id"])
-                first = played.setdefault(who.casefold(), Registration(who, player.get("faction")))
-                played[who.casefold()] = Registration(first.player, player.get("faction") or first.faction)
-        return self.register_players(name, played.values())
-
-    def rounds_played(self, tournament: Tournament, games: Iterable[TournamentGame] | None = None) -> int:
-        """The last round of ``tournament``: the last paired here, or the last a game of it names, however the
-        game came in (imported, recorded, a result alone, simulated); 0 before the first."""
-        games = self.tournament_games(tournament) if games is None else games
-        return max([tournament.last_round, *(g.round for g in games if isinstance(g.round, int))])
-
-    def _organise(self, name: str, command) -> dict:
-        tournament = self.tournament(name)
-        data = command(tournament)
-        self.save(tournament)  # type: ignore[attr-defined]
-        return data
-
-    def pair_round(self, name: str, round_no: int, *, setup: dict | None = None, scenario: str | None = None,
-                   seed: int | None = None) -> dict:
-        """Pair round ``round_no`` (the next after the rounds played, or the last one paired here again until
-        one of its games has an event) from the standings, and create its games (header only): the pairing
-        and every game are stored in one transaction, or nothing is.
-
-        The games' setup is ``setup``, else the shipped scenario ``scenario``, else the system's first
-        scenario (domain.scenarios). ``seed`` draws the order of players tied in the standings (random
-        when None); it is kept in the ``RoundPaired`` event. Returns the event's data."""
-        tournament = self.tournament(name)
-        self.author("organise", "pairing a round")  # type: ignore[attr-defined]
-        games = self.tournament_games(tournament)
-        played = self.rounds_played(tournament, games)
-        self._check_pairable(tournament, round_no, games, played)
-        entrants = tournament.entrants()
-        if len(entrants) < 2:
-            raise TournamentError(f"{name} has {len(entrants)} player(s) to pair: "
-                                  + self._why_unpaired(tournament, games))
-        earlier = [_as_registered(g, tournament) for g in games if (g.round or 0) < round_no]
-        seed = secrets.randbelow(2 ** 32) if seed is None else seed
-        clubs = {p: entry.get("club") for p, entry in tournament.players.items()}
-        pairs, bye = next_pairings(entrants, [g.result for g in earlier if g.result], tournament.byes_before(round_no),
-                                   round_no, seed, clubs=clubs, points=tournament.points,
-                                   played=[frozenset(g.names) for g in earlier])
-        setup, scenario = round_setup(tournament.system, setup, scenario)
-        previous = tournament.rounds.get(round_no)
-        pairing = previous["pairing"] + 1 if previous else 1
-        tables, new = [], []
-        for number, (a, b) in enumerate(pairs, start=1):
-            faction = {p: tournament.players[p].get("faction") for p in (a, b)}
-            pair = system_for(tournament.system).seats((a, faction[a]), (b, faction[b]))
-            header = game_header(tournament, round_no, number, pair, setup)
-            kept = self._same_game(tournament.table_game(round_no, number), header) if previous else None
-            if kept is None:
-                header = game_header(tournament, round_no, number, pair, setup, pairing)
-                new.append(header)
-            tables.append({"table": number, "game": kept or header["game"],
-                           "players": [{"name": n, "faction": f} for n, f in pair]})
-        data = tournament.pair({"round": round_no, "tables": tables, "bye": bye, "seed": seed, "scenario": scenario},
-                               played)
-        with self._unsaved(tournament):  # the games' seats see the games this pairing withdraws
-            checked = [self.check(header=header, source=f"round {round_no} table {header['table']}")  # type: ignore
-                       for header in new]
-        self.commit(*checked, also=(tournament,))  # type: ignore[attr-defined]
-        return data
-
-    def _why_unpaired(self, tournament: Tournament, games: list[TournamentGame]) -> str:
-        if any(p["checked_in"] for p in tournament.players.values()):
-            return "once check-in has begun only checked-in players are paired (`rollcall tournament check-in`)"
-        players = {str(p.get("name") or p["id"]).casefold() for g in games for p in g.header["players"]}
-        if players and not tournament.players:
-            return (f"register players first (`rollcall tournament register {tournament.name} --from-games` "
-                    f"registers the {len(players)} players of its games)")
-        return "register players first (`rollcall tournament register`)"
-
-    @contextlib.contextmanager
-    def _unsaved(self, tournament: Tournament) -> Iterator[None]:
-        """Within: ``tournament`` as changed in memory is the one this service finds (its pending pairing's
-        withdrawn games free their players' seats for the games checked with it)."""
-        self.__dict__["_unsaved_tournament"] = tournament
-        try:
-            yield
-        finally:
-            self.__dict__.pop("_unsaved_tournament", None)
-
-    def _check_pairable(self, tournament: Tournament, round_no: int, games: list[TournamentGame],
-                        played: int) -> None:
-        """Refuse to pair a round that is neither the next after the rounds played nor the last paired here
-        (or whose games have begun), or the next while the last has games without a result."""
-        last = tournament.last_round
-        if round_no == last == played and last:
-            for table in tournament.rounds[last]["tables"]:
-                if self._events(table["game"]):
-                    raise TournamentError(f"round {last} of {tournament.name} cannot be paired again: game "
-                                          f"{table['game']} (table {table['table']}) has recorded events")
-        elif round_no != played + 1:
-            has = sum(g.round == round_no for g in games)
-            raise TournamentError(f"round {round_no} cannot be paired: the next round of {tournament.name} is "
-                                  f"{played + 1}" + (f" (round {round_no} has {has} game(s) already)" if has else ""))
-        unfinished = sorted(g.table or 0 for g in games if g.round == round_no - 1 and g.result is None)
-        if round_no > 1 and unfinished:
-            raise TournamentError(f"round {round_no - 1} of {tournament.name} is not finished: table(s) "
-                                  f"{', '.join(map(str, unfinished))} have no result yet")
-
-    def _events(self, game_id: str) -> int:
-        """The number of events a game has after its header (its last seq)."""
-        return self.heads([game_id])[0]["seq"]  # type: ignore[attr-defined]
-
-    def _same_game(self, game_id: str | None, header: dict) -> str | None:
-        """``game_id`` when that game has the players and setup of ``header`` (a re-pairing keeps it)."""
-        if game_id is None:
-            return None
-        stored = self.stored_lines(game_id)[0]  # type: ignore[attr-defined]
-        same = all(stored.get(k) == header[k] for k in ("players", "setup"))
-        return game_id if same else None
-
-    def tournament_games(self, tournament: Tournament) -> list[TournamentGame]:
-        """The games of a tournament (every game whose header names it, less those a re-pairing withdrew),
-        each with its result once it has ended."""
-        games = []
-        for header in self.headers():  # type: ignore[attr-defined]
-            named = header.get("tournament")
-            if isinstance(named, str) and slug(named) == tournament.data["slug"] \
-                    and header["game"] not in tournament.withdrawn:
-                lines = self.stored_lines(header["game"])  # type: ignore[attr-defined]
-                ended = next((e for e in reversed(lines[1:]) if e.get("type") == "GameEnded"), None)
-                games.append(TournamentGame(header, ended))
-        return games
-
-    def enter_result(self, name: str, round_no: int, table: int, score: dict[str, int],
-                     reason: str = "result entered") -> dict:
-        """End the game at ``table`` of round ``round_no`` with ``score`` (by seat id or player name:
-        :func:`scored_seat`); the winner is the player with more victory points (equal: a draw). Needs a key
-        of any role."""
-        tournament = self.tournament(name)
-        game_id = tournament.table_game(round_no, table) or self._named_game(tournament, round_no, table)
-        header = self.stored_lines(game_id)[0]  # type: ignore[attr-defined]
-        where = f"table {table} of round {round_no}"
-        scored: dict[str, int] = {}
-        for who, points in score.items():
-            scored[scored_seat(header["players"], who, where)] = points
-        if len(scored) != 2:
-            raise TournamentError("a result gives both players' victory points, e.g. --score p1=3 --score p2=1")
-        (a, score_a), (b, score_b) = sorted(scored.items())
-        winner = None if score_a == score_b else a if score_a > score_b else b
-        return self.record(game_id, {"type": "GameEnded", "score": dict(sorted(scored.items())),  # type: ignore
-                                     "winner": winner, "reason": reason})
-
-    def _named_game(self, tournament: Tournament, round_no: int, table: int) -> str:
-        found = [g.header["game"] for g in self.tournament_games(tournament)
-                 if g.round == round_no and g.table == table]
-        if not found:
-            raise TournamentError(f"no game at table {table} of round {round_no} of {tournament.name}")
-        return found[0]
-
-    def check_tournament(self, header: dict) -> None:
-        """Refuse a game header naming a created tournament of another system."""
-        name = header.get("tournament")
-        if not isinstance(name, str) or not slug(name):
-            return
-        systems: dict = self.__dict__.setdefault("_tournament_systems", {})  # a created system never changes
-        key = slug(name)
-        if key not in systems:
-            found = self._find_tournament(name)
-            if found is None:
-                return  # a tournament named only by its games
-            systems[key] = (found.name, found.system)
-        created, system = systems[key]
-        game_system = main_alias(str(header.get("system")))
-        if game_system != system:
-            raise MalformedRecord(f"field `tournament`: '{created}' is a {system} tournament, not {game_system}",
-                                  field="tournament")
-
-    def withdrawn(self, game: str, header: dict) -> bool:
-        """Whether ``game`` is one the tournament of ``header`` withdrew (its round paired again before it
-        began): its players' seats in the round are free again (domain.seats)."""
-        name = header.get("tournament")
-        found = self._find_tournament(name) if isinstance(name, str) and slug(name) else None
-        return found is not None and game in found.withdrawn
-
-    def _find_tournament(self, name: str) -> Tournament | None:
-        unsaved = self.__dict__.get("_unsaved_tournament")
-        if unsaved is not None and unsaved.id == tournament_uuid(name):
-            return unsaved
-        try:
-            return self.repository.get(tournament_uuid(name))  # type: ignore[attr-defined]
-        except AggregateNotFoundError:
-            return None
-
-
 @dataclass(frozen=True)
 class TournamentGame:
     """A game of a tournament: its header, and its ``GameEnded`` once it has ended."""
@@ -854,7 +583,7 @@ def game_header(tournament: Tournament, round_no: int, table: int, pair: tuple[t
             "round": round_no, "table": table, "players": players, "setup": setup}
 
 
-__all__ = ["Tournament", "TournamentMixin", "Registration", "Registered", "registrations", "TournamentGame",
+__all__ = ["Tournament", "Registration", "Registered", "registrations", "TournamentGame",
            "round_setup", "TournamentError", "TournamentNotFound", "TournamentAlreadyCreated", "GameResult", "Standing",
            "scored_seat", "standings", "swiss_pairings", "next_pairings", "same_club", "tournament_system",
            "game_header", "tournament_uuid", "DEFAULT_POINTS"]

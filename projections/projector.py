@@ -146,7 +146,7 @@ class Projector:
     def _source(self) -> Source:
         app = self.app
         if app is None and not settings.uses_embedded_store():
-            from domain.application import Rollcall
+            from service.application import Rollcall
 
             app = self.app = Rollcall.open(self.data_dir)
         if app is None:

@@ -26,7 +26,7 @@ from eventsourcing.persistence import IntegrityError, StoredEvent
 from eventsourcing.sqlite import SQLiteAggregateRecorder
 
 from domain.access import AccessDenied, needs_of
-from domain.application import Checked, Rollcall, Written
+from service.application import Checked, Rollcall, Written
 from domain.errors import GameAlreadyRecorded, MalformedRecord, RecordError, RollcallError, RuleViolation
 from domain.seats import Seat
 

@@ -37,7 +37,7 @@ def delayed_data(folder: Path) -> Delayed:
     PLAYING, 60 events and then a dispute — and LIVE, a game of no tournament; PAIRED, its round 1 paired and its
     one result entered; a store with keys; projected. At ``now``, ENDED's events after seq SPLIT[ENDED], PLAYING's
     after SPLIT[PLAYING] (its dispute too) and PAIRED's result are within the delay."""
-    from domain.application import Rollcall
+    from service.application import Rollcall
     from projections.projector import Projector
     from projections.queries import connect_read, rows
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import orjson
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from domain.errors import RecordError, RollcallError
 from domain.record import read_json
 from projections.projector import Projector

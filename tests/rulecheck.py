@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from domain.errors import RecordError
 
 

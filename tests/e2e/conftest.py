@@ -11,7 +11,7 @@ from dashboard_records import LEGAL_EVENTS, LENIENT_EVENTS, write_record
 @pytest.fixture(scope="session")
 def replay_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A projected data folder holding the games ``e2e-legal`` and ``e2e-lenient``."""
-    from domain.application import Rollcall
+    from service.application import Rollcall
     from projections.projector import Projector
 
     root = tmp_path_factory.mktemp("dashboard")
@@ -35,7 +35,7 @@ SYSTEM_GAMES = ("t9a-miscast-before-spell-and-attribute", "claustrophobia-seed00
 @pytest.fixture(scope="session")
 def systems_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A projected data folder holding the golden games of SYSTEM_GAMES (by the ids in their headers)."""
-    from domain.application import Rollcall
+    from service.application import Rollcall
     from projections.projector import Projector
 
     games = Path(__file__).resolve().parents[1] / "games"

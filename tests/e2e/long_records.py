@@ -8,7 +8,7 @@ from pathlib import Path
 
 def long_games_data(data: Path, seed: int = 1) -> list[str]:
     """Record and project the long games into ``data``; their ids."""
-    from domain.application import Rollcall
+    from service.application import Rollcall
     from projections.projector import Projector
     from simulation.games import long_games, record_lines
 

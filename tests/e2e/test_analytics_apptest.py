@@ -20,7 +20,7 @@ VERDICTS = {"no evidence of bias", "worth a look", "too few to tell"}
 @pytest.fixture(scope="module")
 def analytics_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A projected data folder: a small simulated Swiss tournament of each system."""
-    from domain.application import Rollcall
+    from service.application import Rollcall
     from simulation.tournaments import simulate_tournament
     from projections.projector import Projector
 

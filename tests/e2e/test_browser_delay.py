@@ -21,7 +21,7 @@ NAME, DELAY, GAME = "Browser Cup", 8, "browser-delayed"
 def delayed_store(tmp_path: Path, delay: int, events: int = 40) -> tuple[Path, str, list[dict]]:
     """A store with keys and a tournament broadcast ``delay`` s behind, one game with its first ``events`` events
     recorded just now, projected: (data folder, an organiser's key, the game's next events)."""
-    from domain.application import Rollcall
+    from service.application import Rollcall
     from projections.projector import Projector
     from simulation.games import record_lines, simulate_tornscape
 
@@ -47,7 +47,7 @@ def no_traceback(page) -> None:
 
 
 def test_an_open_replay_moves_on_as_the_delayed_events_come_due(tmp_path: Path) -> None:
-    from domain.application import Rollcall
+    from service.application import Rollcall
 
     data, key, later = delayed_store(tmp_path, DELAY, events=0)
     with streamlit_server(data, tmp_path / "server.log") as base, chromium() as browser, new_page(browser) as page:

@@ -11,7 +11,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from streamlit_server import SCREENSHOTS, chromium, new_page, streamlit_server
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from projections.projector import Projector
 
 pytestmark = pytest.mark.browser

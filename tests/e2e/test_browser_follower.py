@@ -13,7 +13,7 @@ import pytest
 from processes import following, until
 from streamlit_server import SCREENSHOTS, chromium, new_page, streamlit_server
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from domain.settings import PUBLISHED_FILE
 from projections.projector import Projector
 

@@ -17,7 +17,7 @@ TOURNAMENTS = (("tornscape", "Page Open", 6, 2), ("t9a", "Page Magic Cup", 4, 2)
 
 @pytest.fixture(scope="module")
 def pages_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from domain.application import Rollcall
+    from service.application import Rollcall
     from projections.projector import Projector
     from simulation.tournaments import simulate_tournament
 

@@ -31,7 +31,7 @@ CARD_TALLER = 1.25  # a Live card at most this many times as tall as a board's c
 
 @pytest.fixture(scope="module")
 def phone_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from domain.application import Rollcall
+    from service.application import Rollcall
     from projections.projector import Projector
     from simulation.tournaments import simulate_tournament
 

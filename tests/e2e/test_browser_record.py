@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from streamlit_server import SCREENSHOTS, chromium, streamlit_server
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from projections.projector import Projector
 
 pytestmark = pytest.mark.browser

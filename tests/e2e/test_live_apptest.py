@@ -11,7 +11,7 @@ import pytest
 from signing import app_page, sign_in
 from streamlit.testing.v1 import AppTest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from domain.tournaments import TournamentError
 from projections.projector import Projector
 from projections.queries import connect_read

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from domain.errors import RollcallError
 from projections.projector import Projector
 

@@ -21,7 +21,7 @@ PLAYERS = ("Anna Lind", "Boris Brandt", "Chiara Costa", "Dmitri Dietz", "Elif Er
 
 def run_tournament(data: Path, rounds_paired: int) -> None:
     """Register PLAYERS, pair and finish round 1, pair round 2 when ``rounds_paired`` is 2; then project."""
-    from domain.application import Rollcall
+    from service.application import Rollcall
     from projections.projector import Projector
 
     store = Rollcall.open(data)

@@ -11,7 +11,7 @@ import pytest
 from signing import app_page, key_fields, sign_in, signed_in_as
 from streamlit.testing.v1 import AppTest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from projections.projector import Projector
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from signing import app_page, form, key_fields, ran, sign_in, sign_out, signed_in_as, texts
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from projections.projector import Projector
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,7 +16,7 @@ TOURNAMENTS = (("tornscape", "Test Open", 5, 2), ("t9a", "Test Magic Cup", 4, 2)
 @pytest.fixture(scope="session")
 def tournament_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A projected data folder holding a simulated tournament of each of TOURNAMENTS (byes included)."""
-    from domain.application import Rollcall
+    from service.application import Rollcall
     from simulation.tournaments import simulate_tournament
     from projections.projector import Projector
 

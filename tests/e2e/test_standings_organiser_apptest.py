@@ -21,7 +21,7 @@ NAME = "Paper Cup"
 
 def imported(data: Path, rounds=(1, 2, 3), *, create: bool = True) -> None:
     """The tournament (created unless ``create`` is False) with rounds ``rounds`` imported as records; projected."""
-    from domain.application import Rollcall
+    from service.application import Rollcall
 
     store = Rollcall.open(data)
     if create:
@@ -51,7 +51,7 @@ def press(at: AppTest, label: str) -> AppTest:
 
 
 def registered(data: Path) -> list[tuple]:
-    from domain.application import Rollcall
+    from service.application import Rollcall
 
     store = Rollcall.open(data)
     try:
@@ -116,7 +116,7 @@ def test_a_tournament_named_only_by_its_games_offers_no_registration_but_its_car
 
 
 def test_without_an_organisers_sign_in_the_page_offers_no_registration(tmp_path, monkeypatch) -> None:
-    from domain.application import Rollcall
+    from service.application import Rollcall
 
     data = tmp_path / "data"
     imported(data, rounds=())

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from cli.main import app
 from domain.access import Holder
-from domain.application import Rollcall, game_uuid
+from service.application import Rollcall, game_uuid
 
 GAMES = Path(__file__).resolve().parents[1] / "games"
 EXAMPLE = GAMES / "seed004-ex1-shove-enemy-failed-dodge.rollcall.jsonl"

@@ -12,7 +12,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from domain.errors import GameAlreadyRecorded, RecordError
 from domain.seats import seats_of
 from domain.record import canonical, canonical_plain, loads_plain

@@ -18,7 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app as cli
-from domain.application import Rollcall
+from service.application import Rollcall
 from domain.errors import RecordError, RollcallError, RuleViolation
 from domain.systems import system_for
 from domain.systems.tornscape.presentation import phenomenon_name

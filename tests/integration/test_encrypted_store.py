@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from eventsourcing.cipher import AESCipher
 
-from domain.application import Rollcall, Written
+from service.application import Rollcall, Written
 from domain.settings import EVENTS_FILE
 from projections.projector import Projector
 from projections.queries import connect_read

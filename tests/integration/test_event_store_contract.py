@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.application import GAME_CREATED, Rollcall, game_uuid
+from service.application import GAME_CREATED, Rollcall, game_uuid
 from domain.errors import RecordError, RuleViolation
 
 GAMES = Path(__file__).resolve().parents[1] / "games"

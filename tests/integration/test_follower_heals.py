@@ -18,7 +18,7 @@ import pytest
 from processes import ROOT, alive, children, following, rollcall, stopped, until
 
 from cli.options import free_port
-from domain.application import Rollcall
+from service.application import Rollcall
 from domain.settings import EVENTS_FILE, LIVE_FILE, PUBLISHED_FILE
 from projections.projector import Projector
 from projections.queries import connect_read

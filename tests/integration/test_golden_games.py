@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 
 GAMES = Path(__file__).resolve().parents[1] / "games"
 RECORDS = sorted(GAMES.glob("*.rollcall.jsonl"))

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from domain.errors import RecordError, RuleViolation
 from domain.systems.tornscape import hexes as hx
 

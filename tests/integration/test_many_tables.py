@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from domain.errors import GameMovedOn
 from simulation.games import record_lines, simulate_tornscape
 

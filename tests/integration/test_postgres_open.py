@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 
 pytestmark = pytest.mark.postgres
 
@@ -22,7 +22,7 @@ ROUNDS = 4
 
 CHILD = """
 import json, sys, time
-from domain.application import Rollcall
+from service.application import Rollcall
 start, game = float(sys.argv[1]), sys.argv[2]
 while time.time() < start:
     pass

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.application import Rollcall, game_uuid
+from service.application import Rollcall, game_uuid
 from domain.errors import GameNotFound
 from domain.game import Game
 from domain.record import export_line

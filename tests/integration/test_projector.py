@@ -14,7 +14,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from simulation.games import record_lines, simulate_tornscape
 from domain.settings import LIVE_FILE, PUBLISHED_FILE
 from projections.projector import APPLICATION, TABLES, Projector

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import duckdb
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from simulation.games import record_lines, simulate_tornscape
 from domain.settings import LIVE_FILE
 from projections.projector import Projector, definitions_version

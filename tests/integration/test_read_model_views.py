@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from exact_odds import casting_pass_probability, dispel_probability
 from projections.projector import Projector
 from projections.queries import connect_read

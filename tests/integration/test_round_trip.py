@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from domain.errors import RecordError
 
 GAMES = Path(__file__).resolve().parents[1] / "games"

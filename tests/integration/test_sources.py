@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from projections import sources
 from projections.sources import PostgresSource, RecorderSource, SQLiteSource
 
@@ -149,10 +149,10 @@ def test_a_postgres_reading_child_opens_the_store_alone_and_replays_its_share(tm
         monkeypatch.setenv(key, value)
     out = io.BytesIO()
     monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(out))
-    monkeypatch.delitem(sys.modules, "domain.application")  # the child must not need the application
+    monkeypatch.delitem(sys.modules, "service.application")  # the child must not need the application
     try:
         sources.main(*where, "0", str(upto), "50", "1", "2")
-        assert "domain.application" not in sys.modules
+        assert "service.application" not in sys.modules
     finally:
         gc.enable()
     out.seek(0)

@@ -17,7 +17,7 @@ import pytest
 from scipy import stats as sp
 from typer.testing import CliRunner
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from simulation.tournaments import simulate_tournament
 from domain.systems import system_for
 from projections.projector import Projector

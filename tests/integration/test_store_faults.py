@@ -24,7 +24,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app as cli
-from domain.application import Rollcall
+from service.application import Rollcall
 from simulation.games import record_lines, simulate_tornscape
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.application import Rollcall, game_uuid
+from service.application import Rollcall, game_uuid
 from domain.errors import GameNotFound
 
 GOLDEN = Path(__file__).resolve().parents[1] / "games" / "seed004-ex4-shove-order.rollcall.jsonl"

@@ -105,7 +105,7 @@ def test_the_players_of_imported_games_register_from_the_games(run, tmp_path: Pa
 
 
 def test_a_fault_in_the_middle_of_storing_a_pairing_leaves_nothing_stored(tmp_data: Path) -> None:
-    from domain.application import Rollcall
+    from service.application import Rollcall
     from domain.integrity import GAME_CREATED
     from domain.tournaments import registrations
 

@@ -46,7 +46,7 @@ def naive_standings(records: list[list[dict]], byes: list[str], win: int = 3, dr
 
 
 def stored_records(tmp_data: Path, tournament_slug: str) -> list[list[dict]]:
-    from domain.application import Rollcall
+    from service.application import Rollcall
 
     store = Rollcall.open(tmp_data)
     try:

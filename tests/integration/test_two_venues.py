@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from projections.queries import connect_read
 from simulation.games import record_lines, simulate
 

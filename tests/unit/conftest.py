@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 
 
 @pytest.fixture

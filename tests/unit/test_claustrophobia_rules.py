@@ -31,7 +31,7 @@ from typing import Any
 
 import pytest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from domain.errors import RecordError
 from rulecheck import imported_cleanly, refused_and_marked
 

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from domain.errors import MalformedRecord, RecordError
 from mutants import golden
 

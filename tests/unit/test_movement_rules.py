@@ -41,7 +41,7 @@ from typing import Any
 
 import pytest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from domain.errors import RecordError
 from rulecheck import refused_and_marked
 

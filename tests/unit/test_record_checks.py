@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from domain import limits
-from domain.application import Rollcall
+from service.application import Rollcall
 from domain.errors import MalformedRecord, RecordError
 from rulecheck import refused_and_marked
 

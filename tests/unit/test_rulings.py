@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from domain.errors import MalformedRecord, RuleViolation
 from domain.game import fold
 from domain.rulings import as_ruled, voided_seqs

@@ -7,7 +7,7 @@ from datetime import datetime
 
 import pytest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from simulation.games import simulate, record_lines
 from simulation.tournaments import simulate_tournament
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from domain.errors import RecordError
 from domain.tournaments import (DEFAULT_POINTS, GameResult, TournamentAlreadyCreated, TournamentError,
                                 TournamentNotFound, standings, swiss_pairings, tournament_uuid)

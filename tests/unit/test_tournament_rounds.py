@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from domain.scenarios import scenarios
 from domain.tournaments import GameResult, TournamentError, next_pairings, same_club
 

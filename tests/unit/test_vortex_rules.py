@@ -45,7 +45,7 @@ from typing import Any
 import pytest
 
 from domain import randomness
-from domain.application import Rollcall
+from service.application import Rollcall
 from domain.systems.tornscape.vortices import DOMAINS, HOSTILE, relation
 from rulecheck import refused_and_marked
 

@@ -42,7 +42,7 @@ from domain.record import (Line, LocatedError, check_object, event_hash, export_
                            show)
 from domain.seats import SEAT_RULE, Seat, seat_uuid, seats_of
 from domain.settings import PERSISTENCE_ENV, store_env
-from domain.tournaments import TournamentMixin
+from service.tournaments import TournamentMixin
 from store import rows
 from store.rows import Plain, of_mapper
 
