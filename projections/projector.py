@@ -25,6 +25,7 @@ from eventsourcing.persistence import Tracking
 
 from domain import settings
 from domain.settings import EVENTS_FILE, LIVE_FILE, PUBLISHED_FILE
+from projections.models import SETUP, run_order
 from projections.publish import Copier, open_published, publish
 from projections.sources import PostgresSource, RecorderSource, Replayed, Source, SQLiteSource
 from projections.sqlfiles import statements, transaction
@@ -36,24 +37,13 @@ APPLICATION = "Rollcall"
 
 TABLES = ("dim_games", "dim_players", "dim_models", "dim_dice", "dim_spells", "dim_wizards", "fct_events", "fct_rolls",
           "fct_dice", "fct_moves", "fct_ejections", "fct_states")
-# The SQL files run for each batch, in the order of their dependences, over the batch's tables
-# (batch_events, batch_changes, batch_closes, batch_rolls, batch_resets, batch_failures: projections.replay;
-# batch_headers: the new games' headers, parsed once by the first).
-DERIVE = ("batch_headers", "dim_games", "dim_players", "dim_models", "dim_dice", "dim_spells", "dim_wizards",
-          "fct_events", "fct_states", "fct_rolls", "fct_dice", "fct_moves", "fct_ejections", "fct_taken_back",
-          "dim_games_stats", "new_tournament_events", "fct_projection_failures")
+# The SQL files run for each batch over the batch's tables (batch_events, batch_changes, batch_closes,
+# batch_rolls, batch_resets, batch_failures: projections.replay), and the views and macros over the tables,
+# created once: each in the order derived from what it reads (projections.models).
+DERIVE, VIEWS = run_order()
 # Small row groups: most of a batch's rows fill whole row groups, which DuckDB writes compressed to the
 # file at commit instead of logging them to the WAL and rewriting them at the next checkpoint.
 ROW_GROUP_ROWS = 16_384
-# Read models that are views over the tables (and the d6 odds they use): nothing to derive per batch.
-# Created in this order (a view must follow those it reads).
-GAME_VIEWS = ("games_seen", "fct_states_views", "fct_roll_odds", "fct_casts", "fct_dispels",
-              "fct_flux_draws", "fct_card_draws", "fct_initiative")
-TOURNAMENT_VIEWS = ("fct_tournament_events", "dim_tournament_players", "dim_withdrawn_games", "fct_pairings",
-                    "dim_tournaments", "fct_results", "fct_standings")  # the first: a table
-DISPUTE_VIEWS = ("fct_disputes", "fct_rulings")
-STAT_VIEWS: tuple[str, ...] = ("stat_tables",)  # tables and macros; filled by projections.stats.refresh
-VIEWS = GAME_VIEWS + TOURNAMENT_VIEWS + DISPUTE_VIEWS + STAT_VIEWS
 # Events per batch (one transaction): large enough that the per-batch cost of the SQL files is small.
 BATCH_ROWS = 100_000
 # Checkpoint once, at the end of a run.
@@ -104,7 +94,7 @@ class Projector:
             con.execute(CREATE_TRACKING).fetchall()  # DuckDBTrackingRecorder(con) would use a cursor (not live)
             if read_ahead:
                 ahead = self._reading(con, read_ahead)
-            for name in ("schema", "macros"):
+            for name in SETUP:
                 for statement in statements(name):
                     con.execute(statement.sql).fetchall()
             _load_default_dice(con)
