@@ -3,6 +3,7 @@
 
 usage: python3 dev.py demo [ARGS...]   set up .venv, then run `rollcall demo ARGS...`
        python3 dev.py test [ARGS...]   set up .venv, then run pytest -n 2 [ARGS...]
+       python3 dev.py test --fast      the unit tests not marked slow (about a minute on two cores)
        python3 dev.py setup            only set up .venv
 
 Setup creates .venv (venv module) when missing and installs Rollcall into
@@ -101,6 +102,9 @@ def find_uv() -> str | None:
     return str(UV) if UV.exists() else None
 
 
+FAST_PYTEST_ARGS = ["tests/unit", "-m", "not slow", "-q"]
+
+
 def wants_own_workers(args: list[str]) -> bool:
     for i, arg in enumerate(args):
         if arg in ("-n", "--numprocesses") or arg.startswith(("-n", "--numprocesses=")):
@@ -128,6 +132,10 @@ def main(argv: list[str]) -> int:
         return 0
     if command == "demo":
         return run([ROLLCALL, "demo", *extra])
+    if "--fast" in extra:  # the unit tests alone, the slow ones left out: a quick check while working
+        extra = [a for a in extra if a != "--fast"]
+        extra = [*FAST_PYTEST_ARGS, *extra] if not any(not a.startswith("-") for a in extra) else [
+            "-m", "not slow", *extra]
     pytest_args = extra if wants_own_workers(extra) else [*DEFAULT_PYTEST_ARGS, *extra]
     return run([PYTHON, "-m", "pytest", *pytest_args])
 

@@ -12,7 +12,7 @@ import pytest
 
 from projections.publish import open_published, publish
 
-TIMEOUT = 60
+TIMEOUT = 120  # seconds for a spawned process to answer: generous, a loaded CI machine starts Python slowly
 
 
 def _writer(live: str, published: str, commands: Any, events: Any) -> None:

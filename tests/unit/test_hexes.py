@@ -427,6 +427,7 @@ def board_scenarios(draw):
     return fp, free, w, h
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(board_scenarios())
 def test_nearest_free_hexes_agrees_with_brute_force_scan_of_the_board(scenario):

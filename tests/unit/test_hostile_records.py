@@ -64,9 +64,13 @@ def test_an_optional_field_given_as_null_is_left_to_the_rules(app: Rollcall) -> 
 # --- an event given on the command line: the checks of a record line ----------------------------------------
 
 @pytest.fixture
-def cli_game(tmp_path):
+def cli_game(tmp_path, monkeypatch):
+    """A game imported by the command line into a data folder on disk (each command opens the store anew)."""
     from typer.testing import CliRunner
 
+    from domain.settings import PERSISTENCE_ENV
+
+    monkeypatch.delenv(PERSISTENCE_ENV)
     from cli.main import app as cli
 
     data = tmp_path / "data"

@@ -73,6 +73,7 @@ def simulated(system: str) -> list[list[str]]:
             for seed in options["seeds"]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("system", sorted(PLAYED))
 def test_every_action_offered_in_simulated_games_is_accepted_by_the_rules(system: str) -> None:
     states = 0
@@ -100,6 +101,7 @@ def test_every_event_of_the_golden_records_is_offered_at_its_state(path: Path) -
             assert offered(check_offers(game), event), f"seq {event['seq']} ({event['type']}) was not offered"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("system", ["t9a", "claustrophobia"])
 @pytest.mark.parametrize("seed", range(4))
 def test_a_random_walk_over_the_offered_actions_stays_legal(system: str, seed: int) -> None:

@@ -87,6 +87,7 @@ def texts(system: str, lines: list[dict]):
         game.record(event)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("system", sorted(PLAYED))
 def test_every_text_of_a_simulated_game_names_things_in_words(system: str) -> None:
     seen = 0

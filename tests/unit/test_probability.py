@@ -119,6 +119,7 @@ def test_invalid_arguments_are_refused() -> None:
 
 # --- Tornscape dice ---------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(die=named_die, data=st.data())
 def test_faces_probability_equals_brute_force(die: dict[str, int], data: st.DataObject) -> None:
@@ -139,6 +140,7 @@ def test_faces_probability_of_the_vortex_pairs_of_the_default_attack_die() -> No
     assert faces_probability(load_rule_data("tornscape")["dice"]["attack"], ["crit", "crit"]) == Fraction(1, 36)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(die=named_die, n=st.integers(min_value=0, max_value=5), k=st.integers(min_value=-1, max_value=6))
 def test_successes_exactly_equals_brute_force(die: dict[str, int], n: int, k: int) -> None:

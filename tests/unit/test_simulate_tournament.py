@@ -21,6 +21,7 @@ def play(system: str, players: int = 5, rounds: int = 3, seed: int = 7, **option
     return games, byes
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_the_same_seed_gives_byte_identical_records_and_another_seed_another_tournament(system: str) -> None:
     first, byes = play(system)
@@ -30,6 +31,7 @@ def test_the_same_seed_gives_byte_identical_records_and_another_seed_another_tou
     assert [g.lines for g in other] != [g.lines for g in first]
 
 
+@pytest.mark.slow
 def test_worker_processes_give_the_same_records_as_one_process() -> None:
     alone, _ = play("tornscape", players=8, rounds=2)
     pooled, _ = play("tornscape", players=8, rounds=2, workers=2)
@@ -58,6 +60,7 @@ def test_results_come_from_each_games_end(system: str) -> None:
         assert (header["tournament"], header["round"], header["table"]) == ("Test Cup", game.round, game.table)
 
 
+@pytest.mark.slow
 def test_players_keep_their_name_and_faction_and_never_meet_twice_when_avoidable() -> None:
     games, byes = play("tornscape", players=7, rounds=4)
     factions: dict[str, set[str]] = {}
@@ -101,6 +104,7 @@ def test_every_event_has_a_time_a_few_seconds_after_the_one_before(system: str) 
     assert turn_minutes and all(0.5 <= m <= 30 for m in turn_minutes)
 
 
+@pytest.mark.slow
 def test_tornscape_models_explore_the_vortices_they_head_for() -> None:
     explored = 0
     for seed in range(4):

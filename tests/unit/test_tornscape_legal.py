@@ -340,6 +340,7 @@ def simulated(seed: int, turns: int) -> Game:
 SEEDS = (3, 11, 29, 40)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", SEEDS)
 def test_every_action_offered_at_every_state_is_accepted_by_the_rules(seed: int) -> None:
     rng = random.Random(seed)

@@ -1,0 +1,45 @@
+"""`python3 dev.py test --fast`: the unit tests without the slow ones, on two workers; the whole suite stays the
+default (CI runs it)."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def dev():
+    spec = importlib.util.spec_from_file_location("dev_entry", ROOT / "dev.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def ran(monkeypatch, argv: list[str]) -> list[str]:
+    module = dev()
+    calls = []
+    monkeypatch.setattr(module, "ensure_venv", lambda: None)
+    monkeypatch.setattr(module, "run", lambda args: calls.append(args) or 0)
+    assert module.main(argv) == 0
+    [args] = calls
+    return args[args.index("pytest") + 1:]
+
+
+def test_fast_runs_the_unit_tests_that_are_not_slow_on_two_workers(monkeypatch) -> None:
+    assert ran(monkeypatch, ["test", "--fast"]) == ["-n", "2", "tests/unit", "-m", "not slow", "-q"]
+    assert ran(monkeypatch, ["test", "--fast", "tests/unit/test_hexes.py"]) == [
+        "-n", "2", "-m", "not slow", "tests/unit/test_hexes.py"]
+    assert ran(monkeypatch, ["test", "-q"]) == ["-n", "2", "-q"]  # everything, as CI runs it
+
+
+def test_the_fast_selection_leaves_out_the_slow_unit_tests_and_keeps_the_rest() -> None:
+    def collected(*args: str) -> int:
+        out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                              "tests/unit", *args], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+        return sum(1 for line in out.splitlines() if "::" in line)
+
+    every, fast = collected(), collected("-m", "not slow")
+    assert 0 < every - fast < every / 10  # a few slow ones out, the rule tests in
