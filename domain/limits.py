@@ -16,5 +16,6 @@ COUNT = 1_000_000        # ether, crystals converted, victory points of one even
 SCORE = 1_000_000_000    # a player's final score
 RULE_NUMBER = 1_000      # any number in a record's `rules` (rule data overrides)
 FACES = 256              # faces of one die, counting repeats (a digital roll draws one byte per die)
+LABEL = 80               # characters of what an `other` roll was for ("shooting: to hit")
 
-__all__ = ["BOARD_SIDE", "COUNT", "DICE", "FACES", "INTEGER", "RULE_NUMBER", "SCORE", "STAT"]
+__all__ = ["BOARD_SIDE", "COUNT", "DICE", "FACES", "INTEGER", "LABEL", "RULE_NUMBER", "SCORE", "STAT"]

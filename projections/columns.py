@@ -82,6 +82,7 @@ COLUMNS: dict[str, str] = {
     "header": "The game's header line (JSON).",
     "idx": "Index (0-based) of the die in its roll.",
     "judge": "The judge's name.",
+    "label": "What a roll of purpose other was for (e.g. shooting: to hit); empty for the other purposes.",
     "kind": "Kind (spell kind: normal, bound, attribute, replicable; ejection: ejected or displaced).",
     "last_seq": "Seq of the game's last event.",
     "line": "Line of the warrior's card the die selects.",
@@ -119,6 +120,7 @@ COLUMNS: dict[str, str] = {
     "planned_rounds": "Rounds planned.",
     "player": "Player id in the game (p1, p2).",
     "players": "The header's players (JSON).",
+    "needs": "The face each die of a roll of purpose other must reach to count as a success, if it names one.",
     "purpose": "Why the dice were rolled (dodge, stabilisation, explore, vortex_move, casting, dispel, miscast, "
                "initiative, attack, other).",
     "rank": "Rank in the standings (players tied on every tie-break share one).",

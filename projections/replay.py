@@ -46,7 +46,7 @@ CLOSES = pa.schema([("game", pa.string()), ("ruled", pa.bool_()), ("part", pa.st
                     ("valid_to_seq", pa.int64())])
 ROLLS = pa.schema([("game", pa.string()), ("seq", pa.int64()), ("player", pa.string()), ("purpose", pa.string()),
                    ("die", pa.string()), ("initial", JSON), ("faces", JSON), ("source", pa.string()),
-                   ("used_by_seq", pa.int64())])
+                   ("used_by_seq", pa.int64()), ("label", pa.string()), ("needs", pa.int64())])
 RESETS = pa.schema([("game", pa.string()), ("ruled", pa.bool_())])
 FAILURES = pa.schema([("game", pa.string()), ("stream_id", pa.string()), ("seq", pa.int64()), ("error", pa.string())])
 
@@ -187,7 +187,7 @@ class GameReplay:
         if tracker.rolls:
             self._rolls(batch, state, tracker.rolls)
         for gone in rolls_before - set(state.rolls) if correction else ():  # the rolls it took back
-            batch.rolls[(self.game, gone)] = (self.game, gone, None, None, None, None, None, None, None)
+            batch.rolls[(self.game, gone)] = (self.game, gone, None, None, None, None, None, None, None, None, None)
         if correction or kind == "RulingMade" and line.get("decision") == "void":
             self._rule_again(batch)
         elif self.ruled is not None:  # an event leaves out only earlier ones: this one holds in the as-ruled game
@@ -216,7 +216,7 @@ class GameReplay:
             if roll is not None:
                 batch.rolls[(self.game, seq)] = (self.game, seq, roll.player, roll.purpose, roll.die,
                                                  _json(list(roll.initial)), _json(roll.faces), roll.source,
-                                                 roll.used_by)
+                                                 roll.used_by, roll.label, roll.needs)
 
 
 class Replayer:

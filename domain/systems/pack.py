@@ -52,7 +52,8 @@ class GameSystem:
         "TurnStarted": EventSpec({"turn": integer}),
         "PhaseStarted": EventSpec({"phase": text}),
         "DiceRolled": EventSpec({"player": text, "purpose": one_of(*PURPOSES), "die": text, "faces": a_list},
-                                {"source": one_of("physical", "digital")}),
+                                {"source": one_of("physical", "digital"), "label": text,
+                                 "needs": integer_in(-limits.STAT, limits.STAT)}),
         "DieRerolled": EventSpec({"roll": integer, "index": integer, "face": any_value, "player": text}),
         "CardDrawn": EventSpec({"deck": text, "card": text, "player": text}),
         "PointsScored": EventSpec({"player": text, "points": integer_in(-limits.COUNT, limits.COUNT), "reason": text}),
@@ -291,11 +292,35 @@ class GameSystem:
             if not state.dice.is_face(die, face):
                 raise MalformedRecord(f"field `faces`: {json.dumps(face)} is not a face of the {die} die "
                                       f"({', '.join(map(str, state.dice.faces_of(die)))})", field="faces")
+        self._other_roll(state, event)
+
+    def _other_roll(self, state: GameState, event: dict) -> None:
+        """A roll outside the phases the rules model (purpose ``other``, in any phase) says what it was for in
+        ``label`` and, on a numbered die, the face a die must reach to count as a success in ``needs``; no
+        other purpose takes either (Rollcall's addition to the record format)."""
+        for name in ("label", "needs"):
+            if name in event and event["purpose"] != "other":
+                raise MalformedRecord(f"field `{name}`: only a roll of purpose `other` takes a {name} (this one is "
+                                      f"a {event['purpose']} roll)", field=name)
+        label = event.get("label")
+        if label is not None and not 0 < len(label.strip()) <= limits.LABEL:
+            raise MalformedRecord(f"field `label`: says what the roll was for in 1 to {limits.LABEL} characters",
+                                  field="label")
+        needs = event.get("needs")
+        if needs is not None:
+            faces = state.dice.faces_of(event["die"])
+            if not all(type(f) is int for f in faces):
+                raise MalformedRecord(f"field `needs`: the {event['die']} die has no numbers to reach "
+                                      f"({', '.join(map(str, faces))})", field="needs")
+            if not min(faces) <= needs <= max(faces):
+                raise MalformedRecord(f"field `needs`: {needs} is no face of the {event['die']} die "
+                                      f"({min(faces)} to {max(faces)})", field="needs")
 
     def apply_DiceRolled(self, state: GameState, event: dict) -> None:
         state.rolls[event["seq"]] = Roll(event["seq"], event["player"], event["purpose"], event["die"],
                                          list(event["faces"]), event.get("source", "physical"),
-                                         initial=tuple(event["faces"]))
+                                         initial=tuple(event["faces"]), label=event.get("label"),
+                                         needs=event.get("needs"))
         state.touch("rolls", event["seq"])
 
     def roll(self, state: GameState, seq: int, name: str = "roll") -> Roll:

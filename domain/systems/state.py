@@ -17,6 +17,8 @@ class Roll:
     source: str = "physical"
     used_by: int | None = None
     initial: tuple = ()
+    label: str | None = None  # a roll of purpose "other": what it was for ("shooting: to hit")
+    needs: int | None = None  # … and the face a die must reach to count as a success
 
 
 SCALAR = ""  # the key of a part of the state that is a single value (domain.timeline)

@@ -3,5 +3,6 @@
 DELETE FROM fct_rolls r USING batch_rolls b WHERE r.game = b.game AND r.seq = b.seq;
 
 INSERT INTO fct_rolls
-SELECT game, seq, player, purpose, die, json_array_length(faces), faces, source, used_by_seq FROM batch_rolls
+SELECT game, seq, player, purpose, die, json_array_length(faces), faces, source, used_by_seq, label, needs
+FROM batch_rolls
 WHERE die IS NOT NULL;

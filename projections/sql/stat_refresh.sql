@@ -28,35 +28,47 @@ WITH dice AS (
 SELECT *, CASE WHEN numbered THEN face::DOUBLE WHEN face IN ('success', 'crit') THEN 1.0 ELSE 0.0 END AS value
 FROM dice;
 
--- Every throw of the touched games: the dice of each roll as they first showed, and each re-roll.
+-- Every throw of the touched games: the dice of each roll as they first showed, and each re-roll; with the
+-- face a die of the roll must reach to count as a success (`needs`, a roll of purpose other), if any.
+CREATE OR REPLACE TEMP TABLE stat_touched_rolls AS
+SELECT * FROM stat_rows_of('fct_rolls', $few) r SEMI JOIN stat_touched t ON t.game = r.game;
+
 CREATE OR REPLACE TEMP TABLE stat_touched_shown AS
-SELECT f.game, f.roll_seq AS seq, f.roll_seq, f.player, f.purpose, f.die, 'roll' AS kind, f.original AS face
+SELECT f.game, f.roll_seq AS seq, f.roll_seq, f.player, f.purpose, f.die, 'roll' AS kind, f.original AS face,
+       r.needs, r.label
 FROM stat_rows_of('fct_dice', $few) f SEMI JOIN stat_touched t ON t.game = f.game
+LEFT JOIN stat_touched_rolls r ON r.game = f.game AND r.seq = f.roll_seq
 UNION ALL
-SELECT e.game, e.seq, r.seq, r.player, r.purpose, r.die, 'reroll', e.payload ->> 'face'
+SELECT e.game, e.seq, r.seq, r.player, r.purpose, r.die, 'reroll', e.payload ->> 'face', r.needs, r.label
 FROM stat_rows_of('fct_events', $few) e SEMI JOIN stat_touched t ON t.game = e.game
-JOIN (SELECT * FROM stat_rows_of('fct_rolls', $few) r SEMI JOIN stat_touched t ON t.game = r.game) r
-     ON r.game = e.game AND r.seq = (e.payload ->> 'roll')::BIGINT
+JOIN stat_touched_rolls r ON r.game = e.game AND r.seq = (e.payload ->> 'roll')::BIGINT
 WHERE e.type = 'DieRerolled' AND NOT e.taken_back;
 
 DELETE FROM stat_throws WHERE game IN (SELECT game FROM stat_touched);
 
 INSERT INTO stat_throws
-WITH moments AS (
-    SELECT game, die, bool_and(numbered) AS numbered, sum(sides * value) / any_value(total) AS mean,
+WITH needs AS (  -- each die with the face its dice must reach (NULL: none, every face its value)
+    SELECT DISTINCT game, die, needs FROM stat_touched_shown
+), valued AS (  -- a face's value: its number or success, or, where a roll names what a die needs, 1 if reached
+    SELECT d.game, d.die, n.needs, d.face, d.sides, d.total, d.numbered,
+           CASE WHEN n.needs IS NULL THEN d.value ELSE (d.face::DOUBLE >= n.needs)::INTEGER::DOUBLE END AS value
+    FROM stat_touched_dice d JOIN needs n ON n.game = d.game AND n.die = d.die
+), moments AS (
+    SELECT game, die, needs, bool_and(numbered) AND needs IS NULL AS numbered, sum(sides * value) / any_value(total) AS mean,
            sum(sides * value * value) / any_value(total) - (sum(sides * value) / any_value(total)) ** 2 AS var
-    FROM stat_touched_dice GROUP BY game, die
+    FROM valued GROUP BY game, die, needs
 ), throws AS (
-    SELECT s.game, s.seq, s.roll_seq, s.player, s.purpose, s.die, s.kind, count(*)::INTEGER AS n_dice,
+    SELECT s.game, s.seq, s.roll_seq, s.player, s.purpose, s.label, s.die, s.needs, s.kind, count(*)::INTEGER AS n_dice,
            sum(d.value) AS observed
-    FROM stat_touched_shown s JOIN stat_touched_dice d ON d.game = s.game AND d.die = s.die AND d.face = s.face
+    FROM stat_touched_shown s JOIN valued d ON d.game = s.game AND d.die = s.die AND d.face = s.face
+                                            AND d.needs IS NOT DISTINCT FROM s.needs
     GROUP BY ALL
 )
 SELECT t.game, t.seq, t.roll_seq, e.turn, t.player, t.purpose, t.die, t.kind,
        CASE WHEN die.numbered THEN 'pips' ELSE 'successes' END, t.n_dice, t.observed, t.n_dice * die.mean,
        t.n_dice * greatest(die.var, 0), t.observed - t.n_dice * die.mean,
-       CASE WHEN die.var > 1e-12 THEN (t.observed - t.n_dice * die.mean) / sqrt(t.n_dice * die.var) END
-FROM throws t JOIN moments die ON die.game = t.game AND die.die = t.die
+       CASE WHEN die.var > 1e-12 THEN (t.observed - t.n_dice * die.mean) / sqrt(t.n_dice * die.var) END, t.label
+FROM throws t JOIN moments die ON die.game = t.game AND die.die = t.die AND die.needs IS NOT DISTINCT FROM t.needs
 LEFT JOIN (SELECT ev.game, ev.seq, ev.turn
            FROM stat_rows_of('fct_events', $few) ev SEMI JOIN stat_touched touched ON touched.game = ev.game) e
        ON e.game = t.game AND e.seq = t.seq;
@@ -76,9 +88,10 @@ DELETE FROM stat_luck_dice WHERE game IN (SELECT game FROM stat_touched);
 
 INSERT INTO stat_luck_dice
 SELECT t.game, t.die, t.purpose, t.unit, count(*), sum(t.n_dice), sum(t.observed ORDER BY t.seq, t.kind),
-       sum(t.expected ORDER BY t.seq, t.kind), sum(t.luck ORDER BY t.seq, t.kind), sum(t.variance ORDER BY t.seq, t.kind)
+       sum(t.expected ORDER BY t.seq, t.kind), sum(t.luck ORDER BY t.seq, t.kind), sum(t.variance ORDER BY t.seq, t.kind),
+       t.label
 FROM stat_rows_of('stat_throws', $few) t SEMI JOIN stat_touched s ON s.game = t.game
-GROUP BY t.game, t.die, t.purpose, t.unit;
+GROUP BY t.game, t.die, t.purpose, t.label, t.unit;
 
 -- The touched games' faces before the refresh, taken out of stat_fairness_faces below.
 CREATE OR REPLACE TEMP TABLE stat_faces_before AS

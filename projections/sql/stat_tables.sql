@@ -12,7 +12,7 @@ CREATE TABLE IF NOT EXISTS stat_position (notification_id BIGINT);
 CREATE TABLE IF NOT EXISTS stat_throws (
     game VARCHAR, seq BIGINT, roll_seq BIGINT, turn BIGINT, player VARCHAR, purpose VARCHAR, die VARCHAR,
     kind VARCHAR, unit VARCHAR, n_dice INTEGER, observed DOUBLE, expected DOUBLE, variance DOUBLE, luck DOUBLE,
-    z_score DOUBLE);
+    z_score DOUBLE, label VARCHAR);  -- label: what a roll of purpose other was for
 
 -- The throws of stat_throws summed per game, player and unit (name and faction: the player's), and per
 -- game, die, purpose and unit: what the luck of a tournament or a season adds up, a row a game and player.
@@ -21,7 +21,7 @@ CREATE TABLE IF NOT EXISTS stat_luck (
     observed DOUBLE, expected DOUBLE, luck DOUBLE, variance DOUBLE);
 CREATE TABLE IF NOT EXISTS stat_luck_dice (
     game VARCHAR, die VARCHAR, purpose VARCHAR, unit VARCHAR, throws BIGINT, dice BIGINT, observed DOUBLE,
-    expected DOUBLE, luck DOUBLE, variance DOUBLE);
+    expected DOUBLE, luck DOUBLE, variance DOUBLE, label VARCHAR);
 
 -- Faces thrown (the same throws as stat_throws) per game, player and die, with every face of the die in
 -- force (thrown = 0 when it never showed) and its probability; spec names the die's faces and sides; name:
