@@ -16,6 +16,7 @@ import streamlit as st
 from dashboard import data, params, session, viewer
 from dashboard import corrections_ui as corrections
 from dashboard import record_ui as ui
+from dashboard.components import static_text
 from dashboard.record_component import board, tapped
 from domain.errors import GameNotFound
 from domain.systems.presentation import rolls_by_seq
@@ -30,6 +31,7 @@ NARROW_CSS = """<style>
 </style>"""
 
 st.html(NARROW_CSS)
+st.html(f"<style>{static_text('record_page.css')}</style>")
 st.title("Record a game")
 
 try:
@@ -88,12 +90,11 @@ def table(game: str, who) -> None:
         status.append("ended")
     st.markdown(f'<div class="rc-rec-status"><b>{escape(game)}</b> · {escape(" · ".join(status))} · '
                 f'{escape(scores)}</div>', unsafe_allow_html=True)
-    message = st.container()
+    left, right = st.container(key="rc-record-cols").columns([1.5, 1], gap="medium")
+    message = right.container()  # beside the controls (under the board on a tablet: a message never moves it)
     ui.show_message(game, state.seq, message)
     if not writable:
         message.info(session.asked("record", "record this game"), icon=":material/key:")
-
-    left, right = st.container(key="rc-record-cols").columns([1.5, 1], gap="medium")
     state_json = state.to_json()
     lines = list(state.lines)
 
