@@ -110,6 +110,12 @@ def test_on_a_tablet_the_board_has_the_width_and_a_tap_under_it_leaves_it_in_pla
             assert page.get_by_role("button", name=label, exact=True).count() == 0  # no stale offer stays
             assert page.get_by_role("button", name="activate Engeln Swordsman (Anna)", exact=True).count() == 1
             shot(page, "after-tap-820")
+            page.locator('[data-testid="stExpandSidebarButton"]').click()  # opened again, to sign in
+            page.locator("#stSidebar").get_by_text("Record").first.wait_for()
+            page.wait_for_timeout(400)
+            opened = board.bounding_box()
+            assert abs(opened["x"] - after["x"]) <= 2 and abs(opened["width"] - after["width"]) <= 2, (after, opened)
+            shot(page, "sidebar-opened-820")
         finally:
             context.close()
 
