@@ -73,8 +73,16 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(Path(SCREENSHOTS) / f"record-tablet-{name}.png"), full_page=True)
 
 
-def face_sizes(page, group: str) -> list[float]:
-    """The font size of each face of a die's picker (a radio group) or of the one-die face buttons."""
+FACES_JS = """(group) => {
+      const box = document.querySelector(group);
+      return box ? box.querySelectorAll('button').length : 0; }"""
+
+
+def face_sizes(page, group: str, faces: int) -> list[float]:
+    """The font size of each face of the dice pickers (radio groups) or of the one-die face buttons in
+    ``group``, once the page shows ``faces`` of them (and no other form)."""
+    page.wait_for_function(f"() => ({FACES_JS})({group!r}) === {faces}"
+                           " && document.querySelectorAll('[class*=st-key-rc-dice-]').length === 1")
     return page.evaluate("""(group) => {
       const box = document.querySelector(group);
       return box ? [...box.querySelectorAll('button')].filter(b => /[\\u2680-\\u2685\\u25cb\\u2605-\\u2736\\u2694\\u2726]|[^\\x00-\\x7f]/.test(b.innerText))
@@ -130,7 +138,7 @@ def test_dice_faces_to_tap_are_large_in_forms_of_several_dice_and_of_one(server)
             page.get_by_role("radiogroup", name="Dice").get_by_role("radio", name="3", exact=True).click()
             idle(page)
             page.get_by_role("radiogroup", name="Die 3").wait_for()
-            faces = face_sizes(page, ".st-key-rc-dice-faces")
+            faces = face_sizes(page, ".st-key-rc-dice-faces", 18)
             assert len(faces) == 18 and min(faces) >= FACE_LEAST, f"faces of {faces} px"
             for name in ("Die 1", "Die 2", "Die 3"):
                 option = page.get_by_role("radiogroup", name=name).get_by_role("radio").first.bounding_box()
@@ -138,7 +146,7 @@ def test_dice_faces_to_tap_are_large_in_forms_of_several_dice_and_of_one(server)
             shot(page, "three-dice-820")
             page.get_by_role("radiogroup", name="Dice").get_by_role("radio", name="1", exact=True).click()
             idle(page)
-            faces = face_sizes(page, ".st-key-rc-dice-one")
+            faces = face_sizes(page, ".st-key-rc-dice-one", 6)
             assert len(faces) == 6 and min(faces) >= FACE_LEAST, f"one die's faces of {faces} px"
             shot(page, "one-die-820")
         finally:
@@ -153,6 +161,7 @@ def test_a_vortex_facing_is_chosen_with_a_picture_of_each_facing(server) -> None
             page.get_by_role("button", name="move Vortex 1 and turn it …", exact=True).click()
             idle(page)
             pictures = page.locator(".rc-choice-picture svg.rc-facing")
+            pictures.first.wait_for()
             assert pictures.count() == 6
             assert [pictures.nth(i).get_attribute("data-facing") for i in range(6)] == [str(i) for i in range(6)]
             assert all(pictures.nth(i).bounding_box()["width"] >= TOKEN_LEAST for i in range(6))
