@@ -22,9 +22,9 @@ from domain.errors import GameNotFound
 from domain.systems.presentation import rolls_by_seq
 
 NARROW_CSS = """<style>
-.st-key-rc-record-cols [data-testid="stHorizontalBlock"]{flex-wrap:wrap}
-.st-key-rc-record-cols [data-testid="stColumn"]:first-child{min-width:min(100%,420px)}
-.st-key-rc-record-cols [data-testid="stColumn"]:last-child{min-width:min(100%,320px)}
+.st-key-rc-record-cols>[data-testid="stLayoutWrapper"]>[data-testid="stHorizontalBlock"]{flex-wrap:wrap}
+.st-key-rc-record-cols>[data-testid="stLayoutWrapper"]>[data-testid="stHorizontalBlock"]>[data-testid="stColumn"]:first-child{min-width:min(100%,420px)}
+.st-key-rc-record-cols>[data-testid="stLayoutWrapper"]>[data-testid="stHorizontalBlock"]>[data-testid="stColumn"]:last-child{min-width:min(100%,320px)}
 .st-key-rc-picked{background:rgba(255,224,102,.12)}
 .rc-rec-line{font-size:.9rem;margin:.1rem 0}.rc-rec-line s{opacity:.6}
 .rc-rec-status{font-size:1.05rem}

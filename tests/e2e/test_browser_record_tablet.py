@@ -81,8 +81,8 @@ FACES_JS = """(group) => {
 def face_sizes(page, group: str, faces: int) -> list[float]:
     """The font size of each face of the dice pickers (radio groups) or of the one-die face buttons in
     ``group``, once the page shows ``faces`` of them (and no other form)."""
-    page.wait_for_function(f"() => ({FACES_JS})({group!r}) === {faces}"
-                           " && document.querySelectorAll('[class*=st-key-rc-dice-]').length === 1")
+    others = ", ".join(f".st-key-rc-dice-{kind}" for kind in ("faces", "one", "open") if f"-{kind}" not in group)
+    page.wait_for_function(f"() => ({FACES_JS})({group!r}) === {faces} && !document.querySelector({others!r})")
     return page.evaluate("""(group) => {
       const box = document.querySelector(group);
       return box ? [...box.querySelectorAll('button')].filter(b => /[\\u2680-\\u2685\\u25cb\\u2605-\\u2736\\u2694\\u2726]|[^\\x00-\\x7f]/.test(b.innerText))
