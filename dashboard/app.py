@@ -8,7 +8,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard import params, session, viewer
+from dashboard import params, session, tablet, viewer
 from dashboard.live import follow_updates, run_page
 
 PAGES_DIR = Path(__file__).parent / "views"
@@ -40,6 +40,7 @@ page = st.navigation(PAGES)
 for problem in params.bound_link():  # a link's parameter past its bound is said and left out, on every page
     st.warning(problem, icon=":material/link_off:")
 session.sidebar()  # the one sign-in of the device, on every page
+tablet.fold_sidebar_when_narrow()
 # every page says when the read models are behind and shows new events by itself (dashboard/live.py), and a
 # spectator's delayed games move on as their events come due
 follow_updates(rerun=page.url_path not in SELF_FOLLOWING, watch=viewer.seen)

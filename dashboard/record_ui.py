@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from html import escape
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -223,14 +224,20 @@ def choose(name: str, choice: Choice, key: str, pres: Presentation, names: Names
                             value=None)
     elif choice.kind == "one_of":
         labels = [value_text(v, pres, names) for v in choice.values]
+        pictures = [pres.choice_picture(name, v) for v in choice.values]
+        if all(pictures):  # a small picture of each value (a vortex's facing), in the order of the choices
+            st.markdown('<div class="rc-choice-pictures">' + "".join(
+                f'<figure class="rc-choice-picture">{picture}<figcaption>{escape(label)}</figcaption></figure>'
+                for picture, label in zip(pictures, labels)) + "</div>", unsafe_allow_html=True)
         if len(labels) <= 8 and len(set(labels)) == len(labels):
             st.segmented_control(title.capitalize(), labels, key=key)
         else:
             st.selectbox(title.capitalize(), labels, index=None, key=key)
     else:
-        for i in range(choice.count):
-            st.segmented_control(f"Die {i + 1}" if choice.count > 1 else "Face",
-                                 [die_symbol(f) for f in choice.values], key=f"{key}:{i}")
+        with st.container(key="rc-dice-open"):
+            for i in range(choice.count):
+                st.segmented_control(f"Die {i + 1}" if choice.count > 1 else "Face",
+                                     [die_symbol(f) for f in choice.values], key=f"{key}:{i}")
     return chosen(choice, key, pres, names)
 
 
@@ -335,16 +342,17 @@ def roll_form(game: str, offer: Offer, names: Names, *, digital: bool) -> None:
         return
     choice = action.open["faces"]
     if dice == 1:  # one die: each face is a button that records at once
-        cols = st.columns(len(choice.values))
+        cols = st.container(key="rc-dice-one").columns(len(choice.values))
         for col, face in zip(cols, choice.values):
             col.button(f"{die_symbol(face)} {face}", key=f"rc-face:{face}", on_click=write,
                        args=(game, action.fill(faces=[face])), kwargs={"done": f"{offer.label}: {face}"},
                        width="stretch")
         st.button("Cancel", key="rc-cancel", on_click=unpick)
         return
-    for i in range(dice):
-        st.segmented_control(f"Die {i + 1}", [die_symbol(f) for f in choice.values],
-                             key=f"{dice_key(offer.key, dice)}:{i}")
+    with st.container(key="rc-dice-faces"):
+        for i in range(dice):
+            st.segmented_control(f"Die {i + 1}", [die_symbol(f) for f in choice.values],
+                                 key=f"{dice_key(offer.key, dice)}:{i}")
     ready = all(f is not None for f in faces_held(choice, dice_key(offer.key, dice), dice))
     cols = st.columns(2)
     cols[0].button("Record", type="primary", disabled=not ready, key="rc-record", on_click=write_faces,

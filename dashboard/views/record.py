@@ -14,22 +14,24 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from dashboard import data, params, session, viewer
+from dashboard import corrections_ui as corrections
 from dashboard import record_ui as ui
+from dashboard.components import static_text
 from dashboard.record_component import board, tapped
-from domain.corrections import in_play
 from domain.errors import GameNotFound
 from domain.systems.presentation import rolls_by_seq
 
 NARROW_CSS = """<style>
-.st-key-rc-record-cols [data-testid="stHorizontalBlock"]{flex-wrap:wrap}
-.st-key-rc-record-cols [data-testid="stColumn"]:first-child{min-width:min(100%,420px)}
-.st-key-rc-record-cols [data-testid="stColumn"]:last-child{min-width:min(100%,320px)}
+.st-key-rc-record-cols>[data-testid="stLayoutWrapper"]>[data-testid="stHorizontalBlock"]{flex-wrap:wrap}
+.st-key-rc-record-cols>[data-testid="stLayoutWrapper"]>[data-testid="stHorizontalBlock"]>[data-testid="stColumn"]:first-child{min-width:min(100%,420px)}
+.st-key-rc-record-cols>[data-testid="stLayoutWrapper"]>[data-testid="stHorizontalBlock"]>[data-testid="stColumn"]:last-child{min-width:min(100%,320px)}
 .st-key-rc-picked{background:rgba(255,224,102,.12)}
 .rc-rec-line{font-size:.9rem;margin:.1rem 0}.rc-rec-line s{opacity:.6}
 .rc-rec-status{font-size:1.05rem}
 </style>"""
 
 st.html(NARROW_CSS)
+st.html(f"<style>{static_text('record_page.css')}</style>")
 st.title("Record a game")
 
 try:
@@ -88,12 +90,11 @@ def table(game: str, who) -> None:
         status.append("ended")
     st.markdown(f'<div class="rc-rec-status"><b>{escape(game)}</b> · {escape(" · ".join(status))} · '
                 f'{escape(scores)}</div>', unsafe_allow_html=True)
-    message = st.container()
+    left, right = st.container(key="rc-record-cols").columns([1.5, 1], gap="medium")
+    message = right.container()  # beside the controls (under the board on a tablet: a message never moves it)
     ui.show_message(game, state.seq, message)
     if not writable:
         message.info(session.asked("record", "record this game"), icon=":material/key:")
-
-    left, right = st.container(key="rc-record-cols").columns([1.5, 1], gap="medium")
     state_json = state.to_json()
     lines = list(state.lines)
 
@@ -146,17 +147,7 @@ def table(game: str, who) -> None:
     with right:
         if writable and lines and not state.sealed:
             with st.expander("Corrections"):
-                playing = in_play(state)
-                if playing:
-                    last = playing[-1]
-                    st.button(f"Take back seq {last['seq']}: {pres.summary(last, rolls, names)}", key="rc-take-back",
-                              on_click=ui.write, args=(game, {"type": "TakenBack", "from": last["seq"]}),
-                              kwargs={"done": f"took back seq {last['seq']}"}, width="stretch")
-                    first = st.number_input("Take back every event from seq", min_value=playing[0]["seq"],
-                                            max_value=last["seq"], value=last["seq"], step=1, key="rc-take-from")
-                    st.button("Take back from there", key="rc-take-back-from", on_click=ui.write,
-                              args=(game, {"type": "TakenBack", "from": int(first)}),
-                              kwargs={"done": f"took back from seq {int(first)}"})
+                corrections.take_back(game, state, pres, rolls, names)
                 with st.form("rc-note", border=False, clear_on_submit=True):
                     note = st.text_input("A note for the record", key="rc-note-text", max_chars=params.MAX_TEXT)
                     if st.form_submit_button("Add the note") and note.strip():
@@ -164,19 +155,7 @@ def table(game: str, who) -> None:
                         st.rerun()
         if lines and session.may("judge") and (who is not None or not session.needs_keys()):
             with st.expander("Rewind (a judge)"):
-                with st.form("rc-rewind", border=False):
-                    to = st.number_input("Replay from seq", min_value=0, max_value=max(state.seq - 1, 0), step=1,
-                                         key="rc-rewind-to")
-                    judge = st.text_input("Judge", value=who.name if who else "", key="rc-rewind-judge",
-                                          max_chars=params.MAX_NAME)
-                    text = st.text_input("Why", key="rc-rewind-text", max_chars=params.MAX_TEXT)
-                    if st.form_submit_button("Rewind the game"):
-                        if judge.strip() and text.strip():
-                            ui.write(game, {"type": "GameRewound", "to": int(to), "judge": judge.strip(),
-                                            "text": text.strip()}, done=f"rewound to seq {int(to)}")
-                        else:
-                            ui.say("error", "A rewind needs the judge's name and why.", game)
-                        st.rerun()
+                corrections.rewind(game, state, pres, rolls, names, who.name if who else "")
 
     with right:
         out = state.voided | state.taken_back

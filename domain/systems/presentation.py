@@ -337,6 +337,11 @@ class Presentation:
             return next((m[token] for m in kinds if token in m), words(token))
         return _TOKEN.sub(word, label)
 
+    def choice_picture(self, name: str, value: Any) -> str | None:
+        """A small picture (inline SVG) of one value of an open field ``name`` a page offers to choose (a
+        vortex's facing), or None: the value's words are enough."""
+        return None
+
     def taps(self, actions: list, state: dict) -> Taps:
         """What a tap on the picture of ``state`` (the replay state) may record among ``actions`` (legal
         actions): nothing for a pack whose picture has no board to tap."""

@@ -90,12 +90,16 @@ class Table:
 
     def hex(self, q: int, r: int) -> None:
         self.idle()
-        self.page.locator(f'svg polygon.rc-hex[data-hex="{q},{r}"]').click(force=True)
+        found = self.page.locator(f'svg polygon.rc-hex[data-hex="{q},{r}"]')
+        found.evaluate("e => e.scrollIntoView({block: 'center'})")  # not under the page's fixed header
+        found.click(force=True)
         self.recorded()
 
     def model(self, mid: str) -> None:
         self.idle()
-        self.page.locator(f"svg g#model-{mid}").click()
+        found = self.page.locator(f"svg g#model-{mid}")
+        found.evaluate("e => e.scrollIntoView({block: 'center'})")
+        found.click()
         self.recorded()
 
     def shot(self, name: str) -> None:

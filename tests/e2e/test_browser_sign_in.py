@@ -59,6 +59,15 @@ def sidebar(page):
     return page.locator(SIDEBAR)
 
 
+def open_sidebar(page) -> None:
+    """On a tablet the sidebar is folded away when a tab first loads the dashboard: open it, as a person who
+    signs in does (it stays open for the tab)."""
+    page.wait_for_function("() => window.__rcSidebarFolded")
+    if page.locator('#stSidebar[data-collapsed="true"]').count():
+        page.locator('[data-testid="stExpandSidebarButton"]').click()
+        page.locator('#stSidebar[data-collapsed="false"]').wait_for(state="attached")
+
+
 def sign_in(page, key: str) -> None:
     sidebar(page).get_by_label("Your key", exact=True).fill(key)
     sidebar(page).get_by_role("button", name="Sign in").click()
@@ -136,6 +145,7 @@ def test_a_judge_rules_with_the_sidebar_sign_in_and_after_sign_out_the_next_pers
         page = context.new_page()
         page.set_default_timeout(20_000)
         page.goto(f"{base}/dispute?game={GAME}&seq=6")
+        open_sidebar(page)
         sign_in(page, keys["judge"])
         assert page.locator("[data-testid=stMain] input[type=password]").count() == 0  # no key field in a form
         form = page.locator("[data-testid='stForm']").filter(has_text="Record a ruling")

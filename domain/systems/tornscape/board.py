@@ -115,6 +115,21 @@ def facing_angle(facing: int) -> float:
     return math.degrees(math.atan2(dy, dx))
 
 
+def facing_svg(facing: int, size: float = 44) -> str:
+    """A small picture of a facing (0–5) for a form offering it: a hex, as the board draws them, with an
+    arrow from its centre the way a vortex facing it points on the board."""
+    c, r = size / 2, size * 0.46
+    corners = " ".join(f"{c + r * math.cos(math.radians(60 * k - 30)):.1f},{c + r * math.sin(math.radians(60 * k - 30)):.1f}"
+                       for k in range(6))
+    arrow = (f'<g transform="translate({c:.1f},{c:.1f}) rotate({facing_angle(facing):.1f})">'
+             f'<line x1="{-r * .35:.1f}" y1="0" x2="{r * .55:.1f}" y2="0" stroke="#1f4e8c" stroke-width="{size * .07:.1f}" '
+             f'stroke-linecap="round"/><polygon points="{r * .8:.1f},0 {r * .38:.1f},{-r * .3:.1f} {r * .38:.1f},{r * .3:.1f}" '
+             f'fill="#1f4e8c"/></g>')
+    return (f'<svg class="rc-facing" data-facing="{facing % 6}" xmlns="http://www.w3.org/2000/svg" width="{size:g}" '
+            f'height="{size:g}" viewBox="0 0 {size:g} {size:g}" role="img"><title>facing {facing % 6}</title>'
+            f'<polygon points="{corners}" fill="#f6f1e3" stroke="#7a6f5a" stroke-width="1.5"/>{arrow}</svg>')
+
+
 def _shown(kind: str, tid: str, thing: dict | None) -> tuple[str, list, dict]:
     """The element id of a thing of the board, where it stands (nowhere: hidden) and the thing itself."""
     return f"{kind}-{tid}", positions((thing or {}).get("at")), thing or {}

@@ -261,6 +261,11 @@ class TornscapePresentation(Presentation):
         return bd.board_scene(header, changes, lines, self.pack.state_class.OBJECT_PARTS, names, self.highlight,
                               lambda state: self.status_look(state, names), skip=skip)
 
+    def choice_picture(self, name: str, value: Any) -> str | None:
+        if name == "facing" and isinstance(value, int) and not isinstance(value, bool):
+            return bd.facing_svg(value)
+        return None
+
     def taps(self, actions: list, state: dict) -> Taps:
         """A tap on a hex records the move ending there, or the ejection or marker push to it (for a large
         model any hex of the hexon picks its centre: hexons never overlap); a tap on a model activates it.

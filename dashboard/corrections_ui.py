@@ -1,0 +1,120 @@
+"""The Record page's corrections: a scorekeeper's take-back and a judge's rewind.
+
+Each shows the events it would take out of play — struck through, in words — before anything is stored,
+starts on the last event (the mis-tap noticed at once), and is stored only at a second tap (Confirm).
+Changing what it would take out, or the game moving on, puts the pending confirmation away.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import streamlit as st
+
+from dashboard import params
+from dashboard import record_ui as ui
+from domain.corrections import in_play
+from domain.systems.presentation import Names, Presentation, plural
+
+TAKE_FROM = "rc-take-from"
+TAKE_PENDING = "rc-take-pending"  # (game, from, seq shown) of a take-back tapped once
+REWIND_TO = "rc-rewind-to"
+REWIND_JUDGE = "rc-rewind-judge"
+REWIND_TEXT = "rc-rewind-text"
+REWIND_PENDING = "rc-rewind-pending"  # (game, to, judge, text, seq shown) of a rewind tapped once
+DEFAULTS_AT = "rc-corrections-at"  # (game, seq) the inputs' defaults were set for
+
+
+def defaults(game: str, seq: int, playing: list[dict]) -> None:
+    """Start both inputs on the last event in play whenever the game shown changes (a write, another
+    device): the take-back from it, the rewind to just before it; a confirmation pending is put away."""
+    if st.session_state.get(DEFAULTS_AT) == (game, seq):
+        return
+    st.session_state[DEFAULTS_AT] = (game, seq)
+    last = playing[-1]["seq"] if playing else seq
+    st.session_state[TAKE_FROM] = last
+    st.session_state[REWIND_TO] = max(min(last - 1, seq - 1), 0)
+    st.session_state.pop(TAKE_PENDING, None)
+    st.session_state.pop(REWIND_PENDING, None)
+
+
+def struck(lines: list[dict], pres: Presentation, rolls: dict, names: Names, kind: str) -> str:
+    """The events a correction (``kind``: take-back, rewind) takes out, one a line, struck through and in words."""
+    return "".join(f'<div class="rc-rec-line rc-taken-{kind}"><s>{line["seq"]}. {escape(pres.summary(line, rolls, names))}'
+                   f'</s></div>' for line in lines)
+
+
+def forget(key: str) -> None:
+    st.session_state.pop(key, None)
+
+
+def confirm_take_back(game: str, first: int, count: int) -> None:
+    st.session_state.pop(TAKE_PENDING, None)
+    ui.write(game, {"type": "TakenBack", "from": first},
+             done=f"took back {plural(count, 'event')} from seq {first}")
+
+
+def confirm_rewind(game: str, to: int, judge: str, text: str) -> None:
+    st.session_state.pop(REWIND_PENDING, None)
+    ui.write(game, {"type": "GameRewound", "to": to, "judge": judge, "text": text}, done=f"rewound to seq {to}")
+
+
+def take_back(game: str, state, pres: Presentation, rolls: dict, names: Names) -> None:
+    """Take back every event in play from a seq (the last by default): shown, then confirmed."""
+    playing = in_play(state)
+    defaults(game, state.seq, playing)
+    if not playing:
+        st.caption("No event in play to take back.")
+        return
+    first = int(st.number_input("Take back every event from seq", min_value=playing[0]["seq"],
+                                max_value=playing[-1]["seq"], step=1, key=TAKE_FROM,
+                                on_change=forget, args=(TAKE_PENDING,)))
+    taken = in_play(state, first - 1)
+    st.markdown(f"<div class='rc-taken-title'>Taken back ({plural(len(taken), 'event')}):</div>"
+                + struck(taken, pres, rolls, names, "take-back"), unsafe_allow_html=True)
+    pending = st.session_state.get(TAKE_PENDING)
+    if pending != (game, first, state.seq):
+        st.session_state.pop(TAKE_PENDING, None)
+        st.button("Take back", key="rc-take-back", width="stretch",
+                  on_click=st.session_state.__setitem__, args=(TAKE_PENDING, (game, first, state.seq)))
+        return
+    st.warning(f"Nothing is stored yet: confirm to take back {plural(len(taken), 'event')}.", icon=":material/undo:")
+    cols = st.columns(2)
+    cols[0].button("Confirm take-back", type="primary", key="rc-take-confirm", width="stretch",
+                   on_click=confirm_take_back, args=(game, first, len(taken)))
+    cols[1].button("Keep them", key="rc-take-cancel", width="stretch", on_click=forget, args=(TAKE_PENDING,))
+
+
+def rewind(game: str, state, pres: Presentation, rolls: dict, names: Names, judge_name: str) -> None:
+    """A judge's rewind to a seq (just before the last event by default): shown, then confirmed."""
+    playing = in_play(state)
+    defaults(game, state.seq, playing)
+    if not st.session_state.get(REWIND_JUDGE) and judge_name:
+        st.session_state[REWIND_JUDGE] = judge_name
+    to = int(st.number_input("Keep the game up to seq (every event in play after it is taken out)", min_value=0,
+                             max_value=max(state.seq - 1, 0), step=1, key=REWIND_TO,
+                             on_change=forget, args=(REWIND_PENDING,)))
+    judge = st.text_input("Judge", key=REWIND_JUDGE, max_chars=params.MAX_NAME).strip()
+    text = st.text_input("Why", key=REWIND_TEXT, max_chars=params.MAX_TEXT).strip()
+    taken = in_play(state, to)
+    st.markdown(f"<div class='rc-taken-title'>Taken out ({plural(len(taken), 'event')}):</div>"
+                + struck(taken, pres, rolls, names, "rewind"), unsafe_allow_html=True)
+    pending = st.session_state.get(REWIND_PENDING)
+    if pending != (game, to, judge, text, state.seq):
+        st.session_state.pop(REWIND_PENDING, None)
+
+        def ask() -> None:  # the fields as they are at the tap
+            now = [(st.session_state.get(k) or "").strip() for k in (REWIND_JUDGE, REWIND_TEXT)]
+            if all(now):
+                st.session_state[REWIND_PENDING] = (game, int(st.session_state[REWIND_TO]), *now, state.seq)
+            else:
+                ui.say("error", "A rewind needs the judge's name and why.", game)
+
+        st.button("Rewind the game", key="rc-rewind", width="stretch", on_click=ask)
+        return
+    st.warning(f"Nothing is stored yet: confirm to take {plural(len(taken), 'event')} out of play.",
+               icon=":material/fast_rewind:")
+    cols = st.columns(2)
+    cols[0].button("Confirm rewind", type="primary", key="rc-rewind-confirm", width="stretch",
+                   on_click=confirm_rewind, args=(game, to, judge, text))
+    cols[1].button("Keep the game", key="rc-rewind-cancel", width="stretch", on_click=forget, args=(REWIND_PENDING,))
