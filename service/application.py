@@ -364,9 +364,9 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         return game, seed
 
     def roll(self, game_id: str, player: str, purpose: str, die: str, count: int, *, after: int | None = None,
-             at: str | None = None) -> dict:
+             at: str | None = None, needs: int | None = None, label: str | None = None) -> dict:
         """Roll ``count`` digital dice for ``player``: the faces come from the committed seed (``at``: the time
-        at the table)."""
+        at the table; a roll of purpose other may say the face each die ``needs`` and what it was for)."""
         game, seed = self._digital_game(game_id)
         if die not in game.state.dice.data:
             raise MalformedRecord(f"unknown die '{die}' (dice in force: {', '.join(game.state.dice.data)})",
@@ -375,7 +375,8 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
             raise MalformedRecord("a roll has 1 to 100 dice", field="count")
         faces = randomness.roll(seed, game_id, game.state.seq + 1, game.state.dice.data[die], count)
         event = {"type": "DiceRolled", "player": player, "purpose": purpose, "die": die, "faces": faces,
-                 "source": "digital"}
+                 "source": "digital", **({"needs": needs} if needs is not None else {}),
+                 **({"label": label} if label else {})}
         return self.record(game_id, {**event, "at": at} if at else event, after=after, made_here=True)
 
     def draw_card(self, game_id: str, vortex: str | None = None, *, after: int | None = None,

@@ -15,6 +15,7 @@ import streamlit as st
 
 from dashboard import data, params, session, viewer
 from dashboard import corrections_ui as corrections
+from dashboard import other_roll
 from dashboard import record_ui as ui
 from dashboard.components import static_text
 from dashboard.record_component import board, tapped
@@ -145,6 +146,9 @@ def table(game: str, who) -> None:
         rolls = rolls_by_seq(lines)
 
     with right:
+        if writable and not state.sealed:
+            with st.expander("Other roll…"):
+                other_roll.form(game, state, names, lines, digital=digital)
         if writable and lines and not state.sealed:
             with st.expander("Corrections"):
                 corrections.take_back(game, state, pres, rolls, names)
