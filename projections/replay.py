@@ -46,7 +46,8 @@ CLOSES = pa.schema([("game", pa.string()), ("ruled", pa.bool_()), ("part", pa.st
                     ("valid_to_seq", pa.int64())])
 ROLLS = pa.schema([("game", pa.string()), ("seq", pa.int64()), ("player", pa.string()), ("purpose", pa.string()),
                    ("die", pa.string()), ("initial", JSON), ("faces", JSON), ("source", pa.string()),
-                   ("used_by_seq", pa.int64()), ("label", pa.string()), ("needs", pa.int64())])
+                   ("used_by_seq", pa.int64()), ("label", pa.string()), ("needs", pa.int64()),
+                   ("successes", pa.int64()), ("p_outcome", pa.float64())])
 RESETS = pa.schema([("game", pa.string()), ("ruled", pa.bool_())])
 FAILURES = pa.schema([("game", pa.string()), ("stream_id", pa.string()), ("seq", pa.int64()), ("error", pa.string())])
 
@@ -185,9 +186,9 @@ class GameReplay:
         rolls_before = set(state.rolls) if correction else ()
         self.played.add(batch, seq, tracker.apply(line))
         if tracker.rolls:
-            self._rolls(batch, state, tracker.rolls)
+            self._rolls(batch, system, state, tracker.rolls)
         for gone in rolls_before - set(state.rolls) if correction else ():  # the rolls it took back
-            batch.rolls[(self.game, gone)] = (self.game, gone, None, None, None, None, None, None, None, None, None)
+            batch.rolls[(self.game, gone)] = (self.game, gone, *(None,) * 11)
         if correction or kind == "RulingMade" and line.get("decision") == "void":
             self._rule_again(batch)
         elif self.ruled is not None:  # an event leaves out only earlier ones: this one holds in the as-ruled game
@@ -210,13 +211,17 @@ class GameReplay:
         for line in as_ruled(self.lines):
             self.ruled.add(batch, line["seq"], tracker.apply(line))
 
-    def _rolls(self, batch: Batch, state, seqs: list[int]) -> None:
+    def _rolls(self, batch: Batch, system, state, seqs: list[int]) -> None:
         for seq in seqs:
             roll = state.rolls.get(seq)
             if roll is not None:
+                try:
+                    successes, p = system.roll_odds(state, roll)  # the pack's: how its rules judge the roll
+                except Exception:  # noqa: BLE001  a roll the rules refuse (a lenient import): no odds
+                    successes = p = None
                 batch.rolls[(self.game, seq)] = (self.game, seq, roll.player, roll.purpose, roll.die,
                                                  _json(list(roll.initial)), _json(roll.faces), roll.source,
-                                                 roll.used_by, roll.label, roll.needs)
+                                                 roll.used_by, roll.label, roll.needs, successes, p)
 
 
 class Replayer:

@@ -17,6 +17,7 @@ from domain.record import bounded, did_you_mean, near_miss
 from domain.systems.actions import Action, count, one_of as one_value
 from domain.systems.dice import Dice, load_rule_data, merge
 from domain.systems.presentation import Presentation
+from domain.systems.odds import chance, exactly, shown_chance
 from domain.systems.fields import (CORRECTIONS, JUDGE_EVENTS, PURPOSES, EventSpec, a_list, an_object, any_value, integer,
                                    integer_in, integers, one_of, text, text_or_null, texts)
 from domain.systems.state import Checks, GameState, Roll
@@ -231,6 +232,29 @@ class GameSystem:
         """The rule broken when a record gives derived field ``name`` as ``given`` but the rules give
         ``value`` (called before the event is applied); systems refine the spec's default."""
         return self.specs[event["type"]].derived[name]
+
+    # how each purpose's roll is judged, where it is not by the faces shown: "successes" (exactly that many
+    # successes), "any" (at least one success, or none); systems name their own (Tornscape: explore, dodge)
+    roll_outcomes: ClassVar[dict[str, str]] = {}
+
+    def roll_odds(self, state: GameState, roll) -> tuple[int, float]:
+        """A roll's successes and the exact probability of its outcome under the dice in force: a roll that
+        names the face its dice need (purpose other), exactly that many dice reaching it; a purpose the pack
+        judges by successes (``roll_outcomes``), exactly that many, or at least one or none; any other roll,
+        the faces shown, in any order."""
+        die, faces = state.dice.data[roll.die], list(roll.faces)
+        if roll.needs is not None:
+            reached = sum(1 for f in faces if f >= roll.needs)
+            return reached, exactly(len(faces), reached, chance(die, lambda f: int(f) >= roll.needs))
+        successes = state.dice.successes(faces)
+        p = chance(die, lambda f: state.dice.successes([f]) == 1)
+        judged = self.roll_outcomes.get(roll.purpose)
+        if judged == "successes":
+            return successes, exactly(len(faces), successes, p)
+        if judged == "any":
+            none = (1 - p) ** len(faces)
+            return successes, 1 - none if successes else none
+        return successes, shown_chance(die, faces)
 
     def odds(self, state: GameState, event: dict) -> dict[str, float] | None:
         """The exact probability of each outcome the event decides (e.g. ``{"pass": 0.58, "miscast": 0.03}``),

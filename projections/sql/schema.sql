@@ -37,7 +37,8 @@ CREATE TABLE IF NOT EXISTS fct_events (
 CREATE TABLE IF NOT EXISTS fct_rolls (
     game VARCHAR, seq BIGINT, player VARCHAR, purpose VARCHAR, die VARCHAR, n_dice INTEGER,
     faces JSON, source VARCHAR, used_by_seq BIGINT,  -- faces as finally shown (after re-rolls)
-    label VARCHAR, needs INTEGER);  -- a roll of purpose other: what for, and the face a die must reach (if any)
+    label VARCHAR, needs INTEGER,  -- a roll of purpose other: what for, and the face a die must reach (if any)
+    successes INTEGER, p_outcome DOUBLE);  -- its successes, and the exact chance of its outcome (the rules pack's)
 
 CREATE TABLE IF NOT EXISTS fct_dice (
     game VARCHAR, roll_seq BIGINT, idx INTEGER, original VARCHAR, final VARCHAR, rerolled BOOLEAN,

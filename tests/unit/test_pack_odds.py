@@ -101,3 +101,42 @@ def test_events_that_decide_nothing_by_chance_have_no_odds() -> None:
     for name in ("tornscape", "claustrophobia"):
         other = system_for(name)
         assert other.odds(None, {"type": "DiceRolled"}) is None
+
+
+# --- a roll's odds: the pack judges it (Tornscape's explore and dodge by successes, a roll that needs a face by
+# the dice reaching it, any other by the faces shown) -------------------------------------------------------------
+
+def tornscape_state():
+    system = system_for("tornscape")
+    header = {"rollcall": 1, "system": "tornscape", "game": "g", "players": PLAYERS,
+              "setup": {"board": {"width": 6, "height": 6}}}
+    made = system.new_state(header)
+    system.check_setup(made, Checks(strict=True))
+    return system, made
+
+
+def test_a_rolls_odds_follow_how_the_pack_judges_its_purpose() -> None:
+    from domain.systems.state import Roll
+    from exact_odds import at_least_one_success, faces_probability, successes_exactly
+
+    system, st = tornscape_state()
+    attack = {k: v for k, v in st.dice.data["attack"].items()}
+    explore = Roll(1, "p1", "explore", "attack", ["crit", "success", "blank"])
+    assert system.roll_odds(st, explore) == (2, pytest.approx(float(successes_exactly(attack, 3, 2))))
+    dodged = Roll(2, "p1", "dodge", "attack", ["blank", "success"])
+    assert system.roll_odds(st, dodged) == (1, pytest.approx(float(at_least_one_success(attack, 2))))
+    failed = Roll(3, "p1", "dodge", "attack", ["blank", "blank"])
+    assert system.roll_odds(st, failed) == (0, pytest.approx(1 - float(at_least_one_success(attack, 2))))
+    stabilised = Roll(4, "p2", "stabilisation", "attack", ["crit"])
+    assert system.roll_odds(st, stabilised) == (1, pytest.approx(float(faces_probability(attack, ["crit"]))))
+    shooting = Roll(5, "p2", "other", "d6", [6, 6, 5, 4, 1], needs=4)
+    assert system.roll_odds(st, shooting) == (4, pytest.approx(5 * 0.5 ** 5))
+
+
+def test_crits_that_do_not_count_as_successes_leave_the_explore_odds_to_the_successes() -> None:
+    from domain.systems.state import Roll
+
+    system, st = tornscape_state()
+    st.dice.crit_counts = False
+    explore = Roll(1, "p1", "explore", "attack", ["crit", "success", "blank"])
+    assert system.roll_odds(st, explore) == (1, pytest.approx(3 * 0.5 * 0.5 ** 2))  # success 3 sides in 6

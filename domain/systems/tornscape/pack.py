@@ -54,6 +54,7 @@ class Tornscape(VortexRules, GameSystem):
     phases = ("activation", "vortex_movement")
     scoring_reasons = ("objective", "vortex explored", "vortex held")
     draw_events = ("PhenomenonDrawn",)
+    roll_outcomes = {"explore": "successes", "dodge": "any"}  # R17 exploring counts successes; R61 one dodges
 
     specs = {
         "ActivationStarted": EventSpec({"model": text}, derived={"entered": "R25"}),
