@@ -12,9 +12,9 @@ def show_message(key: str) -> None:
     or a success (as text: it may quote what was typed)."""
     kind, text = st.session_state.pop(key, (None, None))
     if kind == "error":
-        st.error(safe.md(text), icon=":material/block:")
+        st.error(safe.message(text), icon=":material/block:")
     elif kind == "success":
-        st.success(safe.md(text), icon=":material/task_alt:")
+        st.success(safe.message(text), icon=":material/task_alt:")
 
 
 def games_or_stop(seen) -> list[dict]:

@@ -120,7 +120,7 @@ def show_message(game: str, seq: int, container=st) -> None:
         return
     icon = {"success": ":material/check_circle:", "warning": ":material/sync_problem:",
             "error": ":material/block:"}[kind]
-    getattr(container, kind)(safe.md(text), icon=icon)
+    getattr(container, kind)(safe.message(text), icon=icon)
 
 
 def watch(game: str, every: float = 1.5) -> None:

@@ -117,7 +117,8 @@ def _field_table(fields: dict, rules: dict | None = None, head: str = "field", n
             value = _named(value, names)
         text = safe.html(ev.value_text(value))
         rule = f" <small>({safe.html(rules[name])})</small>" if rules and rules.get(name) else ""
-        lines.append(f"| {safe.md(name)}{rule} | {text} |")
+        shown = f"`{name}`" if "`" not in name and "|" not in name else safe.html(name)  # (a code span is text)
+        lines.append(f"| {shown}{rule} | {text} |")
     return "\n".join(lines)
 
 

@@ -30,7 +30,7 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, JSONTranscoder, PersistenceError, Transcoder
 
 from domain import randomness
-from domain.access import AccessMixin
+from domain.access import AccessMixin, needs_judge, needs_of_lines
 from domain.errors import (GameAlreadyRecorded, GameMovedOn, GameNotFound, MalformedRecord, RecordError,
                            RollcallError, RuleViolation, StoreUnavailable, one_line)
 from domain.game import Game
@@ -215,6 +215,21 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         ``made_here``: the events' digital rolls and draws are Rollcall's own (``roll``, ``draw_card``)."""
         where = source or game_id or "<record>"
         number, event_type = 0, None
+        # the key first: a write without the right one is told that, and nothing of what the rules say of it (a
+        # new game's lines are read as they are checked: what they need beyond a key is asked when it is saved)
+        stored = None
+        if header is None:
+            try:
+                events = list(events)  # (the lines appended to a recorded game)
+            except LocatedError as exc:
+                raise RecordError(where, exc.line, None, exc.error) from None
+            given = [obj for obj in (e.obj if isinstance(e, Line) else e for e in events) if isinstance(obj, dict)]
+            self.authorise(needs_of_lines([], given))
+            stored = self.get_game(game_id)
+            if needs_judge(stored.state.lines, given) and not needs_judge([], given):
+                self.authorise(needs_of_lines(stored.state.lines, given))  # (a sealed game takes a judge's key)
+        else:
+            self.authorise(needs_of_lines([], []))
         try:
             if header is not None:
                 line = header if isinstance(header, Line) else Line(1, check_object(header), False)
@@ -222,7 +237,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
                 checked = self._created(line.obj, strict)
                 chain = self._chained("", line.obj, checked.game.header["hash"], is_header=True)
             else:
-                checked = Checked(self.get_game(game_id), [])
+                checked = Checked(stored, [])
                 if after is not None and checked.game.state.seq != after:
                     raise GameMovedOn(game_id, checked.game.state.seq, after)
                 chain = checked.game.state.head

@@ -86,7 +86,7 @@ for i, game in enumerate(shown):
     link = f"/replay?{urlencode({'game': gid, 'seq': seq})}"
     picture = pres.card(state, names)
     with grid[i % columns]:
-        st.markdown(f'<div class="rc-live-card" data-game="{safe.html(gid)}" data-seq="{seq}">'
+        st.markdown(f'<div class="rc-live-card" data-game="{safe.attr(gid)}" data-seq="{seq}">'
                     f'<a class="rc-live-follow" href="{escape(link)}" target="_self">'
                     f'<div class="rc-live-head"><b>{scores}</b><span class="rc-live-meta">{safe.html(where)}{ended}</span></div>'
                     f'<div class="rc-live-pic">{picture}</div></a></div>', unsafe_allow_html=True)

@@ -40,7 +40,7 @@ def start(header: dict):
         refusal = session.refused(exc, what)
     except RollcallError as exc:
         refusal = str(exc)
-    st.error(f"Not started — {safe.md(refusal)}", icon=":material/block:")
+    st.error(f"Not started — {safe.message(refusal)}", icon=":material/block:")
     return None
 
 
