@@ -32,7 +32,7 @@ from eventsourcing.persistence import IntegrityError, JSONTranscoder, Persistenc
 from domain import randomness
 from domain.access import AccessMixin, needs_judge, needs_of_lines
 from domain.errors import (GameAlreadyRecorded, GameMovedOn, GameNotFound, MalformedRecord, RecordError,
-                           RollcallError, RuleViolation, StoreUnavailable, one_line)
+                           RollcallError, RuleViolation, StoreFault, StoreUnavailable, one_line)
 from domain.game import Game
 from domain.header import normalise_header
 from domain.integrity import GAME_CREATED, Damage, StoredLine, Verified, verify_rows
@@ -131,10 +131,27 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
                 if attempt + 1 < OPEN_ATTEMPTS and _created_meanwhile(exc):
                     time.sleep(random.uniform(0.05, 0.2) * (attempt + 1))  # another process creates the tables
                     continue
+                fault = StoreFault.of(exc, str(Path(embedded).parent)) if embedded else None
+                if fault is not None and fault.kind != StoreFault.BUSY:  # full or read-only: said so
+                    raise fault from None
                 hint = ": a damaged file or a full disk?" if embedded else ""
                 raise StoreUnavailable(embedded or _server(), f"cannot be opened ({one_line(str(exc))}{hint})") from None
         app.key = key
         return app
+
+    def save(self, *objs, **kwargs):
+        """Save (once the key may: AccessMixin); a write the store cannot take just now — busy, full,
+        read-only — is a StoreFault, nothing stored (another writer's rows met are IntegrityError, as ever)."""
+        try:
+            return super().save(*objs, **kwargs)
+        except IntegrityError:
+            raise
+        except (PersistenceError, sqlite3.Error, OSError) as exc:
+            embedded = self.env.get("SQLITE_DBNAME") if self.env.get(PERSISTENCE_ENV) == "eventsourcing.sqlite" else None
+            fault = StoreFault.of(exc, str(Path(embedded).parent) if embedded else None)
+            if fault is None:
+                raise
+            raise fault from None
 
     @functools.cached_property
     def _plain(self) -> Plain:
@@ -593,6 +610,9 @@ def _refuse_foreign(path: Path) -> None:
         with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as con:
             tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
     except sqlite3.Error as exc:
+        fault = StoreFault.of(exc, str(path.parent))
+        if fault is not None and fault.kind == StoreFault.FULL:
+            raise fault from None
         raise StoreUnavailable(str(path), f"cannot be read ({exc}: a damaged file or a full disk?)") from None
     if tables and EVENTS_TABLE not in tables:
         raise StoreUnavailable(str(path), f"is another program's SQLite database (tables {', '.join(tables[:5])}), "
