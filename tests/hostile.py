@@ -37,7 +37,7 @@ def hostile_data(folder: Path) -> Hostile:
     """A tournament TOURNAMENT with the players PLAYERS (faction FACTION, club CLUB) registered, round 1 played
     as GAME (a Tornscape game with hostile names, a note, a dispute and a ruling), a judge's key held by HOLDER;
     projected."""
-    from domain.application import Rollcall
+    from service.application import Rollcall
     from projections.projector import Projector
     from simulation.games import record_lines, simulate_tornscape
 

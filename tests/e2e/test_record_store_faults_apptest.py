@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from projections.projector import Projector
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -79,7 +79,7 @@ def test_a_recorded_event_of_100_kb_is_refused_in_one_short_line(tmp_path: Path)
 @pytest.fixture
 def keyed(tmp_path: Path) -> tuple[Path, str, str]:
     """A store with the golden game, an organiser's key and a scorekeeper's."""
-    from domain.application import Rollcall
+    from service.application import Rollcall
 
     data = tmp_path / "data"
     store = Rollcall.open(data)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.application import Rollcall
+from service.application import Rollcall
 from domain.errors import StoreFault
 
 ROOT = Path(__file__).resolve().parents[2]
