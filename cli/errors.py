@@ -12,7 +12,7 @@ from typing import Any
 import typer
 from eventsourcing.persistence import PersistenceError
 
-from domain.errors import RollcallError, one_line
+from domain.errors import RollcallError, StoreFault, one_line
 
 
 def reported(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -29,6 +29,10 @@ def reported(command: Callable[..., Any]) -> Callable[..., Any]:
             typer.echo(f"error: {one_line(str(exc))}", err=True)
             raise typer.Exit(1) from None
         except (PersistenceError, sqlite3.Error) as exc:  # the store failed in the middle of a command
+            fault = StoreFault.of(exc)  # busy, full, read-only: said in words (a bulk import writes on its own)
+            if fault is not None:
+                typer.echo(f"error: {fault}", err=True)
+                raise typer.Exit(1) from None
             typer.echo(f"error: the event store cannot be read or written ({one_line(str(exc))}: a damaged file or "
                        "a full disk?); nothing was stored", err=True)
             raise typer.Exit(1) from None

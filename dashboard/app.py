@@ -35,7 +35,8 @@ PAGES = {
 # pages that follow the store themselves (the Record page reads its game from it) or hold a form being filled
 SELF_FOLLOWING = frozenset({"record", "new_game"})
 
-st.set_page_config(page_title="Rollcall", page_icon=":material/casino:", layout="wide")
+# the tab's icon is served by the dashboard itself: a page asks nothing of another host (a venue may have no internet)
+st.set_page_config(page_title="Rollcall", page_icon=str(Path(__file__).parent / "static" / "favicon.png"), layout="wide")
 page = st.navigation(PAGES)
 for problem in params.bound_link():  # a link's parameter past its bound is said and left out, on every page
     st.warning(problem, icon=":material/link_off:")

@@ -6,10 +6,11 @@ few columns carry everything; long words wrap instead of widening the table."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from html import escape
 from typing import Any, NamedTuple
 
 import streamlit as st
+
+from dashboard.safe import html as escape
 
 PHONE = 640  # px: below this width a page shows its compact tables instead of its grids
 SWITCH = """<style>

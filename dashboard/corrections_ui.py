@@ -7,11 +7,10 @@ Changing what it would take out, or the game moving on, puts the pending confirm
 
 from __future__ import annotations
 
-from html import escape
 
 import streamlit as st
 
-from dashboard import params
+from dashboard import params, safe
 from dashboard import record_ui as ui
 from domain.corrections import in_play
 from domain.systems.presentation import Names, Presentation, plural
@@ -40,7 +39,7 @@ def defaults(game: str, seq: int, playing: list[dict]) -> None:
 
 def struck(lines: list[dict], pres: Presentation, rolls: dict, names: Names, kind: str) -> str:
     """The events a correction (``kind``: take-back, rewind) takes out, one a line, struck through and in words."""
-    return "".join(f'<div class="rc-rec-line rc-taken-{kind}"><s>{line["seq"]}. {escape(pres.summary(line, rolls, names))}'
+    return "".join(f'<div class="rc-rec-line rc-taken-{kind}"><s>{line["seq"]}. {safe.html(pres.summary(line, rolls, names))}'
                    f'</s></div>' for line in lines)
 
 

@@ -29,8 +29,15 @@ from domain.settings import PUBLISHED_FILE
 from projections.visibility import Seen
 
 
+# what a visitor is told before anything is recorded (never the server's folder, nor commands to run there)
+NOTHING_YET = "Nothing has been recorded yet: the games appear here as soon as they are."
+
+
 class NoReadModels(RuntimeError):
-    """The data folder has no published read models yet."""
+    """The data folder has no published read models yet (its message: NOTHING_YET, for any visitor)."""
+
+    def __init__(self, message: str = NOTHING_YET) -> None:
+        super().__init__(message)
 
 
 class Unreadable(NoReadModels):
@@ -60,10 +67,7 @@ def version() -> tuple[str, int]:
 
         if lag(path.parent) is not None:  # a follower follows the folder: it publishes the copy again
             raise Unreadable() from None
-        raise NoReadModels(
-            f"No read models in {path.parent} yet: run `rollcall project --data {path.parent}` "
-            f"(or `rollcall demo --no-serve --data {path.parent}`)."
-        ) from None
+        raise NoReadModels(NOTHING_YET) from None
     return str(path.parent), mtime
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard import data, layout, params, session
+from dashboard import data, layout, params, safe, session
 from dashboard import events as ev
 from domain.systems.presentation import Names, words
 
@@ -86,12 +86,13 @@ def rule_checks(game: str, events: list[dict], about: list[int]) -> None:
         recorded = ev.violations(event)
         again = check_again(system, header, lines, seq)
         if not recorded and not again:
-            st.success(f"seq {seq} ({event['type']}): every rule checked holds", icon=":material/check_circle:")
+            st.success(f"seq {seq} ({safe.md(event['type'])}): every rule checked holds", icon=":material/check_circle:")
         for v in recorded:
-            st.error(f"seq {seq} ({event['type']}): **{v['rule']}** — {v['message']} (marked when recorded)",
-                     icon=":material/error:")
+            st.error(f"seq {seq} ({safe.md(event['type'])}): **{safe.md(v['rule'])}** — {safe.md(v['message'])} "
+                     "(marked when recorded)", icon=":material/error:")
         for b in again:
-            st.error(f"seq {seq} ({event['type']}): **{b.rule}** — {b.message}", icon=":material/error:")
+            st.error(f"seq {seq} ({safe.md(event['type'])}): **{safe.md(b.rule)}** — {safe.md(b.message)}",
+                     icon=":material/error:")
 
 
 def disputes_and_rulings(disputes: list[dict], rulings: list[dict], names: Names | None = None) -> None:

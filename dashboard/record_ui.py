@@ -19,7 +19,7 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard import session
+from dashboard import safe, session
 from dashboard.params import MAX_TEXT
 from domain.systems.actions import Action, Choice
 from domain.systems.presentation import Names, Presentation, dice_symbols, die_symbol, plural, pos_text
@@ -120,7 +120,7 @@ def show_message(game: str, seq: int, container=st) -> None:
         return
     icon = {"success": ":material/check_circle:", "warning": ":material/sync_problem:",
             "error": ":material/block:"}[kind]
-    getattr(container, kind)(text, icon=icon)
+    getattr(container, kind)(safe.message(text), icon=icon)
 
 
 def watch(game: str, every: float = 1.5) -> None:
@@ -218,9 +218,9 @@ def choose(name: str, choice: Choice, key: str, pres: Presentation, names: Names
         title = f"{names.player(title)}'s {name.split('.', 1)[0]}"
     if choice.kind == "count":
         if choice.high - choice.low <= 12:
-            st.segmented_control(title.capitalize(), list(range(choice.low, choice.high + 1)), key=key)
+            st.segmented_control(safe.md(title.capitalize()), list(range(choice.low, choice.high + 1)), key=key)
         else:
-            st.number_input(title.capitalize(), min_value=choice.low, max_value=choice.high, step=1, key=key,
+            st.number_input(safe.md(title.capitalize()), min_value=choice.low, max_value=choice.high, step=1, key=key,
                             value=None)
     elif choice.kind == "one_of":
         labels = [value_text(v, pres, names) for v in choice.values]
@@ -230,9 +230,9 @@ def choose(name: str, choice: Choice, key: str, pres: Presentation, names: Names
                 f'<figure class="rc-choice-picture">{picture}<figcaption>{escape(label)}</figcaption></figure>'
                 for picture, label in zip(pictures, labels)) + "</div>", unsafe_allow_html=True)
         if len(labels) <= 8 and len(set(labels)) == len(labels):
-            st.segmented_control(title.capitalize(), labels, key=key)
+            st.segmented_control(safe.md(title.capitalize()), labels, key=key, format_func=safe.md)
         else:
-            st.selectbox(title.capitalize(), labels, index=None, key=key)
+            st.selectbox(safe.md(title.capitalize()), labels, index=None, key=key)
     else:
         with st.container(key="rc-dice-open"):
             for i in range(choice.count):
@@ -298,7 +298,7 @@ def write_faces(game: str, action: Action, offer_key: str, dice: int, label: str
 def fill_form(game: str, offer: Offer, pres: Presentation, names: Names, *, digital: bool) -> None:
     """The form of a picked offer: its open fields by taps, then Record (or Roll, or Draw)."""
     with st.container(border=True, key="rc-picked"):
-        st.markdown(f"**{offer.label}**")
+        st.markdown(f"**{safe.md(offer.label)}**")
         if offer.rolls:
             roll_form(game, offer, names, digital=digital)
             return
@@ -313,7 +313,7 @@ def fill_form(game: str, offer: Offer, pres: Presentation, names: Names, *, digi
             choose(name, choice, f"rc-open:{offer.key}:{name}", pres, names)
         extra = _optional_text(action)
         if extra:
-            st.text_input(extra.capitalize() + " (optional)", key=f"rc-extra:{offer.key}", max_chars=MAX_TEXT)
+            st.text_input(safe.md(extra.capitalize()) + " (optional)", key=f"rc-extra:{offer.key}", max_chars=MAX_TEXT)
         cols = st.columns(2)
         ready = filled_event(action, offer.key, pres, names) is not None
         cols[0].button("Record", type="primary", disabled=not ready, key="rc-record", on_click=write_form,
@@ -389,10 +389,10 @@ def unpick() -> None:
 def offer_button(game: str, offer: Offer, container, *, primary: bool = False) -> None:
     """One offer: a complete action records at one tap; another is picked for its form."""
     if offer.complete:
-        container.button(offer.label, key=f"rc-do:{offer.key}", on_click=write, args=(game, offer.action.event),
+        container.button(safe.md(offer.label), key=f"rc-do:{offer.key}", on_click=write, args=(game, offer.action.event),
                          kwargs={"done": offer.label}, type="primary" if primary else "secondary", width="stretch")
     else:
-        container.button(offer.label + " …", key=f"rc-pick:{offer.key}", on_click=pick, args=(offer.key,),
+        container.button(safe.md(offer.label) + " …", key=f"rc-pick:{offer.key}", on_click=pick, args=(offer.key,),
                          type="primary" if primary else "secondary", width="stretch")
 
 

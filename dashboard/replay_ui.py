@@ -8,11 +8,11 @@ writes it into the URL, so a link always opens the game where it was left.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from html import escape
 
 import streamlit as st
 
 from dashboard import events as ev
+from dashboard import safe
 from domain.systems.presentation import Names
 
 GAME, SEQ, RULED = "game", "seq", "ruled"
@@ -34,7 +34,7 @@ def read_link(ids: list[str]) -> Link:
     game = params.get(GAME)
     problems = []
     if game is not None and game not in ids:
-        problems.append(f"There is no game **{escape(shown(game))}** in the recorded games: pick one below.")
+        problems.append(f"There is no game **{safe.md(shown(game))}** in the recorded games: pick one below.")
         game = None
     seq, problem = whole(params.get(SEQ), "an event number")
     if problem:
@@ -93,7 +93,7 @@ def dispute_link(game: str, seq: int, voided: dict[int, str]) -> None:
         return
     note = f" ({voided[seq]})" if seq in voided else ""
     st.markdown(f'<a class="rc-dispute-link" href="/dispute?{urlencode({"game": game, "seq": seq})}" '
-                f'target="_self">⚖ Dispute this event{escape(note)}</a>', unsafe_allow_html=True)
+                f'target="_self">⚖ Dispute this event{safe.html(note)}</a>', unsafe_allow_html=True)
 
 
 # --- the current event ------------------------------------------------------------------------
@@ -115,9 +115,10 @@ def _field_table(fields: dict, rules: dict | None = None, head: str = "field", n
     for name, value in fields.items():
         if names is not None:
             value = _named(value, names)
-        text = escape(ev.value_text(value)).replace("|", "\\|")
-        rule = f" <small>({escape(rules[name])})</small>" if rules and rules.get(name) else ""
-        lines.append(f"| `{name}`{rule} | {text} |")
+        text = safe.html(ev.value_text(value))
+        rule = f" <small>({safe.html(rules[name])})</small>" if rules and rules.get(name) else ""
+        shown = f"`{name}`" if "`" not in name and "|" not in name else safe.html(name)  # (a code span is text)
+        lines.append(f"| {shown}{rule} | {text} |")
     return "\n".join(lines)
 
 
@@ -125,13 +126,13 @@ def event_details(event: dict | None, game: str, system: str, names: Names, roll
                   odds: dict[int, float] | None = None) -> None:
     """The current event: header line, its fields, dice, derived fields, violations."""
     if event is None:
-        st.markdown(f"**Setup** (seq 0) — the starting position of `{escape(game)}`.")
+        st.markdown(f"**Setup** (seq 0) — the starting position of {safe.md(game)}.")
         return
     pres = ev.presentation(system)
     where = f"turn {event.get('turn') or 0}" + (f" · {event['phase']}" if event.get("phase") else "")
     who = f" · by {names.player(event['player'])}" if event.get("player") else ""
-    st.markdown(f"**{event['type']}** · seq {event['seq']} · {escape(where)}{escape(who)}  \n"
-                f"{escape(pres.summary(event, rolls, names))}")
+    st.markdown(f"**{safe.md(event['type'])}** · seq {event['seq']} · {safe.md(where)}{safe.md(who)}  \n"
+                f"{safe.md(pres.summary(event, rolls, names))}")
     card = pres.details(event, names)
     if card:
         st.markdown(f"Card: {card}")
@@ -143,16 +144,16 @@ def event_details(event: dict | None, game: str, system: str, names: Names, roll
         (rolls.get(ref) or {}).get("faces") if ref is not None else None)
     if faces and odds and ref in odds:
         source = (rolls.get(ref) or {}).get("source") or ev.payload(event).get("source") or "physical"
-        st.caption(f"Roll {ref} ({source}): this outcome has probability {odds[ref]:.1%} under the dice in force")
+        st.caption(f"Roll {ref} ({safe.md(source)}): this outcome has probability {odds[ref]:.1%} under the dice in force")
     if faces:
         st.markdown(f"Dice: <span style='font-size:1.6em;letter-spacing:.15em'>{ev.dice_symbols(faces)}</span> "
-                    f"<span style='opacity:.7'>({escape(', '.join(map(str, faces)))})</span>",
+                    f"<span style='opacity:.7'>({safe.html(', '.join(map(str, faces)))})</span>",
                     unsafe_allow_html=True)
     if derived:
         rules = ev.derived_rules(system, event.get("type"))
         st.markdown(_field_table(derived, rules, "derived by the rules", names), unsafe_allow_html=True)
     for v in ev.violations(event):
-        st.error(f"**{v['rule']}** — {v['message']}", icon="⚠️")
+        st.error(f"**{safe.md(v['rule'])}** — {safe.md(v['message'])}", icon="⚠️")
 
 
 END = "replay_end"  # (game, its last seq, whether the page showed that last seq) of the page's last run

@@ -19,7 +19,6 @@ whether someone touched the device.
 
 from __future__ import annotations
 
-import re
 import secrets
 import threading
 import time
@@ -28,7 +27,7 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from dashboard import data
+from dashboard import data, safe
 from dashboard.components import component
 from domain import settings
 from domain.errors import RollcallError
@@ -225,11 +224,11 @@ def sidebar() -> None:
     device = _current()
     notice = st.session_state.pop(NOTICE, None)
     if notice is not None:
-        getattr(bar, notice[0])(notice[1], icon=":material/logout:")
+        getattr(bar, notice[0])(safe.md(notice[1]), icon=":material/logout:")
     keys = needs_keys()
     if device is not None:
         st.session_state[SHOWN] = True
-        bar.markdown(f"Signed in as **{_plain(device.who.name)}** ({device.who.role})")
+        bar.markdown(f"Signed in as **{safe.md(device.who.name)}** ({safe.md(device.who.role)})")
         bar.button("Sign out", key="rc_sign_out", on_click=sign_out, icon=":material/logout:")
     elif keys:
         with bar.form("rc_sign_in", border=False, clear_on_submit=True):
@@ -376,8 +375,3 @@ def _look(sid: str | None, keys: int) -> None:
 
 def _minutes(minutes: float) -> str:
     return f"{minutes:g} min" if minutes >= 1 else f"{minutes * 60:g} s"
-
-
-def _plain(text: str) -> str:
-    """``text`` shown as itself in Markdown (a name is not markup)."""
-    return re.sub(r"([\\`*_{}\[\]<>()#+\-.!|~])", r"\\\1", text)

@@ -36,8 +36,8 @@ def tournaments_or_stop(seen: Seen | None = None) -> list[dict]:
         st.info(str(exc))
         st.stop()
     if not found:
-        st.info("No tournaments yet: `rollcall tournament create NAME --system SYSTEM`, or import games whose "
-                "header names one, then `rollcall project`.")
+        st.info("No tournaments yet: they appear here once an organiser creates one, or games of one are "
+                "recorded.")
         st.stop()
     return found
 

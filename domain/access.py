@@ -172,17 +172,27 @@ def needs_of(objs) -> dict[str, str]:
     return needs
 
 
+def needs_of_lines(lines: list[dict], given) -> dict[str, str]:
+    """What writing the record lines ``given`` (as given: nothing of them checked yet) to a game whose stored
+    lines are ``lines`` needs — asked before the rules, so that a write without the right key is told that
+    and nothing else; ``needs_of`` decides the same of the checked events when they are saved."""
+    judged = needs_judge(lines, given)
+    return {"judge": judged} if judged else {"record": "recording game events"}
+
+
 def needs_judge(lines: list[dict], pending) -> str | None:
-    """Why writing the ``pending`` events of a game whose stored lines are ``lines`` needs a judge's key
-    (a ruling, or an event after the game was sealed), or None."""
+    """Why writing the ``pending`` events (stored events, or record lines as given) of a game whose stored
+    lines are ``lines`` needs a judge's key (a ruling, a rewind, or an event after the game was sealed), or
+    None."""
     sealed = next((line["seq"] for line in lines if line["type"] == "GameSealed"), None)
     for event in pending:
-        data = getattr(event, "data", None) or {}
+        data = event if isinstance(event, dict) else getattr(event, "data", None) or {}
         if data.get("type") == "RulingMade":
             return "a ruling"
         if data.get("type") == "GameRewound":
             return "rewinding a game"
-        if sealed is not None and data.get("seq", 0) > sealed:
+        seq = data.get("seq")
+        if sealed is not None and (type(seq) is not int or seq > sealed):  # (a line as given may lack its seq)
             return f"writing to a sealed game (sealed at seq {sealed})"
     return None
 

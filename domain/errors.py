@@ -2,9 +2,33 @@
 
 from __future__ import annotations
 
+import re
+
 
 class RollcallError(Exception):
     """Base of every error Rollcall reports to a user."""
+
+
+EXCERPT = 80  # characters of what was given that a message quotes at most (a record's line may be megabytes)
+LONGEST = 600  # characters of one message at most, whatever it quotes
+_RUN = re.compile(r"\S{%d,}" % (EXCERPT + 1))
+
+
+def excerpt(value: object, limit: int = EXCERPT) -> str:
+    """A short excerpt of ``value`` to quote in a message: on one line, at most ``limit`` characters (cut with
+    "…")."""
+    text = str(value)
+    text = one_line(text[:limit * 4]) if len(text) > limit * 4 else one_line(text)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def bounded(message: str) -> str:
+    """``message`` with every run of more than EXCERPT characters without a space cut to an excerpt, and at
+    most LONGEST characters in all: whatever a message quotes of the input, it stays a line to read."""
+    if len(message) > LONGEST * 4:
+        message = message[:LONGEST * 4]
+    message = _RUN.sub(lambda m: excerpt(m.group()), message)
+    return message if len(message) <= LONGEST else message[:LONGEST - 1] + "…"
 
 
 def one_line(text: str) -> str:
@@ -18,7 +42,7 @@ class RuleViolation(RollcallError):
     """An event breaks a checkable rule (ids of docs/rules.md: R01–R106, X01–X09, F01–)."""
 
     def __init__(self, rule: str, message: str) -> None:
-        message = one_line(message)  # it quotes the record, which may hold line breaks
+        message = bounded(one_line(message))  # it quotes the record, which may hold line breaks or megabytes
         super().__init__(f"{rule} {message}")
         self.rule = rule
         self.message = message
@@ -34,7 +58,7 @@ class MalformedRecord(RollcallError):
     """A line that is not a well-formed header or event (bad JSON, unknown type, bad field)."""
 
     def __init__(self, message: str, field: str | None = None) -> None:
-        message = one_line(message)  # it quotes the record, which may hold line breaks
+        message = bounded(one_line(message))  # it quotes the record, which may hold line breaks or megabytes
         super().__init__(message)
         self.field = field
         self.message = message
@@ -55,13 +79,55 @@ class StoreUnavailable(RollcallError):
         return (StoreUnavailable, (self.where, self.why))
 
 
+class StoreFault(StoreUnavailable):
+    """A write the event store could not take: ``kind`` is ``busy`` (another writer held it past the lock
+    timeout), ``full`` (no room on its disk) or ``read-only``; nothing was stored, and the next write may go
+    through. Said without the store's path: a page at the venue says it too."""
+
+    BUSY, FULL, READ_ONLY = "busy", "full", "read-only"
+    WORDS = {BUSY: "is busy: another writer held it too long", FULL: "is full: its disk has no room left",
+             READ_ONLY: "is read-only: it cannot be written here"}
+
+    def __init__(self, kind: str) -> None:
+        RollcallError.__init__(self, f"the event store {self.WORDS[kind]}; nothing was stored")
+        self.where, self.why, self.kind = "", self.WORDS[kind], kind
+
+    def __reduce__(self):
+        return (StoreFault, (self.kind,))
+
+    @classmethod
+    def of(cls, exc: BaseException, folder: str | None = None) -> StoreFault | None:
+        """The fault a database error of a write is (SQLite's words for it, or the OS's), else None; an I/O
+        error on a disk with no room left (the store's ``folder``) is a full store."""
+        if folder is not None and "i/o error" in str(exc).lower():
+            import shutil
+
+            try:
+                if shutil.disk_usage(folder).free < 65_536:
+                    return cls(cls.FULL)
+            except OSError:
+                pass
+        seen: set[int] = set()
+        while exc is not None and id(exc) not in seen:
+            seen.add(id(exc))
+            text = str(exc).lower()
+            if "locked" in text or "busy" in text:
+                return cls(cls.BUSY)
+            if "full" in text or "too large" in text or "no space" in text or "disk quota" in text:
+                return cls(cls.FULL)
+            if "readonly" in text or "read-only" in text or "read only" in text:
+                return cls(cls.READ_ONLY)
+            exc = exc.__cause__ or exc.__context__
+        return None
+
+
 class GameError(RollcallError):
     """An error about one game, named by its id; it crosses worker processes whole (``__reduce__``)."""
 
     MESSAGE = "game '{game}'"
 
     def __init__(self, game: str) -> None:
-        super().__init__(self.MESSAGE.format(game=game))
+        super().__init__(self.MESSAGE.format(game=excerpt(game)))
         self.game = game
 
     def __reduce__(self):
@@ -95,7 +161,7 @@ class RecordError(RollcallError):
 
     def __init__(self, path: str, line: int, event_type: str | None, cause: RollcallError) -> None:
         where = f"{path}:{line}" if line else path
-        kind = f" ({event_type})" if event_type else ""
+        kind = f" ({excerpt(event_type)})" if event_type else ""
         super().__init__(one_line(f"{where}{kind}: {cause}"))
         self.path = path
         self.line = line

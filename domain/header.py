@@ -31,6 +31,8 @@ def normalise_header(header: dict) -> dict:
     system = system_for(field(header, "system", str)).alias  # a header may name any alias of the pack
     for name in ("game", "tournament", "started", "commit"):
         field(header, name, str, optional=True)
+    for name in ("game", "tournament"):
+        _check_length(header.get(name), name)
     _check_started(header.get("started"))
     for name in ("round", "table"):
         bounded(header, name, 1, limits.INTEGER, optional=True)
@@ -51,6 +53,12 @@ def normalise_header(header: dict) -> dict:
     data["system"] = system
     data.setdefault("setup", {})
     return data
+
+
+def _check_length(text: str | None, name: str) -> None:
+    """A name of the header is at most ``limits.NAME`` characters (a game id, a tournament, a player)."""
+    if text is not None and len(text) > limits.NAME:
+        raise MalformedRecord(f"field `{name}` is longer than {limits.NAME} characters ({len(text):,})", field=name)
 
 
 def _check_started(started: str | None) -> None:
@@ -78,6 +86,8 @@ def _check_players(header: dict) -> None:
             if player.get(name) is not None and type(player[name]) is not str:
                 raise MalformedRecord(f"field `players[{i}].{name}` must be a string, not {show(player[name])}",
                                       field=f"players[{i}].{name}")
+        for name in ("id", "name", "faction"):
+            _check_length(player.get(name), f"players[{i}].{name}")
     if len({p["id"] for p in players}) != 2:
         raise MalformedRecord("field `players`: the two players need different ids", field="players")
 

@@ -4,7 +4,8 @@ The data folder holds the embedded event store and the read models. It is the ``
 the environment variable ``ROLLCALL_DATA``, else ``./data``. ``PERSISTENCE_MODULE`` (with eventsourcing's
 ``POSTGRES_*`` variables) moves the event store to another server; the read models stay in the folder.
 A device signed in on the dashboard and left alone for ``ROLLCALL_IDLE_MINUTES`` (``rollcall dashboard
---idle-minutes``, 30 by default) is signed out.
+--idle-minutes``, 30 by default) is signed out. A write waits ``ROLLCALL_SQLITE_LOCK_TIMEOUT`` seconds (30) for
+another writer of the embedded store before it is told the store is busy.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ DASHBOARD_FILE = "dashboard.json"         # the URL of the dashboard serving the
 PERSISTENCE_ENV = "PERSISTENCE_MODULE"
 EMBEDDED_STORE = "eventsourcing.sqlite"
 POSTGRES_STORE = "eventsourcing.postgres"
-SQLITE_LOCK_TIMEOUT = "30"        # seconds a writer waits for another's transaction on the embedded store
+LOCK_TIMEOUT_ENV = "ROLLCALL_SQLITE_LOCK_TIMEOUT"  # seconds a writer waits for another's transaction on the
+DEFAULT_LOCK_TIMEOUT = 30                            # embedded store before it is told the store is busy
 
 IDLE_ENV = "ROLLCALL_IDLE_MINUTES"  # a device signed in on the dashboard and left alone this long signs out
 DEFAULT_IDLE_MINUTES = 30.0
@@ -51,7 +53,17 @@ def store_env(given: str | os.PathLike | None = None) -> dict[str, str]:
     folder = data_dir(given)
     folder.mkdir(parents=True, exist_ok=True)
     return {PERSISTENCE_ENV: EMBEDDED_STORE, "SQLITE_DBNAME": str(folder / EVENTS_FILE),
-            "SQLITE_LOCK_TIMEOUT": SQLITE_LOCK_TIMEOUT}
+            "SQLITE_LOCK_TIMEOUT": str(sqlite_lock_timeout())}
+
+
+def sqlite_lock_timeout() -> int:
+    """How long a write waits for another writer's transaction on the embedded store before it is refused as
+    busy: ``$ROLLCALL_SQLITE_LOCK_TIMEOUT`` whole seconds, else 30. Anything but a whole number of seconds from
+    0 to a day is refused, naming the variable."""
+    raw = str(os.environ.get(LOCK_TIMEOUT_ENV) or DEFAULT_LOCK_TIMEOUT).strip()
+    if not raw.isdigit() or int(raw) > 86_400:
+        raise RollcallError(f"{LOCK_TIMEOUT_ENV}: {raw[:20]} is not a whole number of seconds from 0 to 86400")
+    return int(raw)
 
 
 def idle_minutes(given: float | str | None = None, name: str = "the idle time") -> float:

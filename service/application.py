@@ -30,9 +30,9 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, JSONTranscoder, PersistenceError, Transcoder
 
 from domain import randomness
-from domain.access import AccessMixin
+from domain.access import AccessMixin, needs_judge, needs_of_lines
 from domain.errors import (GameAlreadyRecorded, GameMovedOn, GameNotFound, MalformedRecord, RecordError,
-                           RollcallError, RuleViolation, StoreUnavailable, one_line)
+                           RollcallError, RuleViolation, StoreFault, StoreUnavailable, one_line)
 from domain.game import Game
 from domain.header import normalise_header
 from domain.integrity import GAME_CREATED, Damage, StoredLine, Verified, verify_rows
@@ -131,10 +131,27 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
                 if attempt + 1 < OPEN_ATTEMPTS and _created_meanwhile(exc):
                     time.sleep(random.uniform(0.05, 0.2) * (attempt + 1))  # another process creates the tables
                     continue
+                fault = StoreFault.of(exc, str(Path(embedded).parent)) if embedded else None
+                if fault is not None and fault.kind != StoreFault.BUSY:  # full or read-only: said so
+                    raise fault from None
                 hint = ": a damaged file or a full disk?" if embedded else ""
                 raise StoreUnavailable(embedded or _server(), f"cannot be opened ({one_line(str(exc))}{hint})") from None
         app.key = key
         return app
+
+    def save(self, *objs, **kwargs):
+        """Save (once the key may: AccessMixin); a write the store cannot take just now — busy, full,
+        read-only — is a StoreFault, nothing stored (another writer's rows met are IntegrityError, as ever)."""
+        try:
+            return super().save(*objs, **kwargs)
+        except IntegrityError:
+            raise
+        except (PersistenceError, sqlite3.Error, OSError) as exc:
+            embedded = self.env.get("SQLITE_DBNAME") if self.env.get(PERSISTENCE_ENV) == "eventsourcing.sqlite" else None
+            fault = StoreFault.of(exc, str(Path(embedded).parent) if embedded else None)
+            if fault is None:
+                raise
+            raise fault from None
 
     @functools.cached_property
     def _plain(self) -> Plain:
@@ -215,6 +232,21 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         ``made_here``: the events' digital rolls and draws are Rollcall's own (``roll``, ``draw_card``)."""
         where = source or game_id or "<record>"
         number, event_type = 0, None
+        # the key first: a write without the right one is told that, and nothing of what the rules say of it (a
+        # new game's lines are read as they are checked: what they need beyond a key is asked when it is saved)
+        stored = None
+        if header is None:
+            try:
+                events = list(events)  # (the lines appended to a recorded game)
+            except LocatedError as exc:
+                raise RecordError(where, exc.line, None, exc.error) from None
+            given = [obj for obj in (e.obj if isinstance(e, Line) else e for e in events) if isinstance(obj, dict)]
+            self.authorise(needs_of_lines([], given))
+            stored = self.get_game(game_id)
+            if needs_judge(stored.state.lines, given) and not needs_judge([], given):
+                self.authorise(needs_of_lines(stored.state.lines, given))  # (a sealed game takes a judge's key)
+        else:
+            self.authorise(needs_of_lines([], []))
         try:
             if header is not None:
                 line = header if isinstance(header, Line) else Line(1, check_object(header), False)
@@ -222,7 +254,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
                 checked = self._created(line.obj, strict)
                 chain = self._chained("", line.obj, checked.game.header["hash"], is_header=True)
             else:
-                checked = Checked(self.get_game(game_id), [])
+                checked = Checked(stored, [])
                 if after is not None and checked.game.state.seq != after:
                     raise GameMovedOn(game_id, checked.game.state.seq, after)
                 chain = checked.game.state.head
@@ -579,6 +611,9 @@ def _refuse_foreign(path: Path) -> None:
         with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as con:
             tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
     except sqlite3.Error as exc:
+        fault = StoreFault.of(exc, str(path.parent))
+        if fault is not None and fault.kind == StoreFault.FULL:
+            raise fault from None
         raise StoreUnavailable(str(path), f"cannot be read ({exc}: a damaged file or a full disk?)") from None
     if tables and EVENTS_TABLE not in tables:
         raise StoreUnavailable(str(path), f"is another program's SQLite database (tables {', '.join(tables[:5])}), "

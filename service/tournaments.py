@@ -36,6 +36,7 @@ class TournamentMixin:
         """Create a tournament of one system; a second tournament of the same name is refused."""
         from eventsourcing.persistence import IntegrityError
 
+        self.author("organise", "creating a tournament")  # type: ignore[attr-defined]  (the key before all else)
         tournament = Tournament.create(name, system, rounds=rounds, notes=notes, points=points)
         existing = self._find_tournament(name)
         if existing is not None:
@@ -75,14 +76,15 @@ class TournamentMixin:
         return self._organise(name, lambda t: t.check_in(player))
 
     def drop_player(self, name: str, player: str) -> dict:
+        self.author("organise", "writing a tournament")  # type: ignore[attr-defined]  (the key before all else)
         tournament = self.tournament(name)
         return self._organise(name, lambda t: t.drop(player, self.rounds_played(tournament)))
 
     def register_players(self, name: str, entries: Iterable[Registration]) -> Registered:
         """Register every player of ``entries`` not registered yet (names compared without case), all in one
         transaction; those already registered are left as they are (registering a list again adds nobody)."""
+        self.author("organise", "registering players")  # type: ignore[attr-defined]  # even for nobody new; first
         tournament = self.tournament(name)
-        self.author("organise", "registering players")  # type: ignore[attr-defined]  # even for nobody new
         done = Registered([], [])
         for entry in entries:
             if any(p.casefold() == entry.player.casefold() for p in tournament.players):
@@ -112,6 +114,7 @@ class TournamentMixin:
         return max([tournament.last_round, *(g.round for g in games if isinstance(g.round, int))])
 
     def _organise(self, name: str, command) -> dict:
+        self.author("organise", "writing a tournament")  # type: ignore[attr-defined]  (the key before all else)
         tournament = self.tournament(name)
         data = command(tournament)
         self.save(tournament)  # type: ignore[attr-defined]
@@ -126,8 +129,8 @@ class TournamentMixin:
         The games' setup is ``setup``, else the shipped scenario ``scenario``, else the system's first
         scenario (domain.scenarios). ``seed`` draws the order of players tied in the standings (random
         when None); it is kept in the ``RoundPaired`` event. Returns the event's data."""
+        self.author("organise", "pairing a round")  # type: ignore[attr-defined]  (the key before all else)
         tournament = self.tournament(name)
-        self.author("organise", "pairing a round")  # type: ignore[attr-defined]
         games = self.tournament_games(tournament)
         played = self.rounds_played(tournament, games)
         self._check_pairable(tournament, round_no, games, played)
@@ -231,6 +234,7 @@ class TournamentMixin:
         """End the game at ``table`` of round ``round_no`` with ``score`` (by seat id or player name:
         :func:`scored_seat`); the winner is the player with more victory points (equal: a draw). Needs a key
         of any role."""
+        self.author("record", "entering a result")  # type: ignore[attr-defined]  (the key before all else)
         tournament = self.tournament(name)
         game_id = tournament.table_game(round_no, table) or self._named_game(tournament, round_no, table)
         header = self.stored_lines(game_id)[0]  # type: ignore[attr-defined]

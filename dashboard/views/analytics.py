@@ -8,11 +8,13 @@ at its last seq shown).
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from dashboard import data, viewer
+from dashboard import data, safe, viewer
 from dashboard.layout import games_or_stop
 from projections.visibility import Seen
 
@@ -45,9 +47,10 @@ def bar(x, ys: dict[str, list], title: str, *, error: tuple[list, list] | None =
             low, high = error
             err = dict(type="data", symmetric=False, array=[h - v for h, v in zip(high, values)],
                        arrayminus=[v - lo for lo, v in zip(low, values)])
-        fig.add_bar(x=list(x), y=list(values), name=label, error_y=err)
+        fig.add_bar(x=[safe.label(v) if isinstance(v, str) else v for v in x], y=list(values), name=safe.label(label),
+                    error_y=err)
     x_title = str(getattr(x, "name", "") or "").replace("_", " ")
-    fig.update_layout(title=title, barmode="group", height=340, margin=dict(l=10, r=10, t=40, b=10),
+    fig.update_layout(title=safe.label(title), barmode="group", height=340, margin=dict(l=10, r=10, t=40, b=10),
                       xaxis_title=x_title, yaxis_title=y_title or (next(iter(ys)) if len(ys) == 1 else ""), yaxis_tickformat=".0%" if percent else None, legend_orientation="h")
     return fig
 
@@ -115,7 +118,7 @@ with luck_tab:
     else:
         fig = go.Figure()
         for (name, unit), rows in line.groupby(["name", "unit"], sort=True):
-            fig.add_scatter(x=rows["seq"], y=rows["cumulative"], mode="lines+markers", name=f"{name} ({unit})",
+            fig.add_scatter(x=rows["seq"], y=rows["cumulative"], mode="lines+markers", name=safe.label(f"{name} ({unit})"),
                             line_shape="hv", customdata=rows[["purpose", "luck"]],
                             hovertemplate="seq %{x}: %{customdata[0]}, luck %{customdata[1]:+.2f}<br>"
                                           "cumulative %{y:+.2f}<extra></extra>")
@@ -123,12 +126,13 @@ with luck_tab:
         if not big.empty:
             fig.add_scatter(x=big["seq"], y=big["cumulative"], mode="markers", name="big swing (|z| ≥ 2)",
                             marker=dict(size=13, symbol="star", color="#c62828"))
-        fig.update_layout(title=f"Cumulative luck through {luck_game}", height=360, xaxis_title="event (seq)",
+        fig.update_layout(title=safe.label(f"Cumulative luck through {luck_game}"), height=360, xaxis_title="event (seq)",
                           yaxis_title="cumulative luck (above expectation)",
                           margin=dict(l=10, r=10, t=40, b=10), legend_orientation="h")
         st.plotly_chart(fig, key="luck-line")
         if not big.empty:
-            links = " · ".join(f"[seq {int(s)}](/replay?game={luck_game}&seq={int(s)})" for s in big["seq"])
+            links = " · ".join(f"[seq {int(s)}](/replay?{urlencode({'game': luck_game, 'seq': int(s)})})"
+                               for s in big["seq"])
             st.markdown(f"Big swings (replay): {links}")
 
 # --- fairness ----------------------------------------------------------------------------------
@@ -220,7 +224,8 @@ with results_tab:
         if not matchups.empty:
             grid = matchups.pivot(index="faction", columns="opponent", values="win_rate")
             games = matchups.pivot(index="faction", columns="opponent", values="games")
-            fig = go.Figure(go.Heatmap(z=grid.values, x=list(grid.columns), y=list(grid.index), zmin=0, zmax=1,
+            fig = go.Figure(go.Heatmap(z=grid.values, x=[safe.label(c) for c in grid.columns],
+                                       y=[safe.label(r) for r in grid.index], zmin=0, zmax=1,
                                        colorscale="RdBu", text=games.fillna(0).astype(int).values,
                                        texttemplate="%{text}", hovertemplate="%{y} vs %{x}: %{z:.0%} of %{text} games"
                                                                              "<extra></extra>"))

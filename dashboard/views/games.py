@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from dashboard import data, viewer
+from dashboard import safe, viewer
 from dashboard.games_table import filter_games, games_frame, player_names
 from dashboard.layout import games_or_stop
 
@@ -20,10 +20,10 @@ systems = cols[3].multiselect("System", sorted({g.get("system") for g in games i
                               placeholder="every system")
 shown = filter_games(games, tournaments, rounds, players, systems)
 for broken in (g for g in games if g.get("replay_error")):
-    st.warning(f"Game {broken['game']} cannot be replayed from {broken['replay_error']} — its events are kept, its "
-               "board stops there; `rollcall verify` names the damage.", icon=":material/error:")
+    st.warning(f"Game {safe.md(broken['game'])} cannot be replayed from {safe.md(broken['replay_error'])} — its "
+               "events are kept, its board stops there.", icon=":material/error:")
 viewer.note_delay(seen, [g["game"] for g in shown])
 frame, config = games_frame(shown)
-st.caption(f"{len(shown)} of {len(games)} games in {data.data_dir()} · ▶ replay opens a game at its setup")
+st.caption(f"{len(shown)} of {len(games)} games · ▶ replay opens a game at its setup")
 st.dataframe(frame, column_config=config, hide_index=True, width="stretch",
              height=min(36 * (len(shown) + 1) + 3, 900))

@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from dashboard import data, viewer
+from dashboard import data, safe, viewer
 from dashboard import events as ev
 from dashboard.params import whole
 from dashboard.tournament_ui import query
@@ -61,7 +61,8 @@ else:
         round_no, shown = None, own
 shown.sort(key=lambda g: (g.get("table_no") is None, g.get("table_no") or 0, g["game"]))
 if not shown:
-    st.info("No game under way here." if picked == ALL else f"No games of {picked} yet.", icon=":material/info:")
+    st.info("No game under way here." if picked == ALL else f"No games of {safe.md(picked)} yet.",
+            icon=":material/info:")
     st.stop()
 
 viewer.note_delay(seen, [g["game"] for g in shown])
@@ -77,7 +78,7 @@ for i, game in enumerate(shown):
     header = data.header(gid)
     pres = ev.presentation(header["system"])
     names = pres.names(header)
-    scores = " – ".join(f"{escape(names.player(pid))} {p.get('score', 0)}"
+    scores = " – ".join(f"{safe.html(names.player(pid))} {p.get('score', 0)}"
                         for pid, p in (state.get("players") or {}).items())
     where = " · ".join(x for x in (f"table {game['table_no']}" if game.get("table_no") else "",
                                    f"turn {state.get('turn') or 0}", f"seq {seq}") if x)
@@ -85,8 +86,8 @@ for i, game in enumerate(shown):
     link = f"/replay?{urlencode({'game': gid, 'seq': seq})}"
     picture = pres.card(state, names)
     with grid[i % columns]:
-        st.markdown(f'<div class="rc-live-card" data-game="{escape(gid)}" data-seq="{seq}">'
+        st.markdown(f'<div class="rc-live-card" data-game="{safe.attr(gid)}" data-seq="{seq}">'
                     f'<a class="rc-live-follow" href="{escape(link)}" target="_self">'
-                    f'<div class="rc-live-head"><b>{scores}</b><span class="rc-live-meta">{escape(where)}{ended}</span></div>'
+                    f'<div class="rc-live-head"><b>{scores}</b><span class="rc-live-meta">{safe.html(where)}{ended}</span></div>'
                     f'<div class="rc-live-pic">{picture}</div></a></div>', unsafe_allow_html=True)
 

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-from dashboard import data, params, session
+from dashboard import data, params, safe, session
 from dashboard.tournament_ui import query
 from domain.errors import RollcallError
 from domain.record import derive_game_id, read_json, slug
@@ -40,7 +40,7 @@ def start(header: dict):
         refusal = session.refused(exc, what)
     except RollcallError as exc:
         refusal = str(exc)
-    st.error(f"Not started — {refusal}", icon=":material/block:")
+    st.error(f"Not started — {safe.message(refusal)}", icon=":material/block:")
     return None
 
 
@@ -55,7 +55,7 @@ uploaded = st.file_uploader("Start from a record's header (optional)", type=["js
                                  "its system, players, setup and rules fill the form.")
 given: dict = {}
 if uploaded is not None and uploaded.size > params.MAX_UPLOAD:
-    st.error(f"{params.shown(uploaded.name)} is {uploaded.size:,} bytes: a header is read from a file of at most "
+    st.error(f"{safe.md(params.shown(uploaded.name))} is {uploaded.size:,} bytes: a header is read from a file of at most "
              f"{params.MAX_UPLOAD:,} bytes.", icon=":material/error:")
     uploaded = None
 if uploaded is not None:
@@ -64,10 +64,11 @@ if uploaded is not None:
     try:
         given = read_json(first if first.strip().startswith("{") else text)[0]
     except RollcallError as exc:
-        st.error(f"{params.shown(uploaded.name)}: line 1 is not a JSON header ({exc})", icon=":material/error:")
+        st.error(f"{safe.md(params.shown(uploaded.name))}: line 1 is not a JSON header ({safe.md(params.shown(str(exc), 80))})",
+                 icon=":material/error:")
         given = {}
     if not isinstance(given, dict):
-        st.error(f"{uploaded.name}: a header is a JSON object", icon=":material/error:")
+        st.error(f"{safe.md(params.shown(uploaded.name))}: a header is a JSON object", icon=":material/error:")
         given = {}
 
 # widgets start again from the upload's values whenever another file is uploaded
@@ -96,7 +97,7 @@ if fixed_system in systems:
     system = fixed_system
     st.caption(f"System: **{titles[system]}** (the tournament's)")
     if system_given and system_given != system and system_given in {a for p in PACKS for a in (p.alias, *p.aliases)}:
-        st.warning(f"The header uploaded is a game of {system_given}, but {tournament} is a {titles[system]} "
+        st.warning(f"The header uploaded is a game of {safe.md(system_given)}, but {safe.md(tournament)} is a {titles[system]} "
                    "tournament: this game will be one of " + titles[system] + ".", icon=":material/warning:")
 else:
     first_system = next((p.alias for p in PACKS if system_given in (p.alias, *p.aliases)), systems[0])
@@ -138,7 +139,7 @@ for seat, col in zip(("p1", "p2"), cols):
         players.append({"id": seat, "name": (name or "").strip(), "faction": faction.strip()})
 if seated:
     st.caption(f"Seated already in round {round_no}: "
-               + ", ".join(f"{name} ({store.place_of(game)})" for name, game in sorted(seated.items())))
+               + ", ".join(safe.md(f"{name} ({store.place_of(game)})") for name, game in sorted(seated.items())))
 
 dice = st.segmented_control("Dice", ["physical", "digital"], key=f"ng-dice-{tag}",
                             default="digital" if given.get("dice_mode") == "digital" else "physical",
@@ -147,8 +148,8 @@ dice = st.segmented_control("Dice", ["physical", "digital"], key=f"ng-dice-{tag}
 
 shipped = scenarios(system)
 own, problems = own_scenarios(system, data.data_dir())
-for problem in problems:
-    st.warning(problem, icon=":material/warning:")
+for problem in problems:  # (said without the server's folder: a visitor reads it)
+    st.warning(safe.md(problem.replace(str(data.data_dir()), "the data folder")), icon=":material/warning:")
 setups = {**{f"{n} (shipped)": s for n, s in shipped.items()}, **{f"{n} (data folder)": s for n, s in own.items()}}
 if isinstance(given.get("setup"), dict):
     setups = {f"{uploaded.name if uploaded else 'uploaded'} (uploaded)": given["setup"], **setups}
@@ -182,7 +183,7 @@ if missing:
 if st.button("Start the game", type="primary", disabled=bool(missing), key=f"ng-start-{tag}"):
     written = start(header)
     if written is not None:
-        st.success(f"Game **{written.game}** started: [record it](/record?{urlencode({'game': written.game})}).",
+        st.success(f"Game **{safe.md(written.game)}** started: [record it](/record?{urlencode({'game': written.game})}).",
                    icon=":material/check_circle:")
         try:
             st.switch_page("views/record.py", query_params={"game": written.game})

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from dashboard import compact, viewer
+from dashboard import compact, safe, viewer
 from dashboard.tournament_ui import query, tournament_picker, tournaments_or_stop
 from domain.systems.presentation import plural, title_words
 from projections.tournaments import PAIRINGS_CSV, STANDINGS_CSV, csv_text
@@ -73,7 +73,7 @@ def round_picker(rounds: list[int]) -> int:
 seen = viewer.seen()
 tournaments = tournaments_or_stop(seen)
 name = tournament_picker([t["tournament"] for t in tournaments])
-st.title(name)
+st.title(safe.md(safe.line(name)))
 
 st.subheader("Pairings")
 last = query("pairings", name, None, seen=seen)

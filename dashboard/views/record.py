@@ -8,12 +8,11 @@ broadcasts with a delay is shown only to a session signed in with a key (dashboa
 sent to its delayed replay.
 """
 
-from html import escape
 from urllib.parse import urlencode
 
 import streamlit as st
 
-from dashboard import data, params, session, viewer
+from dashboard import data, params, safe, session, viewer
 from dashboard import corrections_ui as corrections
 from dashboard import other_roll
 from dashboard import record_ui as ui
@@ -62,7 +61,7 @@ def table(game: str, who) -> None:
     try:
         current = app.get_game(game)
     except GameNotFound:
-        st.error(f"There is no game **{escape(game)}** in the store.", icon=":material/link_off:")
+        st.error(f"There is no game **{safe.md(game)}** in the store.", icon=":material/link_off:")
         return
 
     delay = viewer.delay_before_live(current.header.get("tournament"))
@@ -89,13 +88,13 @@ def table(game: str, who) -> None:
         status.append("sealed")
     elif state.ended:
         status.append("ended")
-    st.markdown(f'<div class="rc-rec-status"><b>{escape(game)}</b> · {escape(" · ".join(status))} · '
-                f'{escape(scores)}</div>', unsafe_allow_html=True)
+    st.markdown(f'<div class="rc-rec-status"><b>{safe.html(game)}</b> · {safe.html(" · ".join(status))} · '
+                f'{safe.html(scores)}</div>', unsafe_allow_html=True)
     left, right = st.container(key="rc-record-cols").columns([1.5, 1], gap="medium")
     message = right.container()  # beside the controls (under the board on a tablet: a message never moves it)
     ui.show_message(game, state.seq, message)
     if not writable:
-        message.info(session.asked("record", "record this game"), icon=":material/key:")
+        message.info(safe.md(session.asked("record", "record this game")), icon=":material/key:")
     state_json = state.to_json()
     lines = list(state.lines)
 
@@ -166,7 +165,7 @@ def table(game: str, who) -> None:
         st.caption("Last events")
         for line in lines[-8:][::-1]:
             text = f"{line['seq']}. {pres.summary(line, rolls, names)}"
-            body = f"<s>{escape(text)}</s>" if line["seq"] in out else escape(text)
+            body = f"<s>{safe.html(text)}</s>" if line["seq"] in out else safe.html(text)
             st.markdown(f'<div class="rc-rec-line">{body}</div>', unsafe_allow_html=True)
         st.markdown(f'<a href="/replay?{urlencode({"game": game, "seq": state.seq})}" target="_self">Replay this game'
                     f'</a>', unsafe_allow_html=True)

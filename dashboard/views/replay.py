@@ -3,7 +3,7 @@
 
 import streamlit as st
 
-from dashboard import data, viewer
+from dashboard import data, safe, viewer
 from dashboard import events as ev
 from dashboard import replay_ui as ui
 from dashboard.layout import games_or_stop
@@ -46,7 +46,7 @@ seq = here["seq"] if here else link.seq
 if here is None and ui.was_at_the_end(game, last):  # new events of the game: at its end, go on with it (live)
     seq = last
 if here is None and seq > last:
-    notice.warning(f"Event {seq} is past the end of **{game}**: its last event is seq {last}. "
+    notice.warning(f"Event {seq} is past the end of **{safe.md(game)}**: its last event is seq {last}. "
                    f"Showing seq {last}.", icon=":material/last_page:")
 seq = min(seq, last)
 ui.write_link(game, seq, ruled)

@@ -10,7 +10,7 @@ import pandas as pd
 import plotly.express as px
 import streamlit as st
 
-from dashboard import compact, session, viewer
+from dashboard import compact, safe, session, viewer
 from dashboard.games_table import replay_link
 from dashboard.tournament_ui import (REGISTERED, base_url, pair_round, query, register_from_games, register_players,
                                      show_message, tournament_picker, tournaments_or_stop)
@@ -100,9 +100,10 @@ def results_frame(rows: list[dict]) -> pd.DataFrame:
 
 
 def points_race(rows: list[dict], leaders: list[str]):
-    frame = pd.DataFrame([r for r in rows if r["player"] in leaders], columns=["round", "player", "tournament_points"])
+    frame = pd.DataFrame([{**r, "player": safe.label(r["player"])} for r in rows if r["player"] in leaders],
+                         columns=["round", "player", "tournament_points"])
     figure = px.line(frame, x="round", y="tournament_points", color="player", markers=True,
-                     category_orders={"player": leaders}, labels={"tournament_points": "tournament points"},
+                     category_orders={"player": [safe.label(p) for p in leaders]}, labels={"tournament_points": "tournament points"},
                      color_discrete_sequence=RACE_COLOURS)
     figure.update_layout(height=340, margin={"l": 10, "r": 10, "t": 10, "b": 10}, xaxis={"dtick": 1})
     return figure

@@ -51,9 +51,14 @@ UNKNOWN_PLAYER = "#8c8c8c"
 
 # --- small formatting -------------------------------------------------------------------------
 
+# what Markdown reads as markup besides HTML (a picture may be shown inside Markdown): written as references
+_MARKUP = str.maketrans({c: f"&#{ord(c)};" for c in "[]*`!~$\\"})
+
+
 def e(value: Any) -> str:
-    """``value`` as text safe inside HTML or SVG (text and attribute values)."""
-    return escape(str(value), quote=True)
+    """``value`` as text safe inside HTML or SVG (text and attribute values), also where that HTML is read as
+    Markdown (brackets, asterisks, backticks … as character references: a name is never a link or bold)."""
+    return escape(str(value), quote=True).translate(_MARKUP)
 
 
 def words(value: Any) -> str:

@@ -74,7 +74,7 @@ def test_a_move_from_the_list_is_recorded_and_shown_at_once(data: Path) -> None:
     at = record_page()
     at.selectbox(key="rc-move-end:step").set_value("[5,6]").run()
     at = tap(at, "Move")
-    assert any("Recorded seq 4: step The Faceless (Boris) to [5,6]" in s.value for s in at.success)
+    assert any("Recorded seq 4: step The Faceless (Boris) to \\[5,6\\]" in s.value for s in at.success)  # (as text)
     assert stored(data)[-1]["must_eject"] == ["swordsman"]
     assert "Anna: dodge roll …" in [b.label for b in at.button]  # read from the store, not the read models
 

@@ -14,10 +14,9 @@ Public API:
 
 from __future__ import annotations
 
-from html import escape
 
 from domain.systems.dice_svg import d6_svg
-from domain.systems.presentation import Names, payload
+from domain.systems.presentation import Names, e, payload
 from domain.systems.scene import Look, look_attrs
 
 __all__ = ["render_initiative", "render_initiative_card", "dice_owners", "initiative_look", "initiative_shell"]
@@ -75,7 +74,7 @@ vertical-align:middle}
 
 
 def _e(value) -> str:
-    return escape(str(value), quote=True)
+    return e(value)
 
 
 def _words(value) -> str:

@@ -14,10 +14,9 @@ Public API:
 from __future__ import annotations
 
 from functools import lru_cache
-from html import escape
 
 from domain.systems.dice_svg import d6_svg, token_svg
-from domain.systems.presentation import Names, Presentation, die_symbol, payload, plural, rolls_by_seq
+from domain.systems.presentation import Names, e, Presentation, die_symbol, payload, plural, rolls_by_seq
 from domain.systems.scene import Look, look_attrs
 
 __all__ = ["render_magic", "render_magic_card", "cast_outcome", "magic_look", "magic_shell"]
@@ -80,7 +79,7 @@ text-transform:uppercase;font-size:.85em;letter-spacing:.04em}
 
 
 def _e(value) -> str:
-    return escape(str(value), quote=True)
+    return e(value)
 
 
 @lru_cache(maxsize=1)
