@@ -446,6 +446,13 @@ def _phase(pr: Presentation, p: dict, rolls, names: Names) -> str:
                                        if aside else "")
 
 
+def roll_words(p: dict) -> str:
+    """What a roll was for: its purpose, or an ``other`` roll's label and the face it needs ("shooting: to hit, 4+")."""
+    label, needs = p.get("label"), p.get("needs")
+    what = str(label) if label else words(p.get("purpose"))
+    return f"{what}, {needs}+" if needs is not None else what
+
+
 def _ended(pr: Presentation, p: dict, rolls, names: Names) -> str:
     score = " – ".join(f"{names.player(k)} {v}" for k, v in (p.get("score") or {}).items())
     winner = names.player(p["winner"]) if p.get("winner") else "none (draw)"
@@ -455,7 +462,7 @@ def _ended(pr: Presentation, p: dict, rolls, names: Names) -> str:
 COMMON_SUMMARIES: dict[str, Summary] = {
     "TurnStarted": lambda pr, p, rolls, names: f"turn {p.get('turn')} starts",
     "PhaseStarted": _phase,
-    "DiceRolled": lambda pr, p, rolls, names: (f"{names.player(p.get('player'))}: {words(p.get('purpose'))} roll, "
+    "DiceRolled": lambda pr, p, rolls, names: (f"{names.player(p.get('player'))}: {roll_words(p)} roll, "
                                                f"{p.get('die')}: {dice_symbols(p.get('faces'))}"),
     "DieRerolled": lambda pr, p, rolls, names: (f"re-roll of roll {p.get('roll')} die {p.get('index')} → "
                                                 f"{die_symbol(p.get('face'))}"),

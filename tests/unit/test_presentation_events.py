@@ -141,3 +141,11 @@ def test_struck_rows_are_a_function_of_a_set_of_seqs() -> None:
     assert [r["struck"] for r in struck] == [False, True, False]
     assert struck[1]["note"] == "void: ruling 7"
     assert not any(r["struck"] for r in rows)
+
+
+def test_an_other_roll_is_summed_up_by_its_label_and_the_face_it_needs() -> None:
+    shooting = {"seq": 3, "type": "DiceRolled", "player": "p2", "purpose": "other", "die": "d6", "faces": [6, 1],
+                "needs": 4, "label": "shooting: to hit"}
+    assert T9A.summary(shooting) == "p2: shooting: to hit, 4+ roll, d6: ⚅ ⚀"
+    plain = {k: v for k, v in shooting.items() if k not in ("needs", "label")}
+    assert CLAUSTROPHOBIA.summary(plain) == "p2: other roll, d6: ⚅ ⚀"
