@@ -30,7 +30,7 @@ from eventsourcing.domain import Aggregate
 from eventsourcing.persistence import IntegrityError, JSONTranscoder, PersistenceError, Transcoder
 
 from domain import randomness
-from domain.access import AccessMixin, needs_judge, needs_of_lines
+from domain.access import needs_judge, needs_of_lines
 from domain.errors import (GameAlreadyRecorded, GameMovedOn, GameNotFound, MalformedRecord, RecordError,
                            RollcallError, RuleViolation, StoreFault, StoreUnavailable, one_line)
 from domain.game import Game
@@ -42,6 +42,7 @@ from domain.record import (Line, LocatedError, check_object, event_hash, export_
                            show)
 from domain.seats import SEAT_RULE, Seat, seat_uuid, seats_of
 from domain.settings import PERSISTENCE_ENV, store_env
+from service.access import AccessMixin
 from service.tournaments import TournamentMixin
 from store import rows
 from store.rows import Plain, of_mapper
