@@ -105,6 +105,12 @@ def find_uv() -> str | None:
 FAST_PYTEST_ARGS = ["tests/unit", "-m", "not slow", "-q"]
 
 
+def names_tests(args: list[str]) -> bool:
+    """Whether pytest's arguments name tests to run (a file, a folder, a test id), not only options and
+    their values (`-p no:cacheprovider`, `-k rule`)."""
+    return any(not a.startswith("-") and (ROOT / a.split("::")[0]).exists() for a in args)
+
+
 def wants_own_workers(args: list[str]) -> bool:
     for i, arg in enumerate(args):
         if arg in ("-n", "--numprocesses") or arg.startswith(("-n", "--numprocesses=")):
@@ -134,8 +140,7 @@ def main(argv: list[str]) -> int:
         return run([ROLLCALL, "demo", *extra])
     if "--fast" in extra:  # the unit tests alone, the slow ones left out: a quick check while working
         extra = [a for a in extra if a != "--fast"]
-        extra = [*FAST_PYTEST_ARGS, *extra] if not any(not a.startswith("-") for a in extra) else [
-            "-m", "not slow", *extra]
+        extra = [*FAST_PYTEST_ARGS, *extra] if not names_tests(extra) else ["-m", "not slow", *extra]
     pytest_args = extra if wants_own_workers(extra) else [*DEFAULT_PYTEST_ARGS, *extra]
     return run([PYTHON, "-m", "pytest", *pytest_args])
 

@@ -35,6 +35,13 @@ def test_fast_runs_the_unit_tests_that_are_not_slow_on_two_workers(monkeypatch) 
     assert ran(monkeypatch, ["test", "-q"]) == ["-n", "2", "-q"]  # everything, as CI runs it
 
 
+def test_fast_with_options_that_take_values_still_runs_the_unit_tests_alone(monkeypatch) -> None:
+    assert ran(monkeypatch, ["test", "--fast", "-p", "no:cacheprovider", "-k", "vortex"]) == [
+        "-n", "2", "tests/unit", "-m", "not slow", "-q", "-p", "no:cacheprovider", "-k", "vortex"]
+    assert ran(monkeypatch, ["test", "--fast", "tests/unit/test_hexes.py::test_neighbours"]) == [
+        "-n", "2", "-m", "not slow", "tests/unit/test_hexes.py::test_neighbours"]
+
+
 def test_the_fast_selection_leaves_out_the_slow_unit_tests_and_keeps_the_rest() -> None:
     def collected(*args: str) -> int:
         out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
