@@ -3,7 +3,7 @@
 
 usage: python3 dev.py demo [ARGS...]   set up .venv, then run `rollcall demo ARGS...`
        python3 dev.py test [ARGS...]   set up .venv, then run pytest -n 2 [ARGS...]
-       python3 dev.py test --fast      the unit tests not marked slow (about a minute on two cores)
+       python3 dev.py test --fast      the unit tests not marked slow (under a minute on two cores)
        python3 dev.py setup            only set up .venv
 
 Setup creates .venv (venv module) when missing and installs Rollcall into

@@ -14,6 +14,15 @@ from hypothesis import settings
 settings.register_profile("rollcall", deadline=None)
 settings.load_profile("rollcall")
 
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that drives a browser is slow as well (`-m "not slow"` leaves it out)."""
+    for item in items:
+        if item.get_closest_marker("browser") and not item.get_closest_marker("slow"):
+            item.add_marker(pytest.mark.slow)
+
+
 PG_DEFAULTS = {
     "POSTGRES_HOST": "127.0.0.1",
     "POSTGRES_PORT": "5432",

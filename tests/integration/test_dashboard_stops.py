@@ -15,7 +15,8 @@ from processes import alive, children, until
 from cli.options import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+pytestmark = [pytest.mark.slow,  # starts a dashboard server
+              pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")]
 
 
 def test_sigterm_stops_the_dashboards_server_and_its_follower(tmp_path) -> None:

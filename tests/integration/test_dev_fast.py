@@ -50,3 +50,13 @@ def test_the_fast_selection_leaves_out_the_slow_unit_tests_and_keeps_the_rest() 
 
     every, fast = collected(), collected("-m", "not slow")
     assert 0 < every - fast < every / 10  # a few slow ones out, the rule tests in
+
+
+def test_the_browser_tests_count_as_slow() -> None:
+    def collected(*args: str) -> int:
+        out = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                              "tests/e2e", *args], cwd=ROOT, capture_output=True, text=True).stdout
+        return sum(1 for line in out.splitlines() if "::" in line)
+
+    assert collected("-m", "browser") > 0  # (pytest exits with 5 when it collects none: not checked)
+    assert collected("-m", "browser and not slow") == 0

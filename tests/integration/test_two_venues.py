@@ -20,7 +20,7 @@ from simulation.games import record_lines, simulate
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = 40  # each venue's game, recorded event by event
-pytestmark = pytest.mark.postgres
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]  # starts followers of two venues
 
 
 @pytest.fixture
