@@ -93,11 +93,19 @@ def test_the_simulators_play_only_offered_actions(system: str) -> None:
                     f"seq {event['seq']} ({event['type']}) was not offered"
 
 
+def modelled(game, event: dict) -> bool:
+    """An event the offers stand for: not a roll of purpose other (the Record page's "Other roll…" takes those,
+    in any phase), nor the start of a phase the rules pack does not model (a record may name any phase)."""
+    if event["type"] == "DiceRolled" and event.get("purpose") == "other":
+        return False
+    return not (event["type"] == "PhaseStarted" and event["phase"] not in game.system.phases)
+
+
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.name.split(".")[0])
 def test_every_event_of_the_golden_records_is_offered_at_its_state(path: Path) -> None:
     lines = [json.dumps(obj) for _, obj, _ in read_lines(path.read_text(encoding="utf-8").splitlines())]
     for game, event in replay(lines):
-        if event is not None:
+        if event is not None and modelled(game, event):
             assert offered(check_offers(game), event), f"seq {event['seq']} ({event['type']}) was not offered"
 
 
