@@ -5,31 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from streamlit.testing.v1 import AppTest
-from test_record_apptest import EX1, GAME, RECORD, button, lines_of, stored
-
-from projections.projector import Projector
-from service.application import Rollcall
-
-
-@pytest.fixture
-def data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Seed 004's first example up to the Faceless's activation (seq 3), in the middle of a movement phase."""
-    folder = tmp_path / "data"
-    store = Rollcall.open(folder)
-    store.import_record(lines_of(EX1)[:4], str(EX1))
-    Projector(folder).run()
-    monkeypatch.setenv("ROLLCALL_DATA", str(folder))
-    return folder
-
-
-def page() -> AppTest:
-    at = AppTest.from_file(RECORD, default_timeout=30)
-    at.query_params["game"] = GAME
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+from test_record_apptest import button, data, record_page, stored  # noqa: F401  (data: the store, a fixture)
 
 
 def ran(at: AppTest) -> AppTest:
@@ -50,7 +27,7 @@ def fill(at: AppTest, *, player: str, count: int, needs: str, label: str, faces:
 
 
 def test_an_other_roll_is_recorded_with_its_label_needs_and_faces_in_the_middle_of_a_phase(data: Path) -> None:
-    at = page()
+    at = record_page()
     players = at.radio(key="rc-other:player").options
     assert len(players) == 2 and not any(p in ("p1", "p2") for p in players)  # names, not ids
     assert at.selectbox(key="rc-other:die").options[0] == "d6"
@@ -68,7 +45,7 @@ def test_an_other_roll_is_recorded_with_its_label_needs_and_faces_in_the_middle_
 
 
 def test_an_other_roll_with_a_die_without_a_face_stores_nothing(data: Path) -> None:
-    at = page()
+    at = record_page()
     before = len(stored(data))
     at = fill(at, player=at.radio(key="rc-other:player").options[0], count=2, needs="no target", label="morale",
               faces=["⚅"])
