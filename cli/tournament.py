@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli.options import App, AsJson, DataDir, Key, ReadKey, echo_json, note_held, open_app, read, read_seen, table
-from domain.errors import MalformedRecord, RollcallError
+from domain.errors import MalformedRecord, RecordError, RollcallError
 from domain.record import NotJSON, read_json
 from domain.systems import systems_in_words
 from domain.systems.presentation import plural, title_words
@@ -238,11 +238,11 @@ def _setup(path: Path | None) -> dict | None:
     try:
         setup, _ = read_json(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError as exc:
-        raise MalformedRecord(f"{path}: not UTF-8 text (byte {exc.start + 1})", field="setup") from None
-    except MalformedRecord as exc:
-        raise MalformedRecord(f"{path}:{exc.line if isinstance(exc, NotJSON) else 1}: {exc}", field="setup") from None
+        raise RecordError(str(path), 0, None, MalformedRecord(f"not UTF-8 text (byte {exc.start + 1})")) from None
+    except MalformedRecord as exc:  # the file named whole (a message's excerpts are of what it holds)
+        raise RecordError(str(path), exc.line if isinstance(exc, NotJSON) else 1, None, exc) from None
     if not isinstance(setup, dict):
-        raise MalformedRecord(f"{path}: the setup must be a JSON object", field="setup")
+        raise RecordError(str(path), 0, None, MalformedRecord("the setup must be a JSON object"))
     return setup
 
 

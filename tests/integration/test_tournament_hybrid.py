@@ -126,7 +126,7 @@ def test_a_fault_in_the_middle_of_storing_a_pairing_leaves_nothing_stored(tmp_da
         return insert(cursor, stored_events, **kwargs)
 
     store.recorder._insert_events = fails_at_the_third_game
-    with pytest.raises(Exception, match="disk is full"):
+    with pytest.raises(Exception, match="the event store is full"):
         store.pair_round(NAME, 1, seed=1)
     store.close()
     assert len(created) == 3, "the fault came in the middle of the round's games"
