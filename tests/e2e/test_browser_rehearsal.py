@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 from elsewhere import PLAYERS, players_csv, round_records
-from streamlit_server import SCREENSHOTS, chromium, new_page, streamlit_server
+from streamlit_server import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, chromium, new_page, streamlit_server
 from test_browser_record import Table
 from test_browser_tournament import downloaded
 
@@ -192,11 +192,22 @@ def take_back(tablet: Tablet) -> None:
     tablet.recorded()
 
 
+def device(browser, viewport: dict):
+    """A page of a device of its own (a browser of its own, as a tablet or a phone is); ``put_away(page)``
+    closes it."""
+    own = browser.browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    page = own.new_context(viewport=viewport).new_page()
+    page.set_default_timeout(WAIT)
+    return page
+
+
+def put_away(page) -> None:
+    page.context.browser.close()
+
+
 def tablet(browser, base: str, game: str, key: str, step: str) -> Tablet:
     """A tablet at the Record page of ``game``: a spectator's view first (the delay), then signed in."""
-    context = browser.new_context(viewport=TABLET)
-    page = context.new_page()
-    page.set_default_timeout(WAIT)
+    page = device(browser, TABLET)
     page.goto(f"{base}/record?game={game}")
     page.get_by_text(f"broadcast with a delay of {DELAY} s", exact=False).first.wait_for()
     sign_in(page, key)
@@ -276,17 +287,29 @@ def test_an_event_runs_end_to_end_in_the_browser(event: Event, server: str, tmp_
         desk.goto("about:blank")  # the organiser's desk waits for the round (its page would follow every write)
 
         # --- the spectator's phone follows round 2 on the Live page ---
-        phone_context = browser.new_context(viewport=PHONE)
-        phone = phone_context.new_page()
-        phone.set_default_timeout(WAIT)
+        phone = device(browser, PHONE)
         phone.goto(f"{server}/live?tournament=Spring+Open&round=2")
         phone.locator(f".rc-live-card[data-game='{games[0]}']").wait_for(state="attached")
         shot(phone, "phone-live-round-2")
 
         # --- four tablets, signed in with the scorekeeper's key ---
-        t1, t2, t3, t4 = (tablet(browser, server, g, event.scorekeeper, f"table-{i}")
-                          for i, g in enumerate(games, start=1))
         a1, b1 = names[games[0]]
+        t3 = tablet(browser, server, games[2], event.scorekeeper, "table-3")
+        t3.result(names[games[2]], (8, 12), "time called")  # the result alone
+        shot(t3.page, "table-3-result-only")
+        put_away(t3.page)
+
+        t4 = tablet(browser, server, games[3], event.scorekeeper, "table-4")
+        t4.tap("Turn 1")
+        t4.tap("Turn 2")  # a mis-tap: taken back
+        take_back(t4)
+        t4.page.get_by_role("button", name="Turn 2", exact=True).wait_for()  # play goes on from before it
+        shot(t4.page, "table-4-taken-back")
+        t4.result(names[games[3]], (10, 10), "turn limit")
+        shot(t4.page, "table-4-result")
+        put_away(t4.page)
+
+        t1 = tablet(browser, server, games[0], event.scorekeeper, "table-1")
         t1.tap("Turn 1")
         t1.tap("Magic phase …", records=False)
         t1.choose("Active", a1)
@@ -302,6 +325,7 @@ def test_an_event_runs_end_to_end_in_the_browser(event: Event, server: str, tmp_
         phone.get_by_text(f"delay of {DELAY} s", exact=False).first.wait_for(state="attached")
         shot(phone, "phone-live-held")
 
+        t2 = tablet(browser, server, games[1], event.scorekeeper, "table-2")
         t2.tap("Turn 1")
         t2.tap("Points scored …", records=False)
         t2.choose("Player", names[games[1]][1])
@@ -309,23 +333,10 @@ def test_an_event_runs_end_to_end_in_the_browser(event: Event, server: str, tmp_
         t2.choose("Reason", "spell damage")
         t2.tap("Record")
         shot(t2.page, "table-2-played")
-
-        t3.result(names[games[2]], (8, 12), "time called")  # the result alone
-        shot(t3.page, "table-3-result-only")
-
-        t4.tap("Turn 1")
-        t4.tap("Turn 2")  # a mis-tap: taken back
-        take_back(t4)
-        t4.page.get_by_role("button", name="Turn 2", exact=True).wait_for()  # play goes on from before it
-        shot(t4.page, "table-4-taken-back")
-        t4.result(names[games[3]], (10, 10), "turn limit")
-        shot(t4.page, "table-4-result")
         never_within_the_delay(phone, t1)
 
         # --- a judge at a tablet: a dispute on table 1's points, and the ruling ---
-        judge_context = browser.new_context(viewport=TABLET)
-        judge = judge_context.new_page()
-        judge.set_default_timeout(WAIT)
+        judge = device(browser, TABLET)
         judge.goto(f"{server}/dispute")
         sign_in(judge, event.judge)
         judge.goto(f"{server}/dispute?game={games[0]}&seq=3&about=3")
@@ -350,7 +361,7 @@ def test_an_event_runs_end_to_end_in_the_browser(event: Event, server: str, tmp_
                 confirm.first.click()
             t1.seq += 1
         shot(judge, "judge-ruled")
-        judge_context.close()
+        put_away(judge)
 
         # --- tables 1 and 2 end their games ---
         t1.page.locator(".rc-rec-status").get_by_text(f"seq {t1.seq}", exact=False).wait_for()  # it moved on
@@ -361,7 +372,8 @@ def test_an_event_runs_end_to_end_in_the_browser(event: Event, server: str, tmp_
         never_within_the_delay(phone, t1)
         for t in (t1, t2, t3, t4):
             event.lines[t.game] = t.seq + 1
-            t.page.context.close()
+        put_away(t1.page)
+        put_away(t2.page)
 
         # --- the phone catches up once the delay has passed, never before ---
         phone.wait_for_function(
@@ -369,7 +381,7 @@ def test_an_event_runs_end_to_end_in_the_browser(event: Event, server: str, tmp_
             timeout=(DELAY + 30) * 1000)
         assert time.time() - t1.began[t1.seq] >= DELAY - 1, "table 1's result shown within the delay"
         shot(phone, "phone-live-caught-up")
-        phone_context.close()
+        put_away(phone)
 
         # --- round 3: paired on the Standings page, results from the command line ---
         desk.goto(f"{server}/standings?tournament=Spring+Open")
