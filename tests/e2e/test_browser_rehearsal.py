@@ -117,10 +117,10 @@ def sign_in(page, key: str) -> None:
             return
         try:
             field_ = sidebar.get_by_label("Your key", exact=True)
-            if not field_.is_visible():
-                expand = page.locator("[data-testid=stExpandSidebarButton]")
-                if expand.count() and expand.is_visible():
-                    expand.click()
+            page.wait_for_function("() => window.__rcSidebarFolded", timeout=20_000)  # a tablet's fold decided
+            if page.locator('[data-testid=stSidebar][data-collapsed="true"]').count():
+                page.locator("[data-testid=stExpandSidebarButton]").click(timeout=20_000)
+                page.locator('[data-testid=stSidebar][data-collapsed="false"]').wait_for(state="attached")
             field_.fill(key, timeout=20_000)
             sidebar.get_by_role("button", name="Sign in").click(timeout=20_000)
             signed.wait_for(state="attached", timeout=45_000)
