@@ -114,7 +114,7 @@ def sign_in(page, key: str) -> None:
     settled(page)
     for _ in range(4):
         if signed.count():
-            return
+            break
         try:
             field_ = sidebar.get_by_label("Your key", exact=True)
             page.wait_for_function("() => window.__rcSidebarFolded", timeout=20_000)  # a tablet's fold decided
@@ -124,18 +124,20 @@ def sign_in(page, key: str) -> None:
             field_.fill(key, timeout=20_000)
             sidebar.get_by_role("button", name="Sign in").click(timeout=20_000)
             signed.wait_for(state="attached", timeout=45_000)
-            fold(page)
-            return
+            break
         except Exception:  # noqa: BLE001  the sidebar was folded or drawn again meanwhile: once more
             continue
-    page.screenshot(path=str(Path(SCREENSHOTS) / "rehearsal-sign-in-failed.png"), full_page=True)
-    signed.wait_for(state="attached", timeout=5_000)
+    else:
+        page.screenshot(path=str(Path(SCREENSHOTS) / "rehearsal-sign-in-failed.png"), full_page=True)
+        signed.wait_for(state="attached", timeout=5_000)
+    settled(page)
+    fold(page)
 
 
 def fold(page) -> None:
     """On a tablet, the sidebar opened to sign in lies over the page: folded away again, as a person does."""
     if page.viewport_size["width"] < 1100 and page.locator('[data-testid=stSidebar][data-collapsed="false"]').count():
-        page.locator("[data-testid=stSidebarCollapseButton] button").click()
+        page.locator("[data-testid=stSidebarCollapseButton] button").click(force=True)
         page.locator('[data-testid=stSidebar][data-collapsed="true"]').wait_for(state="attached")
 
 
