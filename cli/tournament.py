@@ -261,10 +261,12 @@ def result(name: Name, round_no: Round,
         if not who.strip() or not points.strip().lstrip("-").isdigit() or len(points.strip()) > 19:
             raise MalformedRecord(f"--score takes SEAT=VP or NAME=VP, e.g. p1=3, not {item!r}", field="score")
         scores[who.strip()] = int(points)
-    ended = open_app(data, key).enter_result(name, round_no, table_no, scores)
-    winner = ended["winner"] or "nobody (a draw)"
-    typer.echo(f"seq {ended['seq']}: round {round_no} table {table_no} ended "
-               f"{', '.join(f'{k} {v}' for k, v in ended['score'].items())}; winner {winner}")
+    from domain.tournaments import result_in_words
+
+    store = open_app(data, key)
+    ended = store.enter_result(name, round_no, table_no, scores)
+    players = store.stored_lines(store.table_game(name, round_no, table_no))[0]["players"]
+    typer.echo(f"round {round_no}, table {table_no}: {result_in_words(players, ended['score'], ended['winner'])}")
 
 
 @app.command("pairings")

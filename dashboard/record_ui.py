@@ -216,11 +216,12 @@ def choose(name: str, choice: Choice, key: str, pres: Presentation, names: Names
     title = name.split(".", 1)[1] if "." in name else name.replace("_", " ")
     if "." in name:
         title = f"{names.player(title)}'s {name.split('.', 1)[0]}"
+    title = title[:1].upper() + title[1:]  # a player's name as written ("Anna Lind's score", not "Anna lind's")
     if choice.kind == "count":
         if choice.high - choice.low <= 12:
-            st.segmented_control(safe.md(title.capitalize()), list(range(choice.low, choice.high + 1)), key=key)
+            st.segmented_control(safe.md(title), list(range(choice.low, choice.high + 1)), key=key)
         else:
-            st.number_input(safe.md(title.capitalize()), min_value=choice.low, max_value=choice.high, step=1, key=key,
+            st.number_input(safe.md(title), min_value=choice.low, max_value=choice.high, step=1, key=key,
                             value=None)
     elif choice.kind == "one_of":
         labels = [value_text(v, pres, names) for v in choice.values]
@@ -230,9 +231,9 @@ def choose(name: str, choice: Choice, key: str, pres: Presentation, names: Names
                 f'<figure class="rc-choice-picture">{picture}<figcaption>{escape(label)}</figcaption></figure>'
                 for picture, label in zip(pictures, labels)) + "</div>", unsafe_allow_html=True)
         if len(labels) <= 8 and len(set(labels)) == len(labels):
-            st.segmented_control(safe.md(title.capitalize()), labels, key=key, format_func=safe.md)
+            st.segmented_control(safe.md(title), labels, key=key, format_func=safe.md)
         else:
-            st.selectbox(safe.md(title.capitalize()), labels, index=None, key=key)
+            st.selectbox(safe.md(title), labels, index=None, key=key)
     else:
         with st.container(key="rc-dice-open"):
             for i in range(choice.count):

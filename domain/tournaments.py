@@ -368,6 +368,15 @@ class TournamentGame:
 SEAT_PREFIX, NAME_PREFIX = "seat:", "name:"  # say which reading of a --score key is meant
 
 
+def result_in_words(players: list[dict], score: dict[str, int], winner: str | None) -> str:
+    """A game's result as people read it, by name, seat p1 first: "Anna 3 – 1 Boris; Anna wins" (or "a draw")."""
+    names = {p["id"]: p.get("name") or p["id"] for p in players}
+    seats = [p["id"] for p in players if p["id"] in score] + sorted(set(score) - set(names))
+    (a, b) = seats[:2]
+    said = f"{names.get(a, a)} {score[a]} – {score[b]} {names.get(b, b)}"
+    return f"{said}; {names.get(winner, winner)} wins" if winner else f"{said}; a draw"
+
+
 def scored_seat(players: list[dict], who: str, where: str) -> str:
     """The seat id of the player ``who`` names at ``where``: a seat id (``p1``) or a player's name, in any
     case, or explicitly ``seat:p1`` / ``name:Anna``. A key that reads as one seat's id and as the other

@@ -235,19 +235,26 @@ class TournamentMixin:
         :func:`scored_seat`); the winner is the player with more victory points (equal: a draw). Needs a key
         of any role."""
         self.author("record", "entering a result")  # type: ignore[attr-defined]  (the key before all else)
-        tournament = self.tournament(name)
-        game_id = tournament.table_game(round_no, table) or self._named_game(tournament, round_no, table)
+        game_id = self.table_game(name, round_no, table)
         header = self.stored_lines(game_id)[0]  # type: ignore[attr-defined]
         where = f"table {table} of round {round_no}"
         scored: dict[str, int] = {}
         for who, points in score.items():
             scored[scored_seat(header["players"], who, where)] = points
         if len(scored) != 2:
-            raise TournamentError("a result gives both players' victory points, e.g. --score p1=3 --score p2=1")
+            named = [p.get("name") or p["id"] for p in header["players"]]
+            raise TournamentError(f"a result at {where} gives both players' victory points, "
+                                  + " and ".join(f"{n}'s" for n in named)
+                                  + ", e.g. " + " ".join(f'--score "{n}={vp}"' for n, vp in zip(named, (3, 1))))
         (a, score_a), (b, score_b) = sorted(scored.items())
         winner = None if score_a == score_b else a if score_a > score_b else b
         return self.record(game_id, {"type": "GameEnded", "score": dict(sorted(scored.items())),  # type: ignore
                                      "winner": winner, "reason": reason})
+
+    def table_game(self, name: str, round_no: int, table: int) -> str:
+        """The game at ``table`` of round ``round_no``: as paired here, else the game whose header seats it there."""
+        tournament = self.tournament(name)
+        return tournament.table_game(round_no, table) or self._named_game(tournament, round_no, table)
 
     def _named_game(self, tournament: Tournament, round_no: int, table: int) -> str:
         found = [g.header["game"] for g in self.tournament_games(tournament)

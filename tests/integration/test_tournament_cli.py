@@ -85,6 +85,24 @@ def test_results_entered_alone_count_in_the_standings(run, registered) -> None:
     assert "2 games, 1 round" in run("tournament", "list").output
 
 
+def test_a_result_is_said_with_the_players_names_not_their_seats(run, registered) -> None:
+    run("tournament", "pair", NAME, "--round", "1", "--seed", "2")
+    tables = as_json(run("tournament", "pairings", NAME, "--round", "1", "--json"))
+    first, second = tables[0], tables[1]
+    won = run("tournament", "result", NAME, "--round", "1", "--table", "1", "--score", "p1=3", "--score", "p2=1").output
+    assert won.strip() == f"round 1, table 1: {first['player']} 3 – 1 {first['opponent']}; {first['player']} wins"
+    drawn = run("tournament", "result", NAME, "--round", "1", "--table", "2", "--score", f"{second['opponent']}=2",
+                "--score", f"{second['player']}=2").output
+    assert drawn.strip() == f"round 1, table 2: {second['player']} 2 – 2 {second['opponent']}; a draw"
+    assert not any(f" {seat} " in won + drawn for seat in ("p1", "p2"))
+    run("tournament", "pair", NAME, "--round", "2", "--seed", "2")
+    table = as_json(run("tournament", "pairings", NAME, "--round", "2", "--json"))[0]
+    half = run("tournament", "result", NAME, "--round", "2", "--table", "1", "--score", "p1=3", ok=False).output
+    assert half.startswith(f"error: a result at table 1 of round 2 gives both players' victory points, "
+                           f"{table['player']}'s and {table['opponent']}'s")
+    assert f'--score "{table["player"]}=3"' in half.replace("\n", " ") and "p1=3" not in half
+
+
 def test_a_round_is_refused_a_new_pairing_after_its_first_event(run, registered) -> None:
     run("tournament", "pair", NAME, "--round", "1", "--seed", "3")
     again = run("tournament", "pair", NAME, "--round", "1", "--seed", "4").output

@@ -156,7 +156,7 @@ def test_a_player_named_p2_is_no_seat_id_in_disguise(run, tmp_path: Path) -> Non
            "p1; write seat:p2=VP or name:P2=VP" in refused.replace("\n", " ")
     done = run("tournament", "result", "Club Night", "--round", "1", "--table", "1", "--score", "name:P2=3",
                "--score", "Boris=1").output
-    assert "ended p1 3, p2 1; winner p1" in done
+    assert "round 1, table 1: P2 3 – 1 Boris; P2 wins" in done
 
 
 # --- printable table cards -----------------------------------------------------------------------------
