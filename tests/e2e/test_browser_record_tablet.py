@@ -124,6 +124,8 @@ def test_on_a_tablet_the_board_has_the_width_and_a_tap_under_it_leaves_it_in_pla
             opened = board.bounding_box()
             assert abs(opened["x"] - after["x"]) <= 2 and abs(opened["width"] - after["width"]) <= 2, (after, opened)
             shot(page, "sidebar-opened-820")
+            page.locator('[data-testid="stSidebarCollapseButton"] button').click()  # a tap folds it away again
+            page.locator('#stSidebar[data-collapsed="true"]').wait_for(state="attached")
         finally:
             context.close()
 

@@ -137,7 +137,7 @@ def sign_in(page, key: str) -> None:
 def fold(page) -> None:
     """On a tablet, the sidebar opened to sign in lies over the page: folded away again, as a person does."""
     if page.viewport_size["width"] < 1100 and page.locator('[data-testid=stSidebar][data-collapsed="false"]').count():
-        page.locator("[data-testid=stSidebarCollapseButton] button").click(force=True)
+        page.locator("[data-testid=stSidebarCollapseButton] button").click()
         page.locator('[data-testid=stSidebar][data-collapsed="true"]').wait_for(state="attached")
 
 
