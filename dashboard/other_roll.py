@@ -8,6 +8,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import record_ui as ui
+from dashboard import safe
 from domain import limits
 from domain.systems.presentation import Names, dice_symbols, die_symbol, plural
 
@@ -74,7 +75,8 @@ def form(game: str, state, names: Names, lines: list[dict], *, digital: bool) ->
     """The "Other roll…" controls (inside the Record page's column of controls)."""
     dice = state.dice
     players = list(state.players)
-    st.radio("Who rolls", players, format_func=names.player, horizontal=True, key=f"{KEY}:player")
+    st.radio("Who rolls", players, format_func=lambda p: safe.md(names.player(p)), horizontal=True,
+             key=f"{KEY}:player")
     numbered_first = sorted(dice.data, key=lambda d: not all(type(f) is int for f in dice.faces_of(d)))
     die = st.selectbox("Die", numbered_first, key=f"{KEY}:die")
     count = st.number_input("How many dice", min_value=1, max_value=limits.DICE, value=1, step=1, key=f"{KEY}:count")
@@ -87,7 +89,7 @@ def form(game: str, state, names: Names, lines: list[dict], *, digital: bool) ->
         st.session_state.pop(f"{KEY}:needs", None)
     recent = labels_used(lines)
     if recent:
-        st.pills("Used at this table", recent[:8], key=f"{KEY}:recent", on_change=_use_recent)
+        st.pills("Used at this table", recent[:8], format_func=safe.md, key=f"{KEY}:recent", on_change=_use_recent)
     st.text_input("What for", key=f"{KEY}:label", max_chars=limits.LABEL, placeholder="e.g. shooting: to hit")
     if not digital and die:
         with st.container(key="rc-other-faces"):

@@ -185,20 +185,17 @@ class Tablet(Table):
 
 
 def take_back(tablet: Tablet) -> None:
-    """Take back the last event through Corrections: its button, then Confirm where the page asks for it."""
+    """Take back the last event through Corrections: its button, then Confirm (a take-back shows what it takes
+    out and is stored at the second tap)."""
     page = tablet.page
     tablet.idle()
     page.get_by_text("Corrections", exact=True).click()
     tablet.began[tablet.seq + 1] = time.time()
     page.get_by_role("button", name=re.compile(r"^Take back(?! from)")).first.click()
     confirm = page.get_by_role("button", name=re.compile(r"^Confirm"))
-    try:
-        confirm.first.wait_for(timeout=5_000)
-    except Exception:  # noqa: BLE001  no confirmation asked: the take-back is stored at once
-        pass
-    else:
-        shot(page, "take-back-confirm")
-        confirm.first.click()
+    confirm.first.wait_for()
+    shot(page, "take-back-confirm")
+    confirm.first.click()
     tablet.recorded()
 
 
