@@ -19,6 +19,8 @@ PAGES = {
         st.Page(PAGES_DIR / "new_game.py", title="New game", icon=":material/add_circle:"),
         st.Page(PAGES_DIR / "record.py", title="Record", icon=":material/edit_note:"),
         st.Page(PAGES_DIR / "live.py", title="Live", icon=":material/live_tv:"),
+        # a stream overlay (OBS browser source): reached by its link only
+        st.Page(PAGES_DIR / "overlay.py", title="Overlay", icon=":material/cast:", visibility="hidden"),
     ],
     "Games": [
         st.Page(PAGES_DIR / "games.py", title="Games", icon=":material/table_rows:", default=True),
@@ -40,9 +42,12 @@ st.set_page_config(page_title="Rollcall", page_icon=str(Path(__file__).parent / 
 page = st.navigation(PAGES)
 for problem in params.bound_link():  # a link's parameter past its bound is said and left out, on every page
     st.warning(problem, icon=":material/link_off:")
-session.sidebar()  # the one sign-in of the device, on every page
-tablet.fold_sidebar_when_narrow()
+BARE = frozenset({"overlay"})  # pages with no sidebar and no sign-in: a stream overlay
+if page.url_path not in BARE:
+    session.sidebar()  # the one sign-in of the device, on every page
+    tablet.fold_sidebar_when_narrow()
 # every page says when the read models are behind and shows new events by itself (dashboard/live.py), and a
 # spectator's delayed games move on as their events come due
-follow_updates(rerun=page.url_path not in SELF_FOLLOWING, watch=viewer.seen)
+follow_updates(rerun=page.url_path not in SELF_FOLLOWING,
+               watch=viewer.spectator if page.url_path in BARE else viewer.seen)
 run_page(page)

@@ -22,6 +22,14 @@ def seen() -> Seen:
         return EVERYTHING if privileged else Seen()
 
 
+def spectator() -> Seen:
+    """What anyone may see now, signed in or not (a stream overlay is never privileged)."""
+    try:
+        return data.seen(False)
+    except data.NoReadModels:
+        return Seen()
+
+
 def delay_note(seen: Seen, games: list[str]) -> str | None:
     """A line saying which of ``games`` this spectator sees behind and by how much; None when none is."""
     held = [g for g in games if seen.upto(g) is not None]
