@@ -343,7 +343,8 @@ def roll_form(game: str, offer: Offer, names: Names, *, digital: bool) -> None:
         return
     choice = action.open["faces"]
     if dice == 1:  # one die: each face is a button that records at once
-        cols = st.container(key="rc-dice-one").columns(len(choice.values))
+        named = not all(type(f) is int for f in choice.values)  # faces named by words (crit, success, blank)
+        cols = st.container(key="rc-dice-one-named" if named else "rc-dice-one").columns(len(choice.values))
         for col, face in zip(cols, choice.values):
             col.button(f"{die_symbol(face)} {face}", key=f"rc-face:{face}", on_click=write,
                        args=(game, action.fill(faces=[face])), kwargs={"done": f"{offer.label}: {face}"},

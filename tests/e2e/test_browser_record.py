@@ -135,7 +135,10 @@ def golden(path: Path) -> list[dict]:
 def no_control_off_the_page(page) -> None:
     wide = page.evaluate("() => [...document.querySelectorAll('[data-testid=\"stMainBlockContainer\"] *')]"
                          ".filter(e => e.getBoundingClientRect().width > 0"
-                         " && e.getBoundingClientRect().right > window.innerWidth + 1).map(e => e.tagName)")
+                         " && e.getBoundingClientRect().right > window.innerWidth + 1)"
+                         ".map(e => e.tagName + ' ' + e.textContent.slice(0, 80))")
+    if wide:
+        page.screenshot(path=f"{SCREENSHOTS}/record-off-the-page-{page.viewport_size['width']}.png", full_page=True)
     assert wide == [], f"{len(wide)} elements run off the page at {page.viewport_size['width']} px: {wide[:5]}"
 
 
