@@ -192,10 +192,19 @@ def take_back(tablet: Tablet) -> None:
     page.get_by_text("Corrections", exact=True).click()
     tablet.began[tablet.seq + 1] = time.time()
     page.get_by_role("button", name=re.compile(r"^Take back(?! from)")).first.click()
-    confirm = page.get_by_role("button", name=re.compile(r"^Confirm"))
-    confirm.first.wait_for()
+    confirm = page.get_by_role("button", name="Confirm take-back", exact=True)
+    confirm.wait_for()
     shot(page, "take-back-confirm")
-    confirm.first.click()
+    done = page.get_by_text(f"Recorded seq {tablet.seq + 1}:")
+    for _ in range(3):  # a tap that lands while the page is drawn again starts nothing: tapped again, as a person would
+        if confirm.count():
+            tablet.idle()
+            confirm.click()
+        try:
+            done.wait_for(timeout=30_000)
+            break
+        except Exception:  # noqa: BLE001  not stored yet: look again
+            continue
     tablet.recorded()
 
 
