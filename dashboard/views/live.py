@@ -78,7 +78,9 @@ for i, game in enumerate(shown):
     header = data.header(gid)
     pres = ev.presentation(header["system"])
     names = pres.names(header)
-    scores = " – ".join(f"{safe.html(names.player(pid))} {p.get('score', 0)}"
+    final = game.get("score") if game.get("ended") else None  # an ended game: its result, as it was entered
+    final = final if isinstance(final, dict) else {}
+    scores = " – ".join(f"{safe.html(names.player(pid))} {final.get(pid, p.get('score', 0))}"
                         for pid, p in (state.get("players") or {}).items())
     where = " · ".join(x for x in (f"table {game['table_no']}" if game.get("table_no") else "",
                                    f"turn {state.get('turn') or 0}", f"seq {seq}") if x)

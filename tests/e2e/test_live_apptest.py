@@ -119,3 +119,17 @@ def test_a_broadcast_delay_is_a_whole_number_of_seconds_set_by_an_organiser(data
     store.key = scorekeeper
     with pytest.raises(AccessDenied):
         store.set_broadcast_delay(NAME, 30)
+
+
+def test_a_game_taken_by_its_result_alone_shows_its_final_score(data: Path) -> None:
+    store = Rollcall.open(data)
+    header = {"rollcall": 1, "system": "tornscape", "game": "live-3", "tournament": NAME, "round": 1, "table": 3,
+              "players": [{"id": "p1", "name": "Carla", "faction": "engeln"},
+                          {"id": "p2", "name": "Dmitri", "faction": "castilla"}],
+              "setup": {"board": {"width": 6, "height": 6}}}
+    store.import_record([json.dumps(header), json.dumps({"type": "GameEnded", "score": {"p1": 3, "p2": 1},
+                                                         "winner": "p1", "reason": "result entered"})], "table 3")
+    store.close()
+    Projector(data).run()
+    card = next(m.value for m in live(tournament=NAME).markdown if 'data-game="live-3"' in m.value)
+    assert "Carla 3 – Dmitri 1" in card and "ended" in card
