@@ -11,8 +11,10 @@ from eventsourcing.utils import register_topic
 from domain.errors import MalformedRecord, RuleViolation
 from domain.header import normalise_header
 from domain.integrity import authorship
-from domain.record import event_hash, field, header_hash, missing, same_shape, show
+from domain.record import event_hash, header_hash, missing, same_shape, show
+from domain import limits
 from domain.systems import PACKS, system_for
+from domain.systems.fields import text
 from domain.systems.pack import GameSystem
 from domain.systems.state import Checks, GameState
 
@@ -111,8 +113,8 @@ class Game(Aggregate):
             raise MalformedRecord(f"field `seq` is {show(given_seq)} but this is event {seq} of the game "
                                   "(events count 1, 2, 3… without gaps)", field="seq")
         for name in spec.common_text:
-            if name in raw and type(raw[name]) is not str:
-                field(raw, name, str)
+            if name in raw and (type(raw[name]) is not str or len(raw[name]) > limits.TEXT):
+                text(raw, name)
         event = raw.copy()  # without what the rules derive and the chain (the order of the rest kept)
         for name in spec.not_given:
             if name in event:

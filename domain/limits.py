@@ -16,7 +16,8 @@ COUNT = 1_000_000        # ether, crystals converted, victory points of one even
 SCORE = 1_000_000_000    # a player's final score
 RULE_NUMBER = 1_000      # any number in a record's `rules` (rule data overrides)
 FACES = 256              # faces of one die, counting repeats (a digital roll draws one byte per die)
+TEXT = 10_000            # characters of any text of an event (a note, a claim, a ruling, a name given in it)
 LABEL = 80               # characters of what an `other` roll was for ("shooting: to hit")
 NAME = 120               # characters of a name in a header: the game id, the tournament, a player's id, name, faction
 
-__all__ = ["BOARD_SIDE", "COUNT", "DICE", "FACES", "INTEGER", "LABEL", "NAME", "RULE_NUMBER", "SCORE", "STAT"]
+__all__ = ["BOARD_SIDE", "COUNT", "DICE", "FACES", "INTEGER", "LABEL", "TEXT", "NAME", "RULE_NUMBER", "SCORE", "STAT"]

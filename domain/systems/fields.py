@@ -30,7 +30,11 @@ Parser = Callable[[dict, str], Any]
 # --- field parsers used by event specs -----------------------------------------------------
 
 def text(obj: dict, name: str) -> str:
-    return field(obj, name, str)
+    value = field(obj, name, str)
+    if len(value) > limits.TEXT:
+        raise MalformedRecord(f"field `{name}` holds {len(value):,} characters; a text of an event holds at most "
+                              f"{limits.TEXT:,}", field=name)
+    return value
 
 
 def integer_in(low: int, high: int) -> Parser:
@@ -122,6 +126,8 @@ class EventSpec:
                     parse(event, name)
             elif type(value) is not kind and (one_of is None or type(value) is not str or value not in one_of):
                 parse(event, name)
+            elif kind is str and len(value) > limits.TEXT:
+                parse(event, name)
         for name, parse, kind, one_of, bounds in optional:
             value = get(name)
             if value is None:
@@ -130,6 +136,8 @@ class EventSpec:
                 if type(value) is not int or not bounds[0] <= value <= bounds[1]:
                     parse(event, name)
             elif type(value) is not kind and (one_of is None or type(value) is not str or value not in one_of):
+                parse(event, name)
+            elif kind is str and len(value) > limits.TEXT:
                 parse(event, name)
         allowed = self.allowed
         if allowed.issuperset(event):

@@ -321,3 +321,19 @@ def test_numbers_at_their_bounds_are_accepted(app: Rollcall) -> None:
                                      faces=["blank"] * limits.DICE),
                                   the_end(limits.SCORE, -limits.SCORE, "p1")))
     assert game.state.scores["p1"] == limits.COUNT
+
+
+@pytest.mark.parametrize("event", [{"type": "Noted", "text": "x" * 10_001},
+                                   {"type": "TurnStarted", "turn": 1, "note": "x" * 20_000_000}])
+def test_a_text_longer_than_ten_thousand_characters_is_refused_naming_its_field(app, event) -> None:
+    from domain.errors import RecordError
+
+    header = {"rollcall": 1, "system": "tornscape", "game": "long-text", "players": [{"id": "p1"}, {"id": "p2"}],
+              "setup": {"board": {"width": 6, "height": 6}}}
+    with pytest.raises(RecordError) as refused:
+        app.import_record([json.dumps(header), json.dumps(event)], "long.rollcall.jsonl")
+    name = "text" if "text" in event else "note"
+    assert f"field `{name}` holds" in str(refused.value) and "at most 10,000" in str(refused.value)
+    assert len(str(refused.value)) < 300 and not app.exists("long-text")
+    ok = {**event, "text": "x" * 10_000} if "text" in event else {**event, "note": "x" * 10_000}
+    assert app.import_record([json.dumps(header), json.dumps(ok)], "ok.rollcall.jsonl").violations == 0
