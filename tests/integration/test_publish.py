@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import queue
+import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +75,11 @@ def _expect(events: Any, kind: str) -> Any:
     return value
 
 
-def test_reader_process_reads_published_copy_while_writer_holds_live(tmp_path: Path) -> None:
+def test_reader_process_reads_published_copy_while_writer_holds_live(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # A spawned process runs the parent's __main__ again first; in a worker that ran a dashboard page with
+    # Streamlit's AppTest, that is the page's script. The children here need none of it.
+    monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
     ctx = mp.get_context("spawn")
     live = str(tmp_path / "live" / "read_models.duckdb")
     published = str(tmp_path / "published" / "read_models.duckdb")
