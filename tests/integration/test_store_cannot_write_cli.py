@@ -20,7 +20,7 @@ from domain.errors import StoreFault
 ROOT = Path(__file__).resolve().parents[2]
 RECORD = ROOT / "tests" / "games" / "seed004-ex1-shove-enemy-failed-dodge.rollcall.jsonl"
 GAME = "seed004-ex1"
-NOTE = json.dumps({"type": "Noted", "text": "a note " * 14_000})
+NOTE = json.dumps({"type": "Noted", "text": "a note " * 1_400})  # 9,800 characters: the longest text takes
 
 
 def rollcall(data: Path, *args: str, full: bool = False) -> subprocess.CompletedProcess:
