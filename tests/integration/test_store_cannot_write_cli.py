@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from disks import small_disk
 
 from service.application import Rollcall
 from domain.errors import StoreFault
@@ -23,17 +23,10 @@ GAME = "seed004-ex1"
 NOTE = json.dumps({"type": "Noted", "text": "a note " * 1_400})  # 9,800 characters: the longest text takes
 
 
-def rollcall(data: Path, *args: str, full: bool = False) -> subprocess.CompletedProcess:
+def rollcall(data: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "ROLLCALL_DATA": str(data), "ROLLCALL_SQLITE_LOCK_TIMEOUT": "1"}
-
-    room = max((f.stat().st_size for f in data.glob("events.sqlite*")), default=0) + 32_768
-
-    def no_room() -> None:  # the store's files may hardly grow: a write fails as on a full disk
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-        resource.setrlimit(resource.RLIMIT_FSIZE, (room, room))
-
     return subprocess.run([sys.executable, "-m", "cli.main", *args], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=300, preexec_fn=no_room if full else None)
+                          text=True, timeout=300)
 
 
 @pytest.fixture
@@ -70,15 +63,8 @@ def test_a_record_while_another_writer_holds_the_store_says_it_is_busy(data: Pat
 @pytest.fixture
 def disk(tmp_path: Path):
     """A small disk of its own (a tmpfs: root can mount one here), else None."""
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    mounted = os.geteuid() == 0 and shutil.which("mount") and subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mount)], capture_output=True).returncode == 0
-    try:
-        yield mount if mounted else None
-    finally:
-        if mounted:
-            subprocess.run(["umount", "-l", str(mount)], check=False)
+    with small_disk(tmp_path, "16m") as mount:
+        yield mount
 
 
 def test_a_record_on_a_full_disk_says_the_store_is_full(disk: Path | None) -> None:

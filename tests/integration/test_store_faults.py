@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import resource
-import shutil
 import signal
 import sqlite3
 import subprocess
@@ -21,6 +20,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
+from disks import small_disk
 from typer.testing import CliRunner
 
 from cli.main import app as cli
@@ -183,15 +183,8 @@ class FullDisk:
 
 @pytest.fixture
 def full_disk(tmp_path: Path):
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    mounted = os.geteuid() == 0 and shutil.which("mount") and subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=48m", "tmpfs", str(mount)], capture_output=True).returncode == 0
-    try:
-        yield FullDisk(mount if mounted else None)
-    finally:
-        if mounted:
-            subprocess.run(["umount", "-l", str(mount)], check=False)
+    with small_disk(tmp_path, "48m") as mount:
+        yield FullDisk(mount)
 
 
 def test_import_on_a_full_disk_ends_in_one_error_line_and_stores_nothing(full_disk: FullDisk, tmp_path: Path) -> None:
