@@ -77,12 +77,10 @@ def form(game: str, state, names: Names, lines: list[dict], *, digital: bool) ->
     players = list(state.players)
     st.radio("Who rolls", players, format_func=lambda p: safe.md(names.player(p)), horizontal=True,
              key=f"{KEY}:player")
-    numbered_first = sorted(dice.data, key=lambda d: not all(type(f) is int for f in dice.faces_of(d)))
-    die = st.selectbox("Die", numbered_first, key=f"{KEY}:die")
+    die = st.selectbox("Die", sorted(dice.data, key=lambda d: not dice.numbered(d)), key=f"{KEY}:die")
     count = st.number_input("How many dice", min_value=1, max_value=limits.DICE, value=1, step=1, key=f"{KEY}:count")
     faces = dice.faces_of(die) if die else []
-    numbered = bool(faces) and all(type(f) is int for f in faces)
-    if numbered:
+    if die and dice.numbered(die):
         st.segmented_control("Each die needs", [NO_NEEDS, *[str(f) for f in faces]], default=NO_NEEDS,
                              format_func=lambda v: v if v == NO_NEEDS else f"{v}+", key=f"{KEY}:needs")
     else:

@@ -119,15 +119,16 @@ def ordered(found: dict[str, Model], kind: str) -> tuple[str, ...]:
         for made in model.makes:
             makers.setdefault(made, model.name)
     wanted = {name: m for name, m in found.items() if m.kind == kind}
+    batch_made = _batch_made(found)
     before: dict[str, set[str]] = {}
     for name, model in wanted.items():
         needs = set()
         for read in model.reads | (model.writes - model.makes):
             maker = makers.get(read)
             if maker is None:
-                if read not in BATCH_TABLES | LOADED and read not in _batch_made(found):
+                if read not in BATCH_TABLES | LOADED and read not in batch_made:
                     raise ModelError(f"{name}.sql reads {read}, which no read model makes")
-                maker = _batch_made(found).get(read)
+                maker = batch_made.get(read)
             if maker is not None and maker != name and maker in wanted:
                 needs.add(maker)
         before[name] = needs

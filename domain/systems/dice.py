@@ -56,6 +56,10 @@ class Dice:
             return isinstance(face, int) and not isinstance(face, bool) and 1 <= face <= 6
         return isinstance(face, str) and face in self.data[die]
 
+    def numbered(self, die: str) -> bool:
+        """Whether every face of ``die`` is a number (a die a roll can say a face it ``needs`` of)."""
+        return all(type(f) is int for f in self.faces_of(die))
+
     def successes(self, faces: list) -> int:
         return sum(1 for f in faces if f == "success" or (f == "crit" and self.crit_counts))
 

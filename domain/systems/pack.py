@@ -333,7 +333,7 @@ class GameSystem:
         needs = event.get("needs")
         if needs is not None:
             faces = state.dice.faces_of(event["die"])
-            if not all(type(f) is int for f in faces):
+            if not state.dice.numbered(event["die"]):
                 raise MalformedRecord(f"field `needs`: the {event['die']} die has no numbers to reach "
                                       f"({', '.join(map(str, faces))})", field="needs")
             if not min(faces) <= needs <= max(faces):
