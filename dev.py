@@ -72,6 +72,8 @@ def ensure_venv() -> None:
     if fresh:
         return
     rc = install()
+    if rc == 0:  # the language catalogs (an editable install builds no package, so they are compiled here)
+        rc = run([PYTHON, "-m", "i18n.compile"])
     if rc != 0:
         say(f"installing Rollcall failed (exit {rc})")
         sys.exit(rc)

@@ -14,6 +14,9 @@ import typer
 
 from cli import dispute, games, integrity, keys, readmodels, serve, simulate, stats, tournament
 from cli.options import App
+from domain import settings
+from domain.errors import RollcallError
+import i18n
 
 app = App(help="Rollcall: tamper-evident records, replay and analytics of tabletop tournament games.",
           add_completion=True)
@@ -36,8 +39,15 @@ def _show_version(show: bool) -> None:
 
 @app.callback()
 def main(version: Annotated[Optional[bool], typer.Option("--version", callback=_show_version, is_eager=True,
-                                                         help="Print Rollcall's version and exit.")] = None) -> None:
+                                                         help="Print Rollcall's version and exit.")] = None,
+         lang: Annotated[Optional[str], typer.Option(
+             "--lang", metavar="LANG", envvar=settings.LANG_ENV, show_envvar=True, show_default=False,
+             help="The language Rollcall speaks: en or ru (else the locale's).")] = None) -> None:
     """Rollcall: tamper-evident records, replay and analytics of tabletop tournament games."""
+    try:
+        i18n.use(settings.language(lang))  # `rollcall` chose it already (cli.entry); a caller of this app may not have
+    except RollcallError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--lang") from None
 
 
 if __name__ == "__main__":

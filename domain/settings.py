@@ -5,7 +5,9 @@ the environment variable ``ROLLCALL_DATA``, else ``./data``. ``PERSISTENCE_MODUL
 ``POSTGRES_*`` variables) moves the event store to another server; the read models stay in the folder.
 A device signed in on the dashboard and left alone for ``ROLLCALL_IDLE_MINUTES`` (``rollcall dashboard
 --idle-minutes``, 30 by default) is signed out. A write waits ``ROLLCALL_SQLITE_LOCK_TIMEOUT`` seconds (30) for
-another writer of the embedded store before it is told the store is busy.
+another writer of the embedded store before it is told the store is busy. Rollcall speaks the language of
+``--lang`` (the command line) or of the browser's choice (the dashboard), else ``ROLLCALL_LANG``, else the
+locale's (``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else English.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import os
 from pathlib import Path
 
 from domain.errors import RollcallError
+from i18n import LANGUAGES, SOURCE, known
 
 DATA_ENV = "ROLLCALL_DATA"        # the data folder
 KEY_ENV = "ROLLCALL_KEY"          # the access key presented for writing
@@ -30,6 +33,9 @@ EMBEDDED_STORE = "eventsourcing.sqlite"
 POSTGRES_STORE = "eventsourcing.postgres"
 LOCK_TIMEOUT_ENV = "ROLLCALL_SQLITE_LOCK_TIMEOUT"  # seconds a writer waits for another's transaction on the
 DEFAULT_LOCK_TIMEOUT = 30                            # embedded store before it is told the store is busy
+
+LANG_ENV = "ROLLCALL_LANG"               # the language Rollcall speaks: en or ru
+LOCALE_ENVS = ("LC_ALL", "LC_MESSAGES", "LANG")  # the locale's, in the order POSIX reads them
 
 IDLE_ENV = "ROLLCALL_IDLE_MINUTES"  # a device signed in on the dashboard and left alone this long signs out
 DEFAULT_IDLE_MINUTES = 30.0
@@ -79,3 +85,19 @@ def idle_minutes(given: float | str | None = None, name: str = "the idle time") 
         where = name if given is not None else IDLE_ENV
         raise RollcallError(f"{where}: {str(raw)[:20]} is not a number of minutes above 0")
     return minutes
+
+
+def language(given: str | None = None) -> str:
+    """The language to speak: ``given`` (``--lang``) when it names one Rollcall speaks, else ``$ROLLCALL_LANG``,
+    else the locale's, else English. A language Rollcall does not speak is refused, naming where it came from;
+    a locale of another language means English."""
+    for where, raw in (("--lang", given), (LANG_ENV, os.environ.get(LANG_ENV))):
+        if raw:
+            if known(raw) is None:
+                raise RollcallError(f"{where}: {raw[:20]} is not a language Rollcall speaks "
+                                    f"({', '.join(LANGUAGES)})")
+            return known(raw)
+    for name in LOCALE_ENVS:
+        if os.environ.get(name):
+            return known(os.environ[name]) or SOURCE
+    return SOURCE
