@@ -1,0 +1,59 @@
+"""The language of each browser: chosen in the sidebar, remembered by the browser, else the best guess.
+
+A run of a page speaks, in this order: the sidebar picker's choice for this tab; a link's ``?lang=``; the
+browser's remembered choice (a cookie written by static/language.js when the picker changes, kept a year);
+the server's ``ROLLCALL_LANG``; the browser's own language; the server's locale; English. One server serves
+each browser in its own language: the language is :mod:`i18n`'s context variable, set here at every run.
+"""
+
+from __future__ import annotations
+
+import os
+
+import streamlit as st
+
+import i18n
+from dashboard.components import component
+from domain import settings
+from domain.errors import RollcallError
+
+KEY = "rc_lang"        # the picker's widget: this tab's language
+COOKIE = "rc_lang"     # the browser's remembered choice
+PARAM = "lang"         # a link's choice (a stream overlay's browser source has no sidebar to pick in)
+COMPONENT = "rc_lang_cookie"
+
+
+def choose() -> str:
+    """Speak this run's language (and keep it as the picker's value); returns it."""
+    lang = (i18n.known(st.session_state.get(KEY)) or i18n.known(st.query_params.get(PARAM))
+            or i18n.known(st.context.cookies.get(COOKIE)) or _server_choice()
+            or i18n.known(st.context.locale) or _server_locale())
+    st.session_state[KEY] = lang
+    return i18n.use(lang)
+
+
+def _server_choice() -> str | None:
+    return i18n.known(os.environ.get(settings.LANG_ENV))
+
+
+def _server_locale() -> str:
+    try:
+        return settings.language()
+    except RollcallError:  # a ROLLCALL_LANG Rollcall does not speak: the command line says so; a page speaks English
+        return i18n.SOURCE
+
+
+def picker() -> None:
+    """The sidebar's language picker (each language named in itself), and the browser's cookie that remembers it."""
+    st.sidebar.segmented_control(
+        "Language · Язык", list(i18n.LANGUAGES), format_func=i18n.LANGUAGES.get, key=KEY,  # untranslated: both
+        on_change=_kept, label_visibility="collapsed", width="stretch")
+    with st.sidebar:
+        component("rollcall_language", '<span class="rc-lang"></span>', "language")(
+            data={"cookie": COOKIE, "lang": i18n.current()}, key=COMPONENT, height="content")
+
+
+def _kept() -> None:
+    """Clicking the language shown unselects it: this tab keeps speaking it."""
+    if st.session_state.get(KEY) is None:
+        st.session_state[KEY] = i18n.current()
