@@ -1,6 +1,6 @@
-"""The read models as files for analysts: Parquet (or CSV), one file per read model, and a README.md of
-their columns written from the files' schemas and projections.columns. Read from the published read-only
-copy, never the projector's file."""
+"""The read models as files for analysts: Parquet (or CSV), one file per read model its SQL file says is dumped,
+and a README.md of their columns written from the files' schemas and what each model's SQL file says its
+columns mean (projections.models). Read from the published read-only copy, never the projector's file."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
-from projections.columns import DUMPED, describe
+from projections.models import column_docs, dumped
 from projections.csvcells import text_column
 
 BATCH_ROWS = 100_000
@@ -19,13 +19,13 @@ FORMATS = {"parquet": "Parquet", "csv": "CSV"}  # format -> its name in prose
 
 
 def dump(con: duckdb.DuckDBPyConnection, folder: str | os.PathLike, fmt: str = "parquet") -> dict[str, int]:
-    """Write every read model of DUMPED into ``folder`` as ``<name>.<fmt>`` and the README.md; rows per file."""
+    """Write every dumped read model (projections.models.dumped) into ``folder`` as ``<name>.<fmt>`` and the README.md; rows per file."""
     if fmt not in FORMATS:
         raise ValueError(f"format {fmt!r} is not one of {', '.join(FORMATS)}")
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     written, schemas = {}, {}
-    for name, (table, _) in DUMPED.items():
+    for name, (table, _what) in dumped().items():
         reader = con.table(table).to_arrow_reader(BATCH_ROWS)
         schema = plain_schema(reader.schema, csv=fmt == "csv")
         written[name] = _write(reader, schema, folder / f"{name}.{fmt}", fmt)
@@ -93,9 +93,9 @@ def readme(schemas: dict[str, pa.Schema], rows: dict[str, int], fmt: str) -> str
                   "a spreadsheet shows it as text instead of running it.", ""]
     lines += ["Seats are player ids `p1`, `p2`; tournament tables name players by name.", ""]
     for name, schema in schemas.items():
-        table, what = DUMPED[name]
+        table, what = dumped()[name]
         lines += [f"## {name}.{fmt} ({table})", "", f"{what} {rows[name]:,} rows.", "",
                   "| column | type | meaning |", "|---|---|---|"]
-        lines += [f"| `{f.name}` | {f.type} | {describe(table, f.name) or ''} |" for f in schema]
+        lines += [f"| `{f.name}` | {f.type} | {column_docs(table).get(f.name, '')} |" for f in schema]
         lines.append("")
     return "\n".join(lines)

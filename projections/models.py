@@ -1,16 +1,22 @@
-"""The read models as models: each SQL file of ``projections/sql`` that makes a read model names, in its SQL,
-what it reads (``FROM``/``JOIN`` and the macros it calls) and what it makes (``CREATE`` a table, view or macro;
-``INSERT INTO``, ``UPDATE``, ``DELETE FROM`` a table). The order they run in is derived from those names: a
-model runs after the model that makes what it reads (the file that creates it, or the file named after the
-table it fills). Adding a read model is adding its file.
+"""The read models as models: one SQL file of ``projections/sql`` per table or view, named after it. Each
+names, in its SQL, what it reads (``FROM``/``JOIN`` and the macros it calls) and what it makes (``CREATE`` a
+table, view or macro; ``INSERT INTO``, ``UPDATE``, ``DELETE FROM`` a table). The order they run in is derived
+from those names: a model runs after the model that makes what it reads (the file that creates it, or the
+file named after the table it fills). Adding a read model is adding its file.
+
+A stored table's file begins with its definition (``CREATE TABLE IF NOT EXISTS``, run once when the read
+models are opened), each column followed by a comment saying what it means; a view's file says what its
+columns mean in a ``-- Columns:`` block (``--   name: meaning``). A model dumped for analysts says so in a line
+``-- Dumped as <file>: <what a row is>``; the dump's README is written from these (:func:`dumped`,
+:func:`column_docs`).
 
 Three kinds, by what a file reads and makes:
 
-- the setup: ``schema`` (the tables the batches fill) and ``macros``, run first;
+- the setup: ``macros`` (the connection's helpers), run first;
 - **batch** models: they read a batch's tables (``batch_events``, … from projections.replay, or
   ``batch_headers``, which a batch model makes of them) and fill their table; run for every batch, in one
   transaction;
-- **view** models: the views and macros over the tables (and ``stat_tables``, the statistics' tables, which
+- **view** models: the views and macros over the tables, and the statistics' tables (``stat_*``, which
   projections.stats refreshes); created once when the read models are opened.
 
 Files that make nothing (the queries of the pages and the CLI) are not models.
@@ -23,14 +29,14 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from projections.sqlfiles import sql_text
+from projections.sqlfiles import Statement, sql_text, statements
 
-SETUP = ("schema", "macros")
+SETUP = ("macros",)
 # the tables projections.replay gives each batch (registered as batch_<name>)
 BATCH_TABLES = frozenset({"batch_events", "batch_changes", "batch_closes", "batch_rolls", "batch_resets",
                           "batch_failures"})
 LOADED = frozenset({"dim_default_dice"})  # loaded by the projector from the packs' rule data (their default dice)
-NOT_MODELS = frozenset({"stat_refresh"})  # the statistics' refresh (projections.stats): it fills stat_tables' tables
+NOT_MODELS = frozenset({"stat_refresh"})  # the statistics' refresh (projections.stats): it fills the stat_ tables
 # DuckDB's table functions and system views a model may read
 BUILT_IN = frozenset({"range", "unnest", "generate_series", "query_table", "json_each", "duckdb_tables",
                       "duckdb_views", "information_schema"})
@@ -153,3 +159,57 @@ def run_order() -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(the batch models, the view models), each in the order they run."""
     found = models()
     return ordered(found, "batch"), ordered(found, "view")
+
+
+def definitions(name: str) -> tuple[Statement, ...]:
+    """The statements of a model's file that define its stored table (run once, when the read models open)."""
+    return tuple(s for s in statements(name) if s.defines)
+
+
+def fills(name: str) -> tuple[Statement, ...]:
+    """The statements of a model's file that fill its table or create its view (every batch, or once)."""
+    return tuple(s for s in statements(name) if not s.defines)
+
+
+@cache
+def defined() -> tuple[str, ...]:
+    """The models that define a stored table."""
+    return tuple(name for name in models() if definitions(name))
+
+
+_DUMPED = re.compile(r"^--\s*Dumped as ([a-z_]+):\s*(.+)$", re.M)
+_COLUMN_LINE = re.compile(r"^\s*([a-z_][a-z0-9_]*)\s+[A-Z][^\n]*?--\s*(.+)$")
+_COLUMN_DOC = re.compile(r"^--\s{2,}([a-z_][a-z0-9_]*):\s*(.*)$")
+
+
+@cache
+def dumped() -> dict[str, tuple[str, str]]:
+    """The models dumped for analysts: file name -> (model, what a row is), from their ``-- Dumped as`` lines."""
+    found = {}
+    for name in models():
+        for file, what in _DUMPED.findall(sql_text(name)):
+            found[file] = (name, what.strip())
+    return dict(sorted(found.items()))
+
+
+@cache
+def column_docs(name: str) -> dict[str, str]:
+    """What each column of model ``name`` means: the comment after it in its table's definition, or its line
+    in the file's ``-- Columns:`` block."""
+    docs: dict[str, str] = {}
+    for statement in definitions(name):
+        for line in statement.code.splitlines()[1:]:
+            found = _COLUMN_LINE.match(line)
+            if found:
+                docs[found.group(1)] = found.group(2).strip()
+    block = False
+    for line in sql_text(name).splitlines():
+        if line.strip() == "-- Columns:":
+            block = True
+        elif block:
+            found = _COLUMN_DOC.match(line)
+            if not found:
+                block = False
+            elif found.group(2):
+                docs[found.group(1)] = found.group(2).strip()
+    return docs

@@ -25,7 +25,7 @@ from eventsourcing.persistence import Tracking
 
 from domain import settings
 from domain.settings import EVENTS_FILE, LIVE_FILE, PUBLISHED_FILE
-from projections.models import SETUP, run_order
+from projections.models import SETUP, defined, definitions, fills, run_order
 from projections.publish import Copier, open_published, publish
 from projections.sources import PostgresSource, RecorderSource, Replayed, Source, SQLiteSource
 from projections.sqlfiles import statements, transaction
@@ -97,10 +97,13 @@ class Projector:
             for name in SETUP:
                 for statement in statements(name):
                     con.execute(statement.sql).fetchall()
+            for name in defined():  # every stored table, from its model's file
+                for statement in definitions(name):
+                    con.execute(statement.sql).fetchall()
             _load_default_dice(con)
             con.execute("CREATE OR REPLACE TABLE read_model_version AS SELECT $v AS version", {"v": version}).fetchall()
             for name in VIEWS:
-                for statement in statements(name):
+                for statement in fills(name):
                     con.execute(statement.sql).fetchall()
             # the copy readers open, if it holds what the live file holds (else: missing, empty, damaged, foreign, or
             # older: a projector stopped between a batch and its publish)
@@ -326,7 +329,7 @@ def _project(con: duckdb.DuckDBPyConnection, tracking: DuckDBTrackingRecorder, b
             con.register(f"batch_{name}", table)
         try:
             for name in DERIVE:
-                for statement in statements(name):
+                for statement in fills(name):
                     if statement.needed(kinds):
                         con.execute(statement.sql).fetchall()
             tracking.insert_tracking_in(con, Tracking(APPLICATION, batch.last_id))

@@ -1,5 +1,8 @@
 """The SQL files of ``projections/sql/``: one file per table, ``$name`` parameters.
 
+A model's file defines its table (``CREATE TABLE IF NOT EXISTS``, a comment after each column saying what it
+means), then fills it; projections.models tells the two apart (:attr:`Statement.defines`).
+
 A statement may start with a comment ``-- when: TypeA, TypeB``: the projector then runs it only for
 a batch holding an event of one of those types (``GameCreated`` for new games; ``SetupMarkers`` and
 ``SetupVortices`` for new games with some); without such events it would change nothing.
@@ -16,6 +19,7 @@ from typing import NamedTuple
 
 _END = re.compile(r";[ \t]*(?:--[^\n]*)?$", re.MULTILINE)
 _WHEN = re.compile(r"^\s*--\s*when:\s*(.+)$", re.MULTILINE)
+_DEFINES = re.compile(r"CREATE\s+TABLE\s+IF\s+NOT\s+EXISTS\b", re.I)
 
 
 class Statement(NamedTuple):
@@ -24,6 +28,16 @@ class Statement(NamedTuple):
 
     def needed(self, types: set[str]) -> bool:
         return self.when is None or not self.when.isdisjoint(types)
+
+    @property
+    def code(self) -> str:
+        """The statement without its leading comment lines."""
+        return "\n".join(line for line in self.sql.splitlines() if not line.lstrip().startswith("--")).lstrip()
+
+    @property
+    def defines(self) -> bool:
+        """Whether it defines a stored table (run once, when the read models are opened; not for every batch)."""
+        return _DEFINES.match(self.code) is not None
 
 
 @cache

@@ -1,6 +1,6 @@
 """Statistics of games and tournaments: every query the Analytics page and ``rollcall stats`` run.
 
-The figures come from read models only: the statistics tables (``stat_tables.sql``: one row per throw of
+The figures come from read models only: the statistics tables (``stat_throws.sql``, …: one row per throw of
 dice, faces thrown, first players, turn times), refreshed per game by :func:`refresh` at the end of each
 projector run, and the analytic views (``fct_casts``, ``fct_card_draws``, ...). Each query is a file
 ``projections/sql/analytics_<name>.sql`` taking the scope's games as ``$games``; p-values, Wilson
@@ -54,18 +54,13 @@ def refresh(con: duckdb.DuckDBPyConnection) -> int:
     refreshed, few = 0, None
     with transaction(con):
         for statement in statements("stat_refresh"):
-            code = _code(statement.sql)
+            code = statement.code
             rows = con.execute(statement.sql, {"few": few} if "$few" in code else None).fetchall()
             if code.startswith("SELECT"):  # the number of games to refresh, and the few
                 refreshed, few = rows[0]
                 if not refreshed:
                     break
     return int(refreshed)
-
-
-def _code(sql: str) -> str:
-    """The statement without its leading comment lines."""
-    return "\n".join(line for line in sql.splitlines() if not line.lstrip().startswith("--")).lstrip()
 
 
 def _about(name: str) -> str:
@@ -84,7 +79,7 @@ def tournaments(con: duckdb.DuckDBPyConnection) -> list[dict[str, Any]]:
 
 
 def _scope_params(scope: Scope) -> dict[str, Any]:
-    """The scope as the queries take it ($games, $tournament: stat_scope in stat_tables.sql): a scope of a
+    """The scope as the queries take it ($games, $tournament: stat_scope in stat_macros.sql): a scope of a
     tournament or of every game is never listed game by game."""
     return {"games": list(scope.games), "tournament": scope.tournament}
 

@@ -1,3 +1,13 @@
+-- The dice in force in each game (dim_dice.sql).
+CREATE TABLE IF NOT EXISTS dim_dice (
+    game VARCHAR,
+    die VARCHAR,
+    face VARCHAR,
+    sides INTEGER,
+    total BIGINT,
+    ord BIGINT
+);
+
 -- The dice in force in each new game: a die the header's rules give replaces the system's default die
 -- whole (dim_default_dice, loaded from the rule data); one row per face with the die's sides showing it
 -- (sides) and the die's sides in all (total).

@@ -1,3 +1,17 @@
+-- Dumped as models: One row per Tornscape model of every game, as set up or placed.
+CREATE TABLE IF NOT EXISTS dim_models (
+    game VARCHAR,  -- Game id (the header's `game`).
+    model VARCHAR,  -- Model id.
+    player VARCHAR,  -- Player id of the model's owner.
+    name VARCHAR,  -- The model's name.
+    size VARCHAR,  -- infantry, large or huge.
+    step INTEGER,  -- Step distance.
+    run INTEGER,  -- Run distance.
+    agility INTEGER,  -- Agility dice on the model's shield.
+    explore INTEGER,  -- Dice on the model's Explore tile.
+    placed_seq BIGINT  -- Seq at which the model was placed (0: in the setup).
+);
+
 -- Models of the setup (placed_seq 0) and of ModelPlaced events (placed_seq = its seq).
 -- when: GameCreated, ModelPlaced
 INSERT INTO dim_models

@@ -1,3 +1,13 @@
+-- The spells and wizards a game's setup lists (a system without them has none): what casts and dispels join.
+CREATE TABLE IF NOT EXISTS dim_spells (
+    game VARCHAR,
+    spell VARCHAR,
+    kind VARCHAR,
+    path VARCHAR,
+    casting_value INTEGER,
+    boosted_value INTEGER
+);
+
 -- The spells of each new game's setup (setup.spells), if it lists any.
 -- when: GameCreated
 INSERT INTO dim_spells

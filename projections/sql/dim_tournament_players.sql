@@ -1,3 +1,13 @@
+-- Dumped as tournament_players: One row per player registered in a created tournament.
+-- Columns:
+--   slug: The tournament's key: its name in lower case, other characters runs of one hyphen.
+--   tournament: Tournament name.
+--   player: The player's name.
+--   faction: The player's faction.
+--   club: The player's club or team.
+--   checked_in: Whether the player checked in.
+--   dropped_after_round: The round after which the player dropped out (empty: still in).
+--   registration: Place in the order of registration.
 -- The players registered in created tournaments (`rollcall tournament register`), by name: faction, club (or
 -- team), whether they checked in, the round after which they dropped out (NULL: still in) and their place in
 -- the order of registration.

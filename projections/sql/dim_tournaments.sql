@@ -1,3 +1,20 @@
+-- Dumped as tournaments: One row per tournament, created or only named by game headers.
+-- Columns:
+--   slug: The tournament's key: its name in lower case, other characters runs of one hyphen.
+--   tournament: Tournament name.
+--   system: Game system: the main alias of its rules pack (tornscape, t9a, claustrophobia).
+--   created: Whether the tournament was created (false: only named by game headers).
+--   planned_rounds: Rounds planned.
+--   notes: The organiser's notes.
+--   games: Games naming the tournament.
+--   ended_games: Games that have ended.
+--   rounds_played: Highest round of its games.
+--   win_points: Tournament points for a win.
+--   draw_points: Tournament points for a draw.
+--   loss_points: Tournament points for a loss.
+--   bye_points: Tournament points for a bye.
+--   notification_id: Position in the event store's log (orders everything written).
+--   broadcast_delay: Seconds spectators without a key are kept behind each game (0: live).
 -- Every tournament: those created (`rollcall tournament create`) and those only named by game
 -- headers (less the games a re-pairing withdrew). `slug` is the tournament's key (domain.record.slug of its name: lower case, every run of
 -- other characters than a-z and 0-9 one hyphen); points per result default to 3 / 1 / 0, a bye 3;

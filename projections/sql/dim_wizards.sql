@@ -1,3 +1,9 @@
+CREATE TABLE IF NOT EXISTS dim_wizards (
+    game VARCHAR,
+    wizard VARCHAR,
+    player VARCHAR
+);
+
 -- The wizards of each new game's setup (setup.wizards), if it lists any.
 -- when: GameCreated
 INSERT INTO dim_wizards

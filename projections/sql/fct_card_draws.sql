@@ -1,3 +1,18 @@
+-- Dumped as card_draws: One row per card drawn (Tornscape ether phenomena and other decks).
+-- Columns:
+--   game: Game id (the header's `game`).
+--   seq: Seq of the event in its game (1, 2, …).
+--   turn: Game turn (Claustrophobia: round of the game).
+--   deck: The deck drawn from.
+--   card: The card drawn.
+--   effect: `positive` or `negative` (ether phenomena).
+--   vortex: Vortex id.
+--   model: Model id.
+--   player: Player id of the player who drew.
+--   relation: The card's relation as the Ether Phenomena Table derives it.
+--   trigger: What made the card be drawn (explore_success, explore_failure, entering).
+--   shuffled: Whether the deck was shuffled after this card.
+--   source: `physical` (entered from real dice or cards) or `digital` (drawn by Rollcall).
 -- Every card drawn: ether phenomenon cards (with the vortex, model, relation, trigger and effect the
 -- table asked for) and the common CardDrawn of any deck.
 CREATE OR REPLACE VIEW fct_card_draws AS

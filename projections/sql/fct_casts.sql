@@ -1,3 +1,23 @@
+-- Dumped as casts: One row per casting attempt in The 9th Age, with the exact odds of passing.
+-- Columns:
+--   game: Game id (the header's `game`).
+--   seq: Seq of the event in its game (1, 2, …).
+--   turn: Game turn (Claustrophobia: round of the game).
+--   wizard: Wizard id.
+--   spell: Spell id.
+--   dice: Number of dice thrown.
+--   version: `basic` or `boosted`.
+--   modifier: Modifier added to the casting roll.
+--   roll_seq: Seq of the roll (`DiceRolled`).
+--   total: Total of the roll with its modifier.
+--   passed: Whether the spell was cast.
+--   miscast: Whether the casting roll is a miscast.
+--   p_pass: Exact probability that a cast of these dice passes, under the game's rules.
+--   p_miscast: Exact probability that a cast of these dice miscasts, under the game's rules.
+--   player: Player id in the game (p1, p2).
+--   kind: The spell's kind: normal, bound, attribute or replicable.
+--   path: The spell's path (its lore of magic).
+--   casting_value: The spell's casting value for the version cast.
 -- The 9th Age casting attempts with the exact probabilities that such an attempt passes and that it miscasts,
 -- as the game's rules pack computes them under the rules in force for that game (the event's odds, from the
 -- replay). The spells and wizards: dim_spells, dim_wizards.

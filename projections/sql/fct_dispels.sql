@@ -1,3 +1,18 @@
+-- Dumped as dispels: One row per dispel attempt in The 9th Age, with the exact odds of dispelling.
+-- Columns:
+--   game: Game id (the header's `game`).
+--   seq: Seq of the event in its game (1, 2, …).
+--   turn: Game turn (Claustrophobia: round of the game).
+--   player: Player id in the game (p1, p2).
+--   wizard: Wizard id.
+--   dice: Number of dice of the dispel.
+--   roll_seq: Seq of the roll (`DiceRolled`).
+--   total: Total of the roll with its modifier.
+--   dispelled: Whether the dispel succeeded.
+--   cast_seq: Seq of the casting attempt the dispel answers.
+--   p_dispel: Exact probability that a dispel of these dice succeeds, under the game's rules.
+--   spell: Spell id.
+--   casting_total: Total of the casting attempt the dispel answers.
 -- The 9th Age dispel attempts against the casting total they answer (the game's last casting attempt
 -- before them), with the exact probability that such an attempt dispels, as the game's rules pack computes
 -- it under the rules in force for that game (the event's odds, from the replay).

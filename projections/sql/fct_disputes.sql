@@ -1,3 +1,13 @@
+-- Dumped as disputes: One row per dispute a player opened.
+-- Columns:
+--   game: Game id (the header's `game`).
+--   seq: Seq of the event in its game (1, 2, …).
+--   by_player: The player who opened the dispute.
+--   about: Seqs of the events the dispute or ruling is about.
+--   claim: What the player claims.
+--   at: Time at the table the event gives (ISO 8601), if any.
+--   author: Name of the access key that wrote the event (empty in a store without keys).
+--   ruled_at: Seq of the ruling on the dispute (empty: not ruled yet).
 -- Every dispute (DisputeOpened): who called the judge, about which seqs, the claim, who recorded it,
 -- and whether a ruling has answered it yet (a later RulingMade about one of its seqs).
 -- disputes_of(g): the same for game g alone (NULL: every game): the filter applies before the rulings are matched.

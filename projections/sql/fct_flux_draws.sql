@@ -1,3 +1,14 @@
+-- Dumped as flux_draws: One row per Flux card drawn in The 9th Age.
+-- Columns:
+--   game: Game id (the header's `game`).
+--   seq: Seq of the event in its game (1, 2, …).
+--   turn: Game turn (Claustrophobia: round of the game).
+--   player: Player id in the game (p1, p2).
+--   card: The card drawn.
+--   magic_dice: Magic dice the Flux card gives each player.
+--   veil_tokens: Veil tokens the Flux card gives.
+--   miscast_modifier: Miscast modifier of the Flux card.
+--   source: `physical` (entered from real dice or cards) or `digital` (drawn by Rollcall).
 -- The 9th Age Flux cards drawn, for whose magic phase, with what they gave.
 CREATE OR REPLACE VIEW fct_flux_draws AS
 SELECT e.game, e.seq, e.turn,

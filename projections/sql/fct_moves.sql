@@ -1,3 +1,20 @@
+-- Dumped as moves: One row per Tornscape move (`ModelMoved`).
+CREATE TABLE IF NOT EXISTS fct_moves (
+    game VARCHAR,  -- Game id (the header's `game`).
+    seq BIGINT,  -- Seq of the event in its game (1, 2, …).
+    model VARCHAR,  -- Model id.
+    player VARCHAR,  -- Player id in the game (p1, p2).
+    action VARCHAR,  -- `step` or `run`.
+    steps INTEGER,  -- Number of steps of the move.
+    from_at JSON,  -- Position before the move (JSON).
+    to_at JSON,  -- Position after the move (JSON).
+    path JSON,  -- Path of the move: positions after each step (JSON).
+    free_attacks JSON,  -- Enemy model ids that get a free attack (JSON list).
+    must_eject JSON,  -- Model ids the move must eject, in order (JSON list).
+    destroyed JSON,  -- Terrain ids the move destroyed (JSON list).
+    markers_to_eject JSON  -- Markers the move must eject (JSON list).
+);
+
 -- Moves, where from (the model's state row that the move closed) and where to.
 -- when: ModelMoved
 INSERT INTO fct_moves

@@ -1,3 +1,17 @@
+-- Dumped as pairings: One row per table (and bye) of every pairing of a tournament round, and per game of a round whose games came in without a pairing.
+-- Columns:
+--   slug: The tournament's key: its name in lower case, other characters runs of one hyphen.
+--   tournament: Tournament name.
+--   round: Tournament round.
+--   pairing: Pairing number within the round (a round paired again has a later one); empty for a round whose games came in without a pairing in Rollcall (imported, recorded elsewhere, results alone).
+--   current: Whether this is the round's latest pairing.
+--   table_no: Table number.
+--   game: Game id (the header's `game`).
+--   player: Name of the player in seat p1 (the bye's player on the bye row).
+--   faction: The player's faction.
+--   opponent: Name of the player in seat p2.
+--   opponent_faction: Faction of the player in seat p2.
+--   scenario: Scenario shipped with Rollcall that set up the round's games (empty: a setup given).
 -- The pairings of every tournament round: one row per table (p1 as `player`, p2 as `opponent`, as seated in
 -- the game) and one for the bye (no table, no game). A round paired in Rollcall (`rollcall tournament pair`)
 -- has its pairings, a round paired again a later `pairing`, and `current` marks the round's latest. A round no

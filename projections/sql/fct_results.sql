@@ -1,3 +1,20 @@
+-- Dumped as results: One row per player per tournament game, and one per bye.
+-- Columns:
+--   slug: The tournament's key: its name in lower case, other characters runs of one hyphen.
+--   tournament: Tournament name.
+--   round: Tournament round.
+--   table_no: Table number.
+--   game: Game id (the header's `game`).
+--   player: Player id in the game (p1, p2).
+--   seat: Seat in the game: 1 for p1, 2 for p2.
+--   name: The player's name (standings are by name).
+--   faction: The player's faction.
+--   opponent: The opponent's name.
+--   opponent_faction: The opponent's faction.
+--   score: The player's victory points (from `GameEnded`).
+--   opponent_score: The opponent's victory points (from `GameEnded`).
+--   result: W, D or L for the player (B: a bye; empty while the game is on).
+--   tournament_points: Tournament points.
 -- One row per player per game of a tournament (and one per bye: result 'B', no game): the player
 -- (id and seat in the game, name, faction), the opponent, both victory points (GameEnded's score), the result
 -- W / D / L from GameEnded's winner (NULL while the game is on) and the tournament points it earns. Games a

@@ -1,3 +1,15 @@
+-- Dumped as roll_odds: One row per roll with its successes and the exact probability of that outcome.
+-- Columns:
+--   game: Game id (the header's `game`).
+--   seq: Seq of the event in its game (1, 2, …).
+--   player: Player id in the game (p1, p2).
+--   purpose: Why the dice were rolled (dodge, stabilisation, explore, vortex_move, casting, dispel, miscast, initiative, attack, other).
+--   die: Die type (a die of the rules in force, e.g. attack, agility, d6).
+--   n_dice: Number of dice in the roll.
+--   faces: Faces shown (JSON list, one per die).
+--   source: `physical` (entered from real dice or cards) or `digital` (drawn by Rollcall).
+--   successes: Successes of the roll (faces success and crit count).
+--   p_outcome: Exact probability of this outcome under the dice in force (explore: exactly these successes; dodge: dodged or not; other rolls: these faces).
 -- Every roll with its successes and the exact probability of its outcome, as the game's rules pack judges it
 -- under the dice in force (the replay's, in fct_rolls: GameSystem.roll_odds — e.g. Tornscape's explore, exactly
 -- k successes; its dodge, dodged or not; a roll that names the face its dice need, exactly k reaching it; any

@@ -1,3 +1,13 @@
+-- Dumped as rulings: One row per judge's ruling.
+-- Columns:
+--   game: Game id (the header's `game`).
+--   seq: Seq of the event in its game (1, 2, …).
+--   judge: The judge's name.
+--   about: Seqs of the events the dispute or ruling is about.
+--   decision: `stands` or `void`.
+--   text: The ruling, in words.
+--   at: Time at the table the event gives (ISO 8601), if any.
+--   author: Name of the access key that wrote the event (empty in a store without keys).
 -- Every ruling (RulingMade): the judge, the seqs it is about, `stands` or `void`, its text and who
 -- recorded it. A `void` leaves its seqs out of the as-ruled game (fct_voided).
 CREATE OR REPLACE VIEW fct_rulings AS

@@ -1,3 +1,20 @@
+-- Dumped as standings: One row per player of every tournament, ranked.
+-- Columns:
+--   rank: Rank in the standings (players tied on every tie-break share one).
+--   slug: The tournament's key: its name in lower case, other characters runs of one hyphen.
+--   tournament: Tournament name.
+--   player: The player's name.
+--   faction: The player's faction.
+--   games: Games finished (a bye is not a game).
+--   wins: Games won.
+--   draws: Games drawn.
+--   losses: Games lost.
+--   byes: Byes: rounds without a game, worth the points of a bye.
+--   tournament_points: Tournament points.
+--   vp_for: Victory points scored.
+--   vp_against: Victory points scored against the player.
+--   vp_diff: Victory points for minus against.
+--   sos: Strength of schedule: the tournament points of every opponent played.
 -- Per tournament and player (by name): games finished, wins, draws, losses, byes, tournament
 -- points, victory points for / against / difference, strength of schedule (the sum of the
 -- tournament points of every opponent played, once per game) and the rank. Tie-breaks, in order:

@@ -1,4 +1,4 @@
--- The statistics tables of stat_tables.sql brought up to date at the end of a projector run, in one
+-- The statistics tables (stat_*.sql) brought up to date at the end of a projector run, in one
 -- transaction: every game with events (or a header) after stat_position is computed again whole. A run
 -- that stopped before this step leaves stat_position behind, so the next run catches up.
 

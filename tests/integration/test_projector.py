@@ -176,7 +176,7 @@ def test_a_run_starts_reading_the_store_before_it_sets_the_read_models_up(tmp_pa
     monkeypatch.setattr(sources._Streamed, "_start_children", started)
     monkeypatch.setattr(projector_module, "statements", read)
     assert Projector(data).run(rebuild=True, batch_size=400) == _events(store)
-    assert order.count("children") == 1 and order.index("children") < order.index("schema")
+    assert order.count("children") == 1 and order.index("children") < order.index("macros")
     assert_same(tables(data), rebuilt)
 
 

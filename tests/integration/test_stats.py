@@ -444,7 +444,7 @@ def test_a_scope_reads_the_listed_games_else_a_tournaments_else_every_game():
     con.execute("INSERT INTO dim_games VALUES ('a', 'Spring'), ('b', 'Spring'), ('c', 'Autumn')")
     con.execute("CREATE TABLE counts (game VARCHAR, n INTEGER)")
     con.execute("INSERT INTO counts VALUES ('a', 1), ('b', 2), ('c', 3), ('c', 4)")
-    for statement in statements("stat_tables"):
+    for statement in statements("stat_macros"):
         con.execute(statement.sql)
 
     def scoped(games, tournament):

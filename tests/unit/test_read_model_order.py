@@ -25,7 +25,7 @@ def test_the_batch_models_fill_every_table_a_batch_fills_and_the_views_are_the_r
     batch, views = run_order()
     assert batch[0] == "batch_headers"  # the headers every dim_ model reads, parsed once
     assert {"fct_events", "fct_states", "fct_rolls", "fct_moves", "fct_taken_back", "dim_games"} <= set(batch)
-    assert {"fct_casts", "fct_roll_odds", "fct_results", "fct_standings", "stat_tables"} <= set(views)
+    assert {"fct_casts", "fct_roll_odds", "fct_results", "fct_standings", "stat_macros", "stat_throws"} <= set(views)
     assert not set(batch) & set(views)
     assert batch.index("fct_taken_back") > max(batch.index(t) for t in ("fct_events", "fct_moves", "fct_ejections"))
     assert views.index("games_seen") < views.index("fct_results") < views.index("fct_standings")
@@ -73,3 +73,15 @@ def test_the_inputs_no_model_makes_are_the_replays_batch_tables_and_the_default_
 
     assert BATCH_TABLES == {f"batch_{t}" for t in Batch().tables()}
     assert LOADED == {"dim_default_dice"}
+
+
+def test_every_stored_table_is_defined_in_the_file_named_after_it_with_its_columns_said() -> None:
+    import re
+
+    from projections.models import column_docs, defined, definitions
+
+    for name in defined():
+        made = {re.search(r"EXISTS\s+([a-z_0-9]+)", s.code).group(1) for s in definitions(name)}
+        assert made == {name}, f"{name}.sql defines {made}"
+    assert column_docs("fct_events")["taken_back"].startswith("True when a take-back")
+    assert column_docs("fct_casts")["path"] == "The spell's path (its lore of magic)."

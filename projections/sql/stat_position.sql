@@ -1,0 +1,4 @@
+-- The notification id up to which the statistics tables are refreshed (one row).
+CREATE TABLE IF NOT EXISTS stat_position (
+    notification_id BIGINT
+);
