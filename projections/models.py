@@ -16,8 +16,9 @@ Three kinds, by what a file reads and makes:
 - **batch** models: they read a batch's tables (``batch_events``, … from projections.replay, or
   ``batch_headers``, which a batch model makes of them) and fill their table; run for every batch, in one
   transaction;
-- **view** models: the views and macros over the tables, and the statistics' tables (``stat_*``, which
-  projections.stats refreshes); created once when the read models are opened.
+- **view** models: the views and macros over the tables; created once when the read models are opened;
+- **statistics** models (``stat_*``): tables refreshed per game at the end of a projector run
+  (projections.stats): ``stat_touched`` finds the games to refresh, then each table replaces its rows of them.
 
 Files that make nothing (the queries of the pages and the CLI) are not models.
 """
@@ -36,7 +37,8 @@ SETUP = ("macros",)
 BATCH_TABLES = frozenset({"batch_events", "batch_changes", "batch_closes", "batch_rolls", "batch_resets",
                           "batch_failures"})
 LOADED = frozenset({"dim_default_dice"})  # loaded by the projector from the packs' rule data (their default dice)
-NOT_MODELS = frozenset({"stat_refresh"})  # the statistics' refresh (projections.stats): it fills the stat_ tables
+NOT_MODELS: frozenset[str] = frozenset()
+STATISTICS = "stat_"  # the statistics models' names start with it (their macros, stat_macros, are a view model)
 # DuckDB's table functions and system views a model may read
 BUILT_IN = frozenset({"range", "unnest", "generate_series", "query_table", "json_each", "duckdb_tables",
                       "duckdb_views", "information_schema"})
@@ -50,7 +52,10 @@ _CALLS = re.compile(r"\b" + _NAME + r"\s*\(", re.I)
 _CTES = re.compile(r"(?:\bWITH(?:\s+RECURSIVE)?|,)\s*" + _NAME + r"\s*(?:\([^()]*\))?\s+AS\s*(?:NOT\s+)?(?:MATERIALIZED\s*)?\(",
                    re.I)
 _PARAMS = re.compile(r"\bMACRO\s+[a-z_][a-z0-9_]*\s*\(([^()]*)\)", re.I)
-_NOISE = re.compile(r"--[^\n]*|'(?:[^']|'')*'")
+_NOISE = re.compile(r"--[^\n]*|'(?:[^']|'')*'|\bDISTINCT\s+FROM\b", re.I)
+# a table named by a string to a macro whose first parameter is a table (``stat_rows_of('fct_events', $few)``)
+_TABLE_ARG = re.compile(r"\b([a-z_][a-z0-9_]*)\s*\(\s*'([a-z_][a-z0-9_]*)'", re.I)
+_TABLE_MACRO = re.compile(r"\bMACRO\s+" + _NAME + r"\s*\(\s*tbl\b", re.I)
 
 
 class ModelError(ValueError):
@@ -68,6 +73,8 @@ class Model:
     def kind(self) -> str:
         if self.name in SETUP:
             return "setup"
+        if self.name.startswith(STATISTICS) and self.name != "stat_macros":
+            return "statistics"
         return "batch" if any(read.startswith("batch_") for read in self.reads) else "view"
 
     @property
@@ -77,13 +84,16 @@ class Model:
 
 
 def parse(name: str, text: str) -> Model:
+    uncommented = re.sub(r"--[^\n]*", " ", text)
+    named = {table.lower() for macro, table in _TABLE_ARG.findall(uncommented)
+             if macro.lower() in _table_macros() | {"query_table"}}
     code = _NOISE.sub(" ", text)
     creates = {m.lower() for m in _CREATES.findall(code)}
     writes = {m.lower() for m in _WRITES.findall(code)}
     local = {m.lower() for m in _CTES.findall(code)}
     for params in _PARAMS.findall(code):
         local |= {p.strip().lower() for p in params.split(",") if p.strip()}
-    reads = {m.lower() for m in _READS.findall(code)}
+    reads = {m.lower() for m in _READS.findall(code)} | named
     calls = {m.lower() for m in _CALLS.findall(code)}
     return Model(name, frozenset(creates), frozenset(writes - creates),
                  frozenset((reads | (calls & _macro_names())) - local - creates - BUILT_IN))
@@ -93,6 +103,15 @@ def parse(name: str, text: str) -> Model:
 def _files() -> tuple[str, ...]:
     folder = resources.files("projections").joinpath("sql")
     return tuple(sorted(p.name[:-4] for p in folder.iterdir() if p.name.endswith(".sql")))
+
+
+@cache
+def _table_macros() -> frozenset[str]:
+    """The macros whose first parameter is a table's name (``tbl``)."""
+    found = set()
+    for name in _files():
+        found |= {m.lower() for m in _TABLE_MACRO.findall(sql_text(name))}
+    return frozenset(found)
 
 
 @cache
@@ -159,6 +178,12 @@ def run_order() -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(the batch models, the view models), each in the order they run."""
     found = models()
     return ordered(found, "batch"), ordered(found, "view")
+
+
+@cache
+def refresh_order() -> tuple[str, ...]:
+    """The statistics models in the order a refresh runs them (``stat_touched`` first: every other reads it)."""
+    return ordered(models(), "statistics")
 
 
 def definitions(name: str) -> tuple[Statement, ...]:

@@ -22,7 +22,8 @@ from typing import Any
 import duckdb
 
 from projections.queries import rows as _rows
-from projections.sqlfiles import sql_text, statements, transaction
+from projections.models import fills, refresh_order
+from projections.sqlfiles import sql_text, transaction
 from projections.visibility import EVERYTHING, Seen
 
 # the sections of the Analytics page (and of `rollcall stats`), each a list of query names
@@ -50,16 +51,18 @@ class Scope:
 
 def refresh(con: duckdb.DuckDBPyConnection) -> int:
     """Bring the statistics tables up to date for every game with new events, in one transaction (the
-    projector's connection, after its batches); the number of games refreshed."""
+    projector's connection, after its batches): the statistics models (``stat_*.sql``) in their derived order,
+    ``stat_touched`` first; the number of games refreshed."""
     refreshed, few = 0, None
     with transaction(con):
-        for statement in statements("stat_refresh"):
-            code = statement.code
-            rows = con.execute(statement.sql, {"few": few} if "$few" in code else None).fetchall()
-            if code.startswith("SELECT"):  # the number of games to refresh, and the few
-                refreshed, few = rows[0]
-                if not refreshed:
-                    break
+        for name in refresh_order():
+            for statement in fills(name):
+                code = statement.code
+                rows = con.execute(statement.sql, {"few": few} if "$few" in code else None).fetchall()
+                if code.startswith("SELECT"):  # stat_touched: the number of games to refresh, and the few
+                    refreshed, few = rows[0]
+                    if not refreshed:
+                        return 0
     return int(refreshed)
 
 

@@ -14,3 +14,9 @@ CREATE TABLE IF NOT EXISTS stat_casts (
     miscast BOOLEAN,
     p_miscast DOUBLE
 );
+
+DELETE FROM stat_casts WHERE game IN (SELECT game FROM stat_touched);
+
+INSERT INTO stat_casts
+SELECT c.game, c.seq, c.player, c.dice, c.kind, c.passed, c.p_pass, c.miscast, c.p_miscast
+FROM casts_of($few) c SEMI JOIN stat_touched t ON t.game = c.game;

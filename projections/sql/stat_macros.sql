@@ -1,4 +1,4 @@
--- The macros of the statistics queries (analytics_*.sql) and of their refresh (stat_refresh.sql); the statistics
+-- The macros of the statistics queries (analytics_*.sql) and of their refresh (stat_touched.sql and each stat_ table); the statistics
 -- tables are each in their own file (stat_throws.sql, …). Everything here is plain DuckDB: readers of the
 -- published copy need no Python functions.
 

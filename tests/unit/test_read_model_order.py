@@ -25,7 +25,7 @@ def test_the_batch_models_fill_every_table_a_batch_fills_and_the_views_are_the_r
     batch, views = run_order()
     assert batch[0] == "batch_headers"  # the headers every dim_ model reads, parsed once
     assert {"fct_events", "fct_states", "fct_rolls", "fct_moves", "fct_taken_back", "dim_games"} <= set(batch)
-    assert {"fct_casts", "fct_roll_odds", "fct_results", "fct_standings", "stat_macros", "stat_throws"} <= set(views)
+    assert {"fct_casts", "fct_roll_odds", "fct_results", "fct_standings", "stat_macros"} <= set(views)
     assert not set(batch) & set(views)
     assert batch.index("fct_taken_back") > max(batch.index(t) for t in ("fct_events", "fct_moves", "fct_ejections"))
     assert views.index("games_seen") < views.index("fct_results") < views.index("fct_standings")
@@ -85,3 +85,13 @@ def test_every_stored_table_is_defined_in_the_file_named_after_it_with_its_colum
         assert made == {name}, f"{name}.sql defines {made}"
     assert column_docs("fct_events")["taken_back"].startswith("True when a take-back")
     assert column_docs("fct_casts")["path"] == "The spell's path (its lore of magic)."
+
+
+def test_the_statistics_refresh_finds_its_games_first_and_sums_after_what_it_sums() -> None:
+    from projections.models import refresh_order
+
+    order = refresh_order()
+    assert order.index("stat_touched") < min(order.index(n) for n in order if n not in ("stat_touched", "stat_position"))
+    assert order.index("stat_throws") < order.index("stat_luck") and order.index("stat_throws") < order.index("stat_luck_dice")
+    assert order.index("stat_faces") < order.index("stat_fairness_faces")  # it takes the faces before and after
+    assert not set(order) & set(run_order()[1])
