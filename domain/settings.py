@@ -83,7 +83,7 @@ def idle_minutes(given: float | str | None = None, name: str = N_("the idle time
     except (TypeError, ValueError):
         minutes = float("nan")
     if not 0 < minutes < float("inf"):
-        where = _(name) if given is not None else IDLE_ENV
+        where = (_(name) if name else name) if given is not None else IDLE_ENV
         raise RollcallError(_("{where}: {value} is not a number of minutes above 0").format(
             where=where, value=str(raw)[:20]))
     return minutes
