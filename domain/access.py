@@ -22,8 +22,8 @@ from uuid import NAMESPACE_URL, uuid5
 from eventsourcing.domain import Aggregate
 
 from domain.errors import RollcallError
-from domain.systems.presentation import with_article
 from domain.settings import KEY_ENV
+from i18n import N_, _
 
 ROLES = ("scorekeeper", "judge", "organiser")
 # what a write needs -> the roles that may do it
@@ -32,6 +32,8 @@ MAY = {
     "judge": frozenset({"judge"}),
     "organise": frozenset({"organiser"}),
 }
+# a key of each role, in words (said with _() in a refusal)
+ROLE_KEYS = {"scorekeeper": N_("a scorekeeper key"), "judge": N_("a judge key"), "organiser": N_("an organiser key")}
 KEY_PREFIX = "rk_"
 COMPANIONS = frozenset({"DiceSeed", "Seat"})  # aggregates written only together with a game
 KEYRING_ID = uuid5(NAMESPACE_URL, "https://rollcall.invalid/keyring")
@@ -115,14 +117,14 @@ class Keyring(Aggregate):
     def add(self, role: str, name: str, by: Holder | None) -> str:
         """Add a key for ``name`` with ``role``; the new key (only its hash is kept)."""
         if role not in ROLES:
-            raise RollcallError(f"unknown role '{role}' (roles: {', '.join(ROLES)})")
+            raise RollcallError(_("unknown role '{role}' (roles: {roles})").format(role=role, roles=", ".join(ROLES)))
         if not name.strip():
-            raise RollcallError("a key needs a name (who holds it)")
+            raise RollcallError(_("a key needs a name (who holds it)"))
         if name in self.keys:
-            raise RollcallError(f"'{name}' already holds a key; revoke it first to issue a new one")
+            raise RollcallError(_("'{name}' already holds a key; revoke it first to issue a new one").format(name=name))
         if not self.keys and role != "organiser":
-            raise AccessDenied("the first key must be an organiser's (`rollcall keys add organiser NAME`): "
-                               "with it the store stops being single-user", need="organise")
+            raise AccessDenied(_("the first key must be an organiser's (`rollcall keys add organiser NAME`): with it "
+                                 "the store stops being single-user"), need="organise")
         key = new_key()
         self.trigger_event(self.KeyAdded, name=name, role=role, key_hash=key_hash(key),
                            added_by=by.name if by else None)
@@ -130,10 +132,11 @@ class Keyring(Aggregate):
 
     def revoke(self, name: str, by: Holder) -> None:
         if name not in self.keys:
-            raise RollcallError(f"no key is held by '{name}'")
-        organisers = [n for n, (role, _) in self.keys.items() if role == "organiser"]
+            raise RollcallError(_("no key is held by '{name}'").format(name=name))
+        organisers = [n for n, (role, _hash) in self.keys.items() if role == "organiser"]
         if organisers == [name]:
-            raise RollcallError(f"'{name}' holds the last organiser key; add another organiser first")
+            raise RollcallError(_("'{name}' holds the last organiser key; add another organiser first").format(
+                name=name))
         self.trigger_event(self.KeyRevoked, name=name, revoked_by=by.name)
 
     def holder(self, key: str | None, need: str | None = None) -> Holder | None:
@@ -142,13 +145,14 @@ class Keyring(Aggregate):
         if not self.keys:
             return None
         if not key:
-            raise AccessDenied(f"this store needs a key to write: pass --key or set {KEY_ENV}",
-                               reason=AccessDenied.NO_KEY, need=need)
+            raise AccessDenied(_("this store needs a key to write: pass --key or set {variable}").format(
+                variable=KEY_ENV), reason=AccessDenied.NO_KEY, need=need)
         digest = key_hash(key)
         for name, (role, stored) in self.keys.items():
             if hmac.compare_digest(stored, digest):
                 return Holder(name, role)
-        raise AccessDenied("the key presented is not a key of this store", reason=AccessDenied.UNKNOWN_KEY, need=need)
+        raise AccessDenied(_("the key presented is not a key of this store"), reason=AccessDenied.UNKNOWN_KEY,
+                           need=need)
 
 
 def needs_of(objs) -> dict[str, str]:
@@ -166,9 +170,11 @@ def needs_of(objs) -> dict[str, str]:
             if judged:
                 needs["judge"] = judged
             else:
-                needs.setdefault("record", "recording game events")
+                needs.setdefault("record", _("recording game events"))
         else:
-            needs["organise"] = f"writing a {type(obj).__name__.lower()}"
+            kind = type(obj).__name__.lower()
+            needs["organise"] = _("writing a tournament") if kind == "tournament" else \
+                _("writing a {kind}").format(kind=kind)
     return needs
 
 
@@ -177,7 +183,7 @@ def needs_of_lines(lines: list[dict], given) -> dict[str, str]:
     lines are ``lines`` needs — asked before the rules, so that a write without the right key is told that
     and nothing else; ``needs_of`` decides the same of the checked events when they are saved."""
     judged = needs_judge(lines, given)
-    return {"judge": judged} if judged else {"record": "recording game events"}
+    return {"judge": judged} if judged else {"record": _("recording game events")}
 
 
 def needs_judge(lines: list[dict], pending) -> str | None:
@@ -188,12 +194,12 @@ def needs_judge(lines: list[dict], pending) -> str | None:
     for event in pending:
         data = event if isinstance(event, dict) else getattr(event, "data", None) or {}
         if data.get("type") == "RulingMade":
-            return "a ruling"
+            return _("a ruling")
         if data.get("type") == "GameRewound":
-            return "rewinding a game"
+            return _("rewinding a game")
         seq = data.get("seq")
         if sealed is not None and (type(seq) is not int or seq > sealed):  # (a line as given may lack its seq)
-            return f"writing to a sealed game (sealed at seq {sealed})"
+            return _("writing to a sealed game (sealed at seq {seq})").format(seq=sealed)
     return None
 
 
@@ -201,6 +207,11 @@ def require(holder: Holder | None, need: str, what: str) -> None:
     """Refuse ``what`` unless the holder's role may do ``need`` (a store without keys allows all)."""
     if holder is None or holder.role in MAY[need]:
         return
-    roles = " or ".join(sorted(MAY[need]))
-    raise AccessDenied(f"{what} needs {with_article(roles)} key; '{holder.name}' holds {with_article(holder.role)} "
-                       "key", need=need, holder=holder)
+    raise AccessDenied(_("{what} needs {key}; '{holder}' holds {held}").format(
+        what=what, key=key_of(MAY[need]), holder=holder.name, held=key_of([holder.role])), need=need, holder=holder)
+
+
+def key_of(roles) -> str:
+    """A key of any of ``roles``, in words: ``a judge key``, ``a judge key or an organiser key``."""
+    said = [_(ROLE_KEYS[role]) if role in ROLE_KEYS else role for role in sorted(roles)]
+    return said[0] if len(said) == 1 else _("{these} or {that}").format(these=", ".join(said[:-1]), that=said[-1])

@@ -24,6 +24,7 @@ from __future__ import annotations
 from domain.errors import MalformedRecord
 from domain.systems.fields import CORRECTIONS, JUDGE_EVENTS, EventSpec, integer, text
 from domain.systems.state import Checks, GameState
+from i18n import _
 
 TAKE_BACK_RULE = "F12"
 REWIND_RULE = "F13"
@@ -45,7 +46,7 @@ def in_play(state: GameState, after: int = 0) -> list[dict]:
 def _digital_seqs(state: GameState) -> set[int]:
     """The seqs of the digital rolls, re-rolls and draws Rollcall threw or drew."""
     rolls = {seq for seq, roll in state.rolls.items() if roll.source == "digital"}
-    return rolls | {seq for seq, *_ in state.digital_rerolls} | {seq for seq, *_ in state.digital_draws}
+    return rolls | {seq for seq, *_rest in state.digital_rerolls} | {seq for seq, *_rest in state.digital_draws}
 
 
 def _revealed(state: GameState, lines: list[dict]) -> dict | None:
@@ -58,39 +59,40 @@ def _revealed(state: GameState, lines: list[dict]) -> dict | None:
 def decide_take_back(state: GameState, event: dict, chk: Checks) -> dict:
     first = event["from"]
     if not 1 <= first <= state.seq:
-        raise MalformedRecord(f"field `from`: seq {first} is not an event of this game (it has 1 to {state.seq})",
-                              field="from")
+        raise MalformedRecord(_("field `from`: seq {seq} is not an event of this game (it has 1 to {last})").format(
+            seq=first, last=state.seq), field="from")
     judged = next((line for line in state.lines if line["seq"] >= first
                    and line["type"] in JUDGE_EVENTS - {"Noted"} | {"GameRewound"}), None)
     if judged is not None:
-        chk.fail(TAKE_BACK_RULE, f"a take-back stops at the judge's {judged['type']} at seq {judged['seq']}: "
-                                 "only a judge rewinds past it")
+        chk.fail(TAKE_BACK_RULE, _("a take-back stops at the judge's {event} at seq {seq}: only a judge rewinds past "
+                                   "it").format(event=judged["type"], seq=judged["seq"]))
     taken = in_play(state, first - 1)
     if not taken:
-        chk.fail(TAKE_BACK_RULE, f"no event from seq {first} on is in play: there is nothing to take back")
+        chk.fail(TAKE_BACK_RULE, _("no event from seq {seq} on is in play: there is nothing to take back").format(
+            seq=first))
     digital = sorted(_digital_seqs(state) & {line["seq"] for line in taken})
     if digital:
-        chk.fail(TAKE_BACK_RULE, f"seq {digital[0]} is a digital roll or draw: dice Rollcall threw are not taken "
-                                 "back (a judge may rewind the game)")
+        chk.fail(TAKE_BACK_RULE, _("seq {seq} is a digital roll or draw: dice Rollcall threw are not taken back (a "
+                                   "judge may rewind the game)").format(seq=digital[0]))
     ended = _revealed(state, taken)
     if ended is not None:
-        chk.fail(TAKE_BACK_RULE, f"the game's end at seq {ended['seq']} made its digital seed public: it is not "
-                                 "taken back")
+        chk.fail(TAKE_BACK_RULE, _("the game's end at seq {seq} made its digital seed public: it is not taken "
+                                   "back").format(seq=ended["seq"]))
     return {"taken_back": [line["seq"] for line in taken]}
 
 
 def decide_rewind(state: GameState, event: dict, chk: Checks) -> dict:
     to = event["to"]
     if not 0 <= to < state.seq:
-        raise MalformedRecord(f"field `to`: a game is rewound to an earlier seq, from 0 to {state.seq - 1}",
-                              field="to")
+        raise MalformedRecord(_("field `to`: a game is rewound to an earlier seq, from 0 to {last}").format(
+            last=state.seq - 1), field="to")
     taken = in_play(state, to)
     if not taken:
-        chk.fail(REWIND_RULE, f"no event after seq {to} is in play: there is nothing to rewind")
+        chk.fail(REWIND_RULE, _("no event after seq {seq} is in play: there is nothing to rewind").format(seq=to))
     ended = _revealed(state, taken)
     if ended is not None:
-        chk.fail(REWIND_RULE, f"the game's end at seq {ended['seq']} made its digital seed public: the game is "
-                              "not rewound past it (its dice could be foreseen)")
+        chk.fail(REWIND_RULE, _("the game's end at seq {seq} made its digital seed public: the game is not rewound "
+                                "past it (its dice could be foreseen)").format(seq=ended["seq"]))
     return {"taken_back": [line["seq"] for line in taken]}
 
 

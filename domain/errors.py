@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from i18n import N_, _
+
 
 class RollcallError(Exception):
     """Base of every error Rollcall reports to a user."""
@@ -71,7 +73,7 @@ class StoreUnavailable(RollcallError):
     """The event store cannot be read or written: a damaged file, a full disk, another program's database."""
 
     def __init__(self, where: str, why: str) -> None:
-        super().__init__(f"the event store {where} {why}; nothing was stored")
+        super().__init__(_("the event store {where} {why}; nothing was stored").format(where=where, why=why))
         self.where = where
         self.why = why
 
@@ -85,12 +87,13 @@ class StoreFault(StoreUnavailable):
     through. Said without the store's path: a page at the venue says it too."""
 
     BUSY, FULL, READ_ONLY = "busy", "full", "read-only"
-    WORDS = {BUSY: "is busy: another writer held it too long", FULL: "is full: its disk has no room left",
-             READ_ONLY: "is read-only: it cannot be written here"}
+    WORDS = {BUSY: N_("is busy: another writer held it too long"), FULL: N_("is full: its disk has no room left"),
+             READ_ONLY: N_("is read-only: it cannot be written here")}  # said with _() where the fault is made
 
     def __init__(self, kind: str) -> None:
-        RollcallError.__init__(self, f"the event store {self.WORDS[kind]}; nothing was stored")
-        self.where, self.why, self.kind = "", self.WORDS[kind], kind
+        why = _(self.WORDS[kind])
+        RollcallError.__init__(self, _("the event store {why}; nothing was stored").format(why=why))
+        self.where, self.why, self.kind = "", why, kind
 
     def __reduce__(self):
         return (StoreFault, (self.kind,))
@@ -124,10 +127,10 @@ class StoreFault(StoreUnavailable):
 class GameError(RollcallError):
     """An error about one game, named by its id; it crosses worker processes whole (``__reduce__``)."""
 
-    MESSAGE = "game '{game}'"
+    MESSAGE = N_("game '{game}'")  # a subclass's MESSAGE is marked N_() too: said with _() when raised
 
     def __init__(self, game: str) -> None:
-        super().__init__(self.MESSAGE.format(game=excerpt(game)))
+        super().__init__(_(self.MESSAGE).format(game=excerpt(game)))
         self.game = game
 
     def __reduce__(self):
@@ -135,19 +138,20 @@ class GameError(RollcallError):
 
 
 class GameNotFound(GameError):
-    MESSAGE = "no game '{game}' is recorded"
+    MESSAGE = N_("no game '{game}' is recorded")
 
 
 class GameAlreadyRecorded(GameError):
-    MESSAGE = "game '{game}' is already recorded; nothing was changed"
+    MESSAGE = N_("game '{game}' is already recorded; nothing was changed")
 
 
 class GameMovedOn(RollcallError):
     """The game received events since the writer last saw it: nothing was stored; look again."""
 
     def __init__(self, game: str, now_at: int, expected: int) -> None:
-        super().__init__(f"game '{game}' has moved on: it is at seq {now_at}, not {expected} as this writer saw "
-                         "it; nothing was stored — look at the new state and try again")
+        super().__init__(_("game '{game}' has moved on: it is at seq {now_at}, not {expected} as this writer saw "
+                           "it; nothing was stored — look at the new state and try again").format(
+                             game=game, now_at=now_at, expected=expected))
         self.game = game
         self.now_at = now_at
         self.expected = expected

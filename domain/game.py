@@ -17,6 +17,7 @@ from domain.systems import PACKS, system_for
 from domain.systems.fields import text
 from domain.systems.pack import GameSystem
 from domain.systems.state import Checks, GameState
+from i18n import _
 
 
 
@@ -110,8 +111,8 @@ class Game(Aggregate):
         seq = state.seq + 1
         given_seq = raw.get("seq")
         if given_seq is not None and given_seq != seq:
-            raise MalformedRecord(f"field `seq` is {show(given_seq)} but this is event {seq} of the game "
-                                  "(events count 1, 2, 3… without gaps)", field="seq")
+            raise MalformedRecord(_("field `seq` is {given} but this is event {seq} of the game (events count 1, 2, "
+                                    "3… without gaps)").format(given=show(given_seq), seq=seq), field="seq")
         for name in spec.common_text:
             if name in raw and (type(raw[name]) is not str or len(raw[name]) > limits.TEXT):
                 text(raw, name)
@@ -125,13 +126,14 @@ class Game(Aggregate):
         for name, value in derived.items():
             if name in raw and raw[name] != value and not (raw[name] is None and name in spec.optional):
                 if not same_shape(raw[name], value):
-                    raise MalformedRecord(f"field `{name}` cannot be {show(raw[name])}: the rules give "
-                                          f"{show(value)}", field=name)
+                    raise MalformedRecord(_("field `{field}` cannot be {given}: the rules give {value}").format(
+                        field=name, given=show(raw[name]), value=show(value)), field=name)
                 if self.system.accepts_derived(state, event, name, raw[name], value):
                     derived[name] = raw[name]  # as good as the rules' own: the record keeps its own
                     continue
                 chk.fail(self.system.derived_rule(state, event, name, raw[name], value),
-                         f"`{name}` is {show(raw[name])} but the rules give {show(value)}")
+                         _("`{field}` is {given} but the rules give {value}").format(
+                             field=name, given=show(raw[name]), value=show(value)))
         event.update(derived)
         if chk.found:
             event["violations"] = [v.as_dict() for v in chk.found]

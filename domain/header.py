@@ -11,6 +11,7 @@ from domain.errors import MalformedRecord
 from domain.record import (EXTENSION_PREFIX, FORMAT_VERSION, bounded, check_numbers, derive_game_id, did_you_mean,
                            field, out_of_bounds, show, unknown_value)
 from domain.systems import system_for
+from i18n import _
 
 HEADER_FIELDS = frozenset({"rollcall", "system", "game", "tournament", "round", "table", "started", "players",
                            "dice_mode", "commit", "rules", "setup", "hash", "violations"})
@@ -22,12 +23,12 @@ def normalise_header(header: dict) -> dict:
     """A header checked for the common fields, with its ``game`` id filled in."""
     version = header.get("rollcall")
     if type(version) is not int or version != FORMAT_VERSION:
-        raise MalformedRecord(f"field `rollcall` must be {FORMAT_VERSION} (the format version, an integer), "
-                              f"not {show(version)}", field="rollcall")
+        raise MalformedRecord(_("field `rollcall` must be {version} (the format version, an integer), not {value}")
+                              .format(version=FORMAT_VERSION, value=show(version)), field="rollcall")
     for name in header:
         if name not in HEADER_FIELDS and not name.startswith(EXTENSION_PREFIX):
-            raise MalformedRecord(f"unknown header field `{name}`{did_you_mean(name, sorted(HEADER_FIELDS))}",
-                                  field=name)
+            raise MalformedRecord(_("unknown header field `{field}`").format(field=name)
+                                  + did_you_mean(name, sorted(HEADER_FIELDS)), field=name)
     system = system_for(field(header, "system", str)).alias  # a header may name any alias of the pack
     for name in ("game", "tournament", "started", "commit"):
         field(header, name, str, optional=True)
@@ -42,13 +43,13 @@ def normalise_header(header: dict) -> dict:
     if mode not in DICE_MODES:
         raise unknown_value("dice_mode", mode, DICE_MODES)
     if mode == "digital" and "commit" in header and not re.fullmatch(r"[0-9a-f]{64}", str(header["commit"])):
-        raise MalformedRecord("a digital game's header needs `commit`, 64 lowercase hex digits", field="commit")
+        raise MalformedRecord(_("a digital game's header needs `commit`, 64 lowercase hex digits"), field="commit")
     _check_rules(field(header, "rules", dict, optional=True, default={}))
     field(header, "setup", dict, optional=True)
     data = {k: v for k, v in header.items() if k not in ("hash", "violations")}
     if mode == "digital" and "commit" not in header:
-        raise MalformedRecord("a digital game's header needs `commit` (Rollcall adds it when it creates the game)",
-                              field="commit")
+        raise MalformedRecord(_("a digital game's header needs `commit` (Rollcall adds it when it creates the "
+                                "game)"), field="commit")
     data["game"] = derive_game_id(header)
     data["system"] = system
     data.setdefault("setup", {})
@@ -58,7 +59,8 @@ def normalise_header(header: dict) -> dict:
 def _check_length(text: str | None, name: str) -> None:
     """A name of the header is at most ``limits.NAME`` characters (a game id, a tournament, a player)."""
     if text is not None and len(text) > limits.NAME:
-        raise MalformedRecord(f"field `{name}` is longer than {limits.NAME} characters ({len(text):,})", field=name)
+        raise MalformedRecord(_("field `{field}` is longer than {most} characters ({length:,})").format(
+            field=name, most=limits.NAME, length=len(text)), field=name)
 
 
 def _check_started(started: str | None) -> None:
@@ -68,28 +70,28 @@ def _check_started(started: str | None) -> None:
     try:
         datetime.fromisoformat(started)
     except ValueError:
-        raise MalformedRecord(f"field `started` must be an ISO 8601 date and time such as 2026-11-28T10:00:00Z, "
-                              f"not {show(started)}", field="started") from None
+        raise MalformedRecord(_("field `started` must be an ISO 8601 date and time such as 2026-11-28T10:00:00Z, "
+                                "not {value}").format(value=show(started)), field="started") from None
 
 
 def _check_players(header: dict) -> None:
     players = field(header, "players", list)
     if len(players) != 2 or not all(isinstance(p, dict) for p in players):
-        raise MalformedRecord("field `players` must list exactly two players", field="players")
+        raise MalformedRecord(_("field `players` must list exactly two players"), field="players")
     for i, player in enumerate(players):
         for name in player:
             if name not in PLAYER_FIELDS and not name.startswith(EXTENSION_PREFIX):
-                raise MalformedRecord(f"unknown field `players[{i}].{name}`{did_you_mean(name, sorted(PLAYER_FIELDS))}",
-                                      field=f"players[{i}].{name}")
+                raise MalformedRecord(_("unknown field `{field}`").format(field=f"players[{i}].{name}")
+                                      + did_you_mean(name, sorted(PLAYER_FIELDS)), field=f"players[{i}].{name}")
         field(player, "id", str)
         for name in ("name", "faction"):
             if player.get(name) is not None and type(player[name]) is not str:
-                raise MalformedRecord(f"field `players[{i}].{name}` must be a string, not {show(player[name])}",
-                                      field=f"players[{i}].{name}")
+                raise MalformedRecord(_("field `{field}` must be a string, not {value}").format(
+                    field=f"players[{i}].{name}", value=show(player[name])), field=f"players[{i}].{name}")
         for name in ("id", "name", "faction"):
             _check_length(player.get(name), f"players[{i}].{name}")
     if len({p["id"] for p in players}) != 2:
-        raise MalformedRecord("field `players`: the two players need different ids", field="players")
+        raise MalformedRecord(_("field `players`: the two players need different ids"), field="players")
 
 
 def _check_rules(rules: dict) -> None:
@@ -100,18 +102,20 @@ def _check_rules(rules: dict) -> None:
     if dice is None:
         return
     if not isinstance(dice, dict):
-        raise MalformedRecord("field `rules.dice` must be an object: die -> {face: count}", field="rules.dice")
+        raise MalformedRecord(_("field `rules.dice` must be an object: die -> {{face: count}}").format(),
+                              field="rules.dice")
     for die, faces in dice.items():
         where = f"rules.dice.{die}"
         if die.startswith("_"):
             continue
         if not isinstance(faces, dict) or not faces:
-            raise MalformedRecord(f"field `{where}` must be an object of face counts", field=where)
+            raise MalformedRecord(_("field `{field}` must be an object of face counts").format(field=where),
+                                  field=where)
         for face in faces:
             bounded(faces, face, 1, 100, where=where)
         if sum(faces.values()) > limits.FACES:
-            raise MalformedRecord(f"field `{where}`: a die has at most {limits.FACES} faces, counting repeats",
-                                  field=where)
+            raise MalformedRecord(_("field `{field}`: a die has at most {most} faces, counting repeats").format(
+                field=where, most=limits.FACES), field=where)
 
 
 def _rule_numbers(value, name: str) -> None:

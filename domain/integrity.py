@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.record import event_hash, header_hash, show
+from i18n import _
 
 GAME_CREATED = "rollcall:GameCreated"
 
@@ -83,57 +84,67 @@ def verify_rows(game_id: str, rows: list[StoredLine], anchor: dict[int, str] | N
     header = datas[0]
     if rows[0].topic != GAME_CREATED or header is None or "seq" in header:
         if header is not None and header.get("seq") is not None:
-            return damaged(0, "removed", f"the header is missing; the first stored row is seq {header['seq']}")
-        return damaged(0, "changed", "the first stored row is not a readable header")
+            return damaged(0, "removed", _("the header is missing; the first stored row is seq {seq}").format(
+                seq=header["seq"]))
+        return damaged(0, "changed", _("the first stored row is not a readable header"))
     if header.get("hash") != header_hash(header):
-        return damaged(0, "changed", "the header does not match its hash")
+        return damaged(0, "changed", _("the header does not match its hash"))
     if rows[0].version != 1:
-        return damaged(0, "inserted", f"the header is stored at version {rows[0].version}, not 1")
+        return damaged(0, "inserted", _("the header is stored at version {version}, not 1").format(
+            version=rows[0].version))
     later_seqs = [d.get("seq") if d is not None else None for d in datas]
     previous = header["hash"]
     for position in range(1, len(rows)):
         row, data = rows[position], datas[position]
         version = row.version
         if data is None:
-            return damaged(position, "changed", f"the stored event at version {version} cannot be read")
+            return damaged(position, "changed", _("the stored event at version {version} cannot be read").format(
+                version=version))
         seq = data.get("seq")
         if seq != position:
             if isinstance(seq, int) and 1 <= seq < position:
-                return damaged(position, "inserted", f"an extra row (version {version}) repeats seq {seq} "
-                                                     f"where seq {position} belongs")
+                return damaged(position, "inserted", _("an extra row (version {version}) repeats seq {seq} where seq "
+                                                       "{position} belongs").format(
+                    version=version, seq=seq, position=position))
             elif position in later_seqs[position + 1:]:
                 at = rows[later_seqs.index(position, position + 1)].version
-                return damaged(position, "reordered", f"seq {position} is stored at version {at} and "
-                                                      f"seq {seq} at version {version}")
+                return damaged(position, "reordered", _("seq {position} is stored at version {at} and seq {seq} at "
+                                                        "version {version}").format(
+                    position=position, at=at, seq=seq, version=version))
             elif isinstance(seq, int) and seq > position:
-                return damaged(position, "removed", f"seq {position} is missing; the next stored event is "
-                                                    f"seq {seq} at version {version}")
-            return damaged(position, "changed", f"the event at version {version} claims seq {show(seq)}")
+                return damaged(position, "removed", _("seq {position} is missing; the next stored event is seq {seq} "
+                                                      "at version {version}").format(
+                    position=position, seq=seq, version=version))
+            return damaged(position, "changed", _("the event at version {version} claims seq {seq}").format(
+                version=version, seq=show(seq)))
         if version != position + 1:
-            return damaged(position, "inserted", f"an extra row at version {version} (after version "
-                                                 f"{rows[position - 1].version}) claims seq {seq}")
+            return damaged(position, "inserted", _("an extra row at version {version} (after version {before}) claims "
+                                                   "seq {seq}").format(
+                version=version, before=rows[position - 1].version, seq=seq))
         if data.get("hash") != event_hash(previous, data):
             genuine = next((i for i in range(position + 1, len(rows)) if datas[i] is not None
                             and datas[i].get("seq") == position
                             and datas[i].get("hash") == event_hash(previous, datas[i])), None)
             if genuine is not None:
-                return damaged(position, "inserted", f"an extra row at version {version} claims seq {position}; "
-                                                     f"the seq {position} that chains is stored at version "
-                                                     f"{rows[genuine].version}")
-            return damaged(position, "changed", "the event does not match its hash (its content was changed)")
+                return damaged(position, "inserted", _("an extra row at version {version} claims seq {position}; the "
+                                                       "seq {position} that chains is stored at version {genuine}").format(
+                    version=version, position=position, genuine=rows[genuine].version))
+            return damaged(position, "changed", _("the event does not match its hash (its content was changed)"))
         if row.topic != f"rollcall:{data.get('type')}":
-            return damaged(position, "changed", f"the row's topic {row.topic} does not match its event type "
-                                                f"{data.get('type')}")
+            return damaged(position, "changed", _("the row's topic {topic} does not match its event type {type}").format(
+                topic=row.topic, type=data.get("type")))
         previous = data["hash"]
     if anchor:
         hashes = [header["hash"]] + [d["hash"] for d in datas[1:]]
         for seq, expected in sorted(anchor.items()):
             if seq >= len(hashes):
-                return damaged(len(hashes), "removed", f"the store ends at seq {len(hashes) - 1}, but the "
-                                                       f"anchor holds seq {seq} (hash {expected[:12]}…)")
+                return damaged(len(hashes), "removed", _("the store ends at seq {last}, but the anchor holds seq "
+                                                         "{seq} (hash {hash}…)").format(
+                    last=len(hashes) - 1, seq=seq, hash=expected[:12]))
             if hashes[seq] != expected:
-                return damaged(seq, "changed", f"the stored hash {hashes[seq][:12]}… is not the anchor's "
-                                               f"{expected[:12]}… (the game was rewritten from here on)")
+                return damaged(seq, "changed", _("the stored hash {stored}… is not the anchor's {expected}… (the game "
+                                                 "was rewritten from here on)").format(
+                    stored=hashes[seq][:12], expected=expected[:12]))
     authored = ""
     for position, row in enumerate(rows):
         recorded = row.state.get("authored")
@@ -142,8 +153,8 @@ def verify_rows(game_id: str, rows: list[StoredLine], anchor: dict[int, str] | N
             continue
         expected = authorship(authored if position else "", datas[position]["hash"], row.state.get("author"))
         if authored is not None and recorded != expected:
-            return damaged(position, "changed", f"the authorship chain breaks at seq {position}: its author "
-                                                f"({row.state.get('author') or 'none'}) or its line was changed "
-                                                "after it was written")
+            return damaged(position, "changed", _("the authorship chain breaks at seq {seq}: its author ({author}) or "
+                                                  "its line was changed after it was written").format(
+                seq=position, author=row.state.get("author") or _("none")))
         authored = recorded
     return result

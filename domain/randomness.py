@@ -41,7 +41,7 @@ def pick(source: Iterator[int], options: Sequence[Any]) -> Any:
     for b in source:
         if b < limit:
             return options[b % n]
-    raise AssertionError("the stream is endless")
+    raise AssertionError("the stream is endless")  # untranslated: it cannot happen (the stream never ends)
 
 
 def face_list(faces: dict[str, int]) -> list:

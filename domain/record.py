@@ -18,6 +18,7 @@ import orjson
 
 from domain import limits
 from domain.errors import MalformedRecord
+from i18n import N_, _
 
 FORMAT_VERSION = 1
 COMMON_OPTIONAL = ("seq", "at", "by", "note")
@@ -102,7 +103,8 @@ def _finite_only(decode):
             return decode(text, *args)
         except _NotANumber as exc:
             position = max(text.find(exc.token), 0)
-            raise json.JSONDecodeError(f"{exc.token} is not a finite JSON number", text, position) from None
+            raise json.JSONDecodeError(_("{token} is not a finite JSON number").format(token=exc.token), text,
+                                       position) from None
     return strict
 
 
@@ -141,14 +143,15 @@ def parse_line(number: int, text: str | bytes) -> Line | None:
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise LocatedError(number, MalformedRecord(f"not UTF-8 text (byte {exc.start + 1} of the line)")) from None
+            raise LocatedError(number, MalformedRecord(
+                _("not UTF-8 text (byte {byte} of the line)").format(byte=exc.start + 1))) from None
     stripped = text.strip()
     if not stripped or stripped.startswith("#"):
         return None
     try:
         obj, plain = read_json(stripped)
         if type(obj) is not dict:
-            raise MalformedRecord("a line must be a JSON object")
+            raise MalformedRecord(_("a line must be a JSON object"))
     except MalformedRecord as exc:
         raise LocatedError(number, exc) from None
     return Line(number, obj, plain)
@@ -165,6 +168,13 @@ class NotJSON(MalformedRecord):
         return (NotJSON, (self.message, self.line))
 
 
+# what Python's json says of a text that is not JSON, said in the reader's language (others stay as json says them)
+JSON_SAYS = (N_("Expecting value"), N_("Expecting ',' delimiter"), N_("Expecting ':' delimiter"),
+             N_("Expecting property name enclosed in double quotes"), N_("Extra data"),
+             N_("Unterminated string starting at"), N_("Invalid \\uXXXX escape"),
+             N_("Unexpected UTF-8 BOM (decode using utf-8-sig)"))
+
+
 def read_json(text: str) -> tuple[Any, bool]:
     """A JSON text read as a record's lines are (a line, an event given on the command line, a setup file):
     the value and whether it held no float. NaN, Infinity, numbers too large for a float, integers of
@@ -172,11 +182,13 @@ def read_json(text: str) -> tuple[Any, bool]:
     try:
         obj, plain = loads_plain(text)
     except json.JSONDecodeError as exc:
-        raise NotJSON(f"not valid JSON: {exc.msg} at column {exc.colno}", exc.lineno) from None
+        raise NotJSON(_("not valid JSON: {why} at column {column}").format(why=_(exc.msg), column=exc.colno),
+                      exc.lineno) from None
     except RecursionError:
-        raise MalformedRecord(f"nested deeper than a record can be ({MAX_DEPTH} levels)") from None
+        raise MalformedRecord(_("nested deeper than a record can be ({levels} levels)").format(levels=MAX_DEPTH)) \
+            from None
     except ValueError:  # an integer of thousands of digits (Python's limit on converting them)
-        raise MalformedRecord("not a record line: a number with thousands of digits") from None
+        raise MalformedRecord(_("not a record line: a number with thousands of digits")) from None
     if "\\ud" in text or "\\uD" in text:  # an escaped surrogate: paired, or text that cannot be stored
         _check_text(obj)
     if text.count("[") + text.count("{") > MAX_DEPTH:
@@ -194,14 +206,15 @@ def check_object(obj: Any) -> Any:
 
 def _check_depth(obj: Any) -> None:
     if _depth(obj) > MAX_DEPTH:
-        raise MalformedRecord(f"nested deeper than a record can be ({MAX_DEPTH} levels)")
+        raise MalformedRecord(_("nested deeper than a record can be ({levels} levels)").format(levels=MAX_DEPTH))
 
 
 def _check_text(obj: Any) -> None:
     try:
         canonical(obj).encode("utf-8")
     except UnicodeEncodeError:
-        raise MalformedRecord("holds a lone surrogate (\\ud800–\\udfff without its pair), which is not text") from None
+        raise MalformedRecord(_("holds a lone surrogate (\\ud800–\\udfff without its pair), which is not text")) \
+            from None
 
 
 def _depth(value: Any, level: int = 1) -> int:
@@ -254,14 +267,15 @@ def derive_game_id(header: dict) -> str:
     missing = [k for k in ("tournament", "round", "table") if header.get(k) is None]
     if missing:
         raise MalformedRecord(
-            "the header needs `game`, or `tournament`, `round` and `table` to derive it "
-            f"(missing: {', '.join(missing)})", field="game")
+            _("the header needs `game`, or `tournament`, `round` and `table` to derive it (missing: {fields})").format(
+                fields=", ".join(missing)), field="game")
     return f"{slug(str(header['tournament']))}-r{header['round']}-t{header['table']}"
 
 
 # --- field checks -------------------------------------------------------------------------
 
-_TYPE_NAMES = {str: "a string", int: "an integer", list: "a list", dict: "an object", bool: "true or false"}
+_TYPE_NAMES = {str: N_("a string"), int: N_("an integer"), list: N_("a list"), dict: N_("an object"),
+               bool: N_("true or false")}  # said with _() in the refusal
 
 
 def did_you_mean(value: Any, known: Iterable[str]) -> str:
@@ -271,7 +285,7 @@ def did_you_mean(value: Any, known: Iterable[str]) -> str:
     known = [k for k in known if isinstance(k, str)]
     close = difflib.get_close_matches(value, known, n=1, cutoff=0.75) or [
         k for k in known if _folded(k) == _folded(value)][:1]
-    return f" (did you mean `{close[0]}`?)" if close else ""
+    return _(" (did you mean `{meant}`?)").format(meant=close[0]) if close else ""
 
 
 def _folded(text: str) -> str:
@@ -299,15 +313,15 @@ def check_keys(obj: dict, known: Iterable[str], where: str) -> None:
         if key not in known and not key.startswith(EXTENSION_PREFIX):
             meant = near_miss(key, known)
             if meant is not None:
-                raise MalformedRecord(f"unknown field `{where}.{key}` (did you mean `{meant}`?)",
-                                      field=f"{where}.{key}")
+                raise MalformedRecord(_("unknown field `{field}` (did you mean `{meant}`?)").format(
+                    field=f"{where}.{key}", meant=meant), field=f"{where}.{key}")
 
 
 def unknown_value(name: str, value: Any, allowed: Iterable[str]) -> MalformedRecord:
     """A MalformedRecord for a value of a closed vocabulary that is not in it: the list, and the near miss."""
     allowed = tuple(allowed)
-    return MalformedRecord(f"field `{name}` must be one of {', '.join(allowed)}, not {json.dumps(value)}"
-                           f"{did_you_mean(value, allowed)}", field=name)
+    return MalformedRecord(_("field `{field}` must be one of {allowed}, not {value}").format(
+        field=name, allowed=", ".join(allowed), value=json.dumps(value)) + did_you_mean(value, allowed), field=name)
 
 
 def field(obj: dict, name: str, kind: type, *, optional: bool = False, default: Any = None) -> Any:
@@ -319,7 +333,8 @@ def field(obj: dict, name: str, kind: type, *, optional: bool = False, default: 
         raise missing(obj, name)
     value = obj[name]
     if kind is int and isinstance(value, bool) or not isinstance(value, kind):
-        raise MalformedRecord(f"field `{name}` must be {_TYPE_NAMES[kind]}, not {json.dumps(value)}", field=name)
+        raise MalformedRecord(_("field `{field}` must be {kind}, not {value}").format(
+            field=name, kind=_(_TYPE_NAMES[kind]), value=json.dumps(value)), field=name)
     if kind is int and not -limits.INTEGER <= value <= limits.INTEGER:
         raise out_of_bounds(name, value, -limits.INTEGER, limits.INTEGER)
     return value
@@ -336,7 +351,7 @@ def setup_items(setup: dict, name: str, known: Iterable[str], *, optional: bool 
 def setup_object(raw: Any, known: Iterable[str], where: str) -> dict:
     """``raw``, refused unless an object, and with a near miss of a ``known`` key (``check_keys``)."""
     if not isinstance(raw, dict):
-        raise MalformedRecord(f"{where} must be an object", field=where)
+        raise MalformedRecord(_("{field} must be an object").format(field=where), field=where)
     check_keys(raw, known, where)
     return raw
 
@@ -353,8 +368,8 @@ def player_field(obj: dict, where: str, players: Iterable[str]) -> str:
     """The ``player`` of a setup object, one of the header's ``players``."""
     player = field(obj, "player", str)
     if player not in players:
-        raise MalformedRecord(f"{where}.player: unknown player '{player}'{did_you_mean(player, players)}",
-                              field=f"{where}.player")
+        raise MalformedRecord(_("{field}: unknown player '{player}'").format(field=f"{where}.player", player=player)
+                              + did_you_mean(player, players), field=f"{where}.player")
     return player
 
 
@@ -382,15 +397,16 @@ def missing(obj: dict, name: str, label: str | None = None) -> MalformedRecord:
     is a near miss of it (``txt`` for ``text``), if any."""
     label = label or name
     given = next((k for k in obj if isinstance(k, str) and k != name and near_miss(k, [name]) == name), None)
-    hint = f" (`{given}` is given: did you mean `{name}`?)" if given is not None else ""
-    return MalformedRecord(f"missing field `{label}`{hint}", field=label)
+    hint = _(" (`{given}` is given: did you mean `{field}`?)").format(given=given, field=name) \
+        if given is not None else ""
+    return MalformedRecord(_("missing field `{field}`").format(field=label) + hint, field=label)
 
 
 def out_of_bounds(name: str, value: Any, low: int, high: int) -> MalformedRecord:
     def bound(n: int) -> str:
         return "2^53" if n == limits.INTEGER else "-2^53" if n == -limits.INTEGER else str(n)
-    return MalformedRecord(f"field `{name}` must be an integer from {bound(low)} to {bound(high)}, "
-                           f"not {json.dumps(value)}", field=name)
+    return MalformedRecord(_("field `{field}` must be an integer from {low} to {high}, not {value}").format(
+        field=name, low=bound(low), high=bound(high), value=json.dumps(value)), field=name)
 
 
 def bounded(obj: dict, name: str, low: int, high: int, *, optional: bool = False, default: Any = None,
@@ -404,7 +420,8 @@ def bounded(obj: dict, name: str, low: int, high: int, *, optional: bool = False
             return default
         raise missing(obj, name, label)
     if type(value) is not int:
-        raise MalformedRecord(f"field `{label}` must be an integer, not {json.dumps(value)}", field=label)
+        raise MalformedRecord(_("field `{field}` must be an integer, not {value}").format(
+            field=label, value=json.dumps(value)), field=label)
     if not low <= value <= high:
         raise out_of_bounds(label, value, low, high)
     return value
@@ -423,7 +440,8 @@ def check_numbers(value: Any, name: str) -> None:
                 check_numbers(item, f"{name}[{i}]")
     elif kind is float:
         if not math.isfinite(value):
-            raise MalformedRecord(f"field `{name}` must be a finite number, not {value}", field=name)
+            raise MalformedRecord(_("field `{field}` must be a finite number, not {value}").format(
+                field=name, value=value), field=name)
     elif kind is int and not -limits.INTEGER <= value <= limits.INTEGER:
         raise out_of_bounds(name, value, -limits.INTEGER, limits.INTEGER)
 
@@ -447,20 +465,21 @@ def position(value: Any, name: str) -> tuple[int, int]:
     if (isinstance(value, (list, tuple)) and len(value) == 2
             and all(isinstance(c, int) and not isinstance(c, bool) for c in value)):
         return (value[0], value[1])
-    raise MalformedRecord(f"field `{name}` must be a position [q, r], not {json.dumps(value)}", field=name)
+    raise MalformedRecord(_("field `{field}` must be a position [q, r], not {value}").format(
+        field=name, value=json.dumps(value)), field=name)
 
 
 def string_list(obj: dict, name: str, *, optional: bool = False) -> list[str]:
     value = field(obj, name, list, optional=optional, default=[])
     if not all(isinstance(v, str) for v in value):
-        raise MalformedRecord(f"field `{name}` must be a list of strings", field=name)
+        raise MalformedRecord(_("field `{field}` must be a list of strings").format(field=name), field=name)
     return value
 
 
 def int_list(obj: dict, name: str, *, optional: bool = False) -> list[int]:
     value = field(obj, name, list, optional=optional, default=[])
     if not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        raise MalformedRecord(f"field `{name}` must be a list of integers", field=name)
+        raise MalformedRecord(_("field `{field}` must be a list of integers").format(field=name), field=name)
     return value
 
 
@@ -484,20 +503,20 @@ def read_anchors(lines: Iterable[str], source: str = "<anchors>") -> dict[str, d
     game: str | None = None
     number = 0
     try:
-        for number, obj, _ in read_lines(lines):
+        for number, obj, _plain in read_lines(lines):
             if "rollcall" in obj:  # a record's header: the lines after it are its events
                 game = derive_game_id(obj)
                 seq = 0
             elif "type" in obj:
                 if game is None:
-                    raise MalformedRecord("an event line before any header")
+                    raise MalformedRecord(_("an event line before any header"))
                 seq = field(obj, "seq", int)
             else:  # a head: one game's last seq and hash
                 game = None
                 seq = field(obj, "seq", int)
             digest = field(obj, "hash", str)
             if not _HASH.fullmatch(digest):
-                raise MalformedRecord("field `hash` must be 64 lowercase hex digits", field="hash")
+                raise MalformedRecord(_("field `hash` must be 64 lowercase hex digits"), field="hash")
             anchors.setdefault(game or field(obj, "game", str), {})[seq] = digest
     except LocatedError as exc:
         raise RecordError(source, exc.line, None, exc.error) from None

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from domain.errors import RollcallError
 from domain.systems.fields import CORRECTIONS, JUDGE_EVENTS, EventSpec
 from domain.systems.state import Checks, GameState
+from i18n import _
 
 
 class GameSystem(Protocol):
@@ -84,8 +85,8 @@ def replay(system: GameSystem, header: dict, lines: Iterable[dict]) -> tuple[Gam
         try:
             system.apply(state, line)
         except (KeyError, IndexError, ValueError, AttributeError) as exc:
-            breaches.append(Breach(line["seq"], line["type"], "F08", f"it cannot follow the events that remain "
-                                                                     f"({type(exc).__name__}: {exc})"))
+            breaches.append(Breach(line["seq"], line["type"], "F08", _(
+                "it cannot follow the events that remain ({error})").format(error=f"{type(exc).__name__}: {exc}")))
             return state, breaches
     return state, breaches
 
@@ -98,11 +99,12 @@ def _recheck(system: GameSystem, state: GameState, line: dict) -> list[Breach]:
     try:
         derived = system.decide(state, event, chk)
     except RollcallError as exc:  # e.g. a roll it uses was voided
-        return [Breach(line["seq"], line["type"], "F08", f"it refers to a voided event: {exc}")]
+        return [Breach(line["seq"], line["type"], "F08", _("it refers to a voided event: {why}").format(why=exc))]
     for name, value in derived.items():
         if name in line and line[name] != value:
             chk.fail(system.derived_rule(state, event, name, line[name], value),
-                     f"`{name}` is {line[name]!r} but the as-ruled game gives {value!r}")
+                     _("`{field}` is {given} but the as-ruled game gives {value}").format(
+                         field=name, given=repr(line[name]), value=repr(value)))
     return [Breach(line["seq"], line["type"], v.rule, v.message) for v in chk.found if v.rule not in known]
 
 
@@ -114,7 +116,7 @@ def rebuild(system: GameSystem, state: GameState) -> None:
     lines = list(state.lines)
     as_played = state.as_played
     out = taken_back_seqs(lines) if as_played else out_of_game(lines)
-    ruled, _ = replay(system, state.header, [line for line in lines if line["seq"] not in out])
+    ruled, _breaches = replay(system, state.header, [line for line in lines if line["seq"] not in out])
     seq, head = state.seq, state.head
     state.__dict__.clear()
     state.__dict__.update(ruled.__dict__)

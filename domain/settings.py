@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 
 from domain.errors import RollcallError
-from i18n import LANGUAGES, SOURCE, known
+from i18n import LANGUAGES, SOURCE, N_, _, known
 
 DATA_ENV = "ROLLCALL_DATA"        # the data folder
 KEY_ENV = "ROLLCALL_KEY"          # the access key presented for writing
@@ -68,11 +68,12 @@ def sqlite_lock_timeout() -> int:
     0 to a day is refused, naming the variable."""
     raw = str(os.environ.get(LOCK_TIMEOUT_ENV) or DEFAULT_LOCK_TIMEOUT).strip()
     if not raw.isdigit() or int(raw) > 86_400:
-        raise RollcallError(f"{LOCK_TIMEOUT_ENV}: {raw[:20]} is not a whole number of seconds from 0 to 86400")
+        raise RollcallError(_("{variable}: {value} is not a whole number of seconds from 0 to 86400").format(
+            variable=LOCK_TIMEOUT_ENV, value=raw[:20]))
     return int(raw)
 
 
-def idle_minutes(given: float | str | None = None, name: str = "the idle time") -> float:
+def idle_minutes(given: float | str | None = None, name: str = N_("the idle time")) -> float:
     """How long a signed-in dashboard device may be left alone: ``given`` (called ``name``), else
     ``$ROLLCALL_IDLE_MINUTES``, else 30 minutes. Anything but a number of minutes above 0 is refused, naming
     where it came from."""
@@ -82,8 +83,9 @@ def idle_minutes(given: float | str | None = None, name: str = "the idle time") 
     except (TypeError, ValueError):
         minutes = float("nan")
     if not 0 < minutes < float("inf"):
-        where = name if given is not None else IDLE_ENV
-        raise RollcallError(f"{where}: {str(raw)[:20]} is not a number of minutes above 0")
+        where = (_(name) if name else name) if given is not None else IDLE_ENV
+        raise RollcallError(_("{where}: {value} is not a number of minutes above 0").format(
+            where=where, value=str(raw)[:20]))
     return minutes
 
 
@@ -94,8 +96,8 @@ def language(given: str | None = None) -> str:
     for where, raw in (("--lang", given), (LANG_ENV, os.environ.get(LANG_ENV))):
         if raw:
             if known(raw) is None:
-                raise RollcallError(f"{where}: {raw[:20]} is not a language Rollcall speaks "
-                                    f"({', '.join(LANGUAGES)})")
+                raise RollcallError(_("{where}: {value} is not a language Rollcall speaks ({languages})").format(
+                    where=where, value=raw[:20], languages=", ".join(LANGUAGES)))
             return known(raw)
     for name in LOCALE_ENVS:
         if os.environ.get(name):

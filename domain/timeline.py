@@ -19,6 +19,7 @@ from domain.integrity import Damage
 from domain.rulings import as_ruled as ruled_lines
 from domain.systems import system_for
 from domain.systems.state import SCALAR, Checks, GameState
+from i18n import _
 
 NOT_PARTS = frozenset({"game", "system", "seq"})  # the same at every seq, or the seq itself
 
@@ -145,7 +146,8 @@ def unreplayable(lines: list[dict]):
             seq = line.get("seq", seq)
             tracker.apply(line)
     except Exception as exc:  # noqa: BLE001  any failure of apply is the game's, reported, never raised
-        return Damage(seq, "unreplayable", f"its rules pack cannot apply it ({type(exc).__name__}: {exc})")
+        return Damage(seq, "unreplayable", _("its rules pack cannot apply it ({error})").format(
+            error=f"{type(exc).__name__}: {exc}"))
     return None
 
 

@@ -33,7 +33,8 @@ from eventsourcing.domain import Aggregate
 
 from domain.errors import MalformedRecord, RollcallError
 from domain.record import slug
-from domain.systems import main_alias
+from domain.systems import main_alias, unknown_system
+from i18n import _
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://rollcall.invalid/tournaments")
 CREATED = "rollcall-tournament:Created"
@@ -64,8 +65,8 @@ def tournament_system(system: str) -> str:
     """The main alias of the pack of ``system`` (domain.systems.main_alias), or why a tournament cannot be of it."""
     try:
         return main_alias(system)
-    except MalformedRecord as exc:
-        raise TournamentError(str(exc).removeprefix("field `system`: ")) from None
+    except MalformedRecord:
+        raise TournamentError(unknown_system(system)) from None
 
 
 class Tournament(Aggregate):
@@ -132,9 +133,9 @@ class Tournament(Aggregate):
     def create(cls, name: str, system: str, *, rounds: int | None = None, notes: str | None = None,
                points: dict | None = None) -> Tournament:
         if not isinstance(name, str) or not slug(name):
-            raise TournamentError("a tournament needs a name with at least one letter or digit")
+            raise TournamentError(_("a tournament needs a name with at least one letter or digit"))
         if rounds is not None and (not isinstance(rounds, int) or rounds < 1):
-            raise TournamentError(f"rounds must be a positive number, not {rounds!r}")
+            raise TournamentError(_("rounds must be a positive number, not {value}").format(value=repr(rounds)))
         data: dict = {"name": name, "system": tournament_system(system), "slug": slug(name)}
         if rounds is not None:
             data["rounds"] = rounds
@@ -143,7 +144,8 @@ class Tournament(Aggregate):
         if points is not None:
             unknown = set(points) - set(DEFAULT_POINTS)
             if unknown or not all(isinstance(v, int) and not isinstance(v, bool) for v in points.values()):
-                raise TournamentError(f"points are whole numbers for {', '.join(DEFAULT_POINTS)}")
+                raise TournamentError(_("points are whole numbers for {results}").format(
+                    results=", ".join(DEFAULT_POINTS)))
             data["points"] = {**DEFAULT_POINTS, **points}
         return cls._create(cls.Created, id=tournament_uuid(name), data=data)
 
@@ -163,8 +165,8 @@ class Tournament(Aggregate):
         """Spectators without a key see each game of the tournament only up to the events older than
         ``seconds`` (as chess broadcasts are delayed against cheating); 0 shows them live."""
         if type(seconds) is not int or not 0 <= seconds <= MAX_DELAY:
-            raise TournamentError(f"a broadcast delay is a whole number of seconds from 0 to {MAX_DELAY}, "
-                                  f"not {seconds!r}")
+            raise TournamentError(_("a broadcast delay is a whole number of seconds from 0 to {most}, not {value}")
+                                  .format(most=MAX_DELAY, value=repr(seconds)))
         data = {"seconds": seconds}
         self.trigger_event(self.BroadcastDelaySet, data=data)
         return data
@@ -172,11 +174,12 @@ class Tournament(Aggregate):
     def award_bye(self, round_no: int, player: str, faction: str | None = None) -> dict:
         """A player sits out a round and scores the points of a bye."""
         if not isinstance(round_no, int) or isinstance(round_no, bool) or round_no < 1:
-            raise TournamentError(f"a bye is for a round 1, 2, …, not {round_no!r}")
+            raise TournamentError(_("a bye is for a round 1, 2, …, not {value}").format(value=repr(round_no)))
         if not isinstance(player, str) or not player.strip():
-            raise TournamentError("a bye needs the player's name")
+            raise TournamentError(_("a bye needs the player's name"))
         if any(b["round"] == round_no and b["player"] == player for b in self.byes):
-            raise TournamentError(f"{player} already has a bye in round {round_no} of {self.name}")
+            raise TournamentError(_("{player} already has a bye in round {round} of {tournament}").format(
+                player=player, round=round_no, tournament=self.name))
         data = {"tournament": self.name, "round": round_no, "player": player}
         if faction:
             data["faction"] = faction
@@ -191,11 +194,12 @@ class Tournament(Aggregate):
     def register(self, player: str, faction: str | None = None, club: str | None = None) -> dict:
         """A player enters the tournament (names are the players' keys: two may not differ only in case)."""
         if not isinstance(player, str) or not player.strip():
-            raise TournamentError("a player needs a name")
+            raise TournamentError(_("a player needs a name"))
         player = player.strip()
         taken = next((p for p in self.players if p.casefold() == player.casefold()), None)
         if taken is not None:
-            raise TournamentError(f"{taken} is already registered in {self.name}")
+            raise TournamentError(_("{player} is already registered in {tournament}").format(
+                player=taken, tournament=self.name))
         data = {"tournament": self.name, "player": player}
         data.update({k: v.strip() for k, v in (("faction", faction), ("club", club)) if v and v.strip()})
         self.trigger_event(self.PlayerRegistered, data=data)
@@ -205,16 +209,18 @@ class Tournament(Aggregate):
         found = self.players.get(player) or next((p for n, p in self.players.items()
                                                   if n.casefold() == str(player).strip().casefold()), None)
         if found is None:
-            raise TournamentError(f"{player} is not registered in {self.name} (`rollcall tournament register`)")
+            raise TournamentError(_("{player} is not registered in {tournament} (`rollcall tournament register`)")
+                                  .format(player=player, tournament=self.name))
         return found
 
     def check_in(self, player: str) -> dict:
         """A registered player is present; once anyone has checked in, only checked-in players are paired."""
         entry = self.registered(player)
         if entry["dropped_after"] is not None:
-            raise TournamentError(f"{entry['player']} dropped out of {self.name}")
+            raise TournamentError(_("{player} dropped out of {tournament}").format(
+                player=entry["player"], tournament=self.name))
         if entry["checked_in"]:
-            raise TournamentError(f"{entry['player']} has already checked in")
+            raise TournamentError(_("{player} has already checked in").format(player=entry["player"]))
         data = {"tournament": self.name, "player": entry["player"]}
         self.trigger_event(self.PlayerCheckedIn, data=data)
         return data
@@ -224,7 +230,8 @@ class Tournament(Aggregate):
         stand."""
         entry = self.registered(player)
         if entry["dropped_after"] is not None:
-            raise TournamentError(f"{entry['player']} already dropped out after round {entry['dropped_after']}")
+            raise TournamentError(_("{player} already dropped out after round {round}").format(
+                player=entry["player"], round=entry["dropped_after"]))
         data = {"tournament": self.name, "player": entry["player"], "after_round": max(self.last_round, played)}
         self.trigger_event(self.PlayerDropped, data=data)
         return data
@@ -242,7 +249,8 @@ class Tournament(Aggregate):
         one paired here again (``pair_round`` checks that none of its games has begun)."""
         round_no, last = data["round"], max(self.last_round, played)
         if round_no not in (last + 1, self.last_round if self.last_round == last else None) or round_no < 1:
-            raise TournamentError(f"round {round_no} cannot be paired: the next round of {self.name} is {last + 1}")
+            raise TournamentError(_("round {round} cannot be paired: the next round of {tournament} is {next}").format(
+                round=round_no, tournament=self.name, next=last + 1))
         previous = self.rounds.get(round_no)
         data = {"tournament": self.name, **data, "pairing": previous["pairing"] + 1 if previous else 1}
         if previous:
@@ -289,26 +297,29 @@ def registrations(data: bytes, source: str) -> list[Registration]:
     ``name`` and ``faction`` (any case; ``club`` optional; other columns ignored), UTF-8 with or without a byte
     order mark. A TournamentError names ``source``, the line and the field of what is wrong."""
     if len(data) > MAX_REGISTRATION_BYTES:
-        raise TournamentError(f"{source}: a player list is at most {MAX_REGISTRATION_BYTES // 1000} kB, "
-                              f"not {len(data) // 1000} kB")
+        raise TournamentError(_("{source}: a player list is at most {most} kB, not {size} kB").format(
+            source=source, most=MAX_REGISTRATION_BYTES // 1000, size=len(data) // 1000))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[:exc.start].count(b"\n") + 1
-        raise TournamentError(f"{source}:{line}: not UTF-8 text (byte {exc.start + 1}); save the list as UTF-8 CSV") \
-            from None
+        raise TournamentError(_("{where}: not UTF-8 text (byte {byte}); save the list as UTF-8 CSV").format(
+            where=f"{source}:{line}", byte=exc.start + 1)) from None
     first = text.split("\n", 1)[0]
     delimiter = max(",;\t", key=first.count)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     try:
         header = [h.strip().casefold() for h in next(reader, [])]
     except csv.Error as exc:
-        raise TournamentError(f"{source}:1: the header row is not CSV ({exc})") from None
+        raise TournamentError(_("{where}: the header row is not CSV ({why})").format(where=f"{source}:1", why=exc)) \
+            from None
     missing = [c for c in REGISTRATION_COLUMNS if c not in header]
     if missing:
-        raise TournamentError(f"{source}:1: the header row names no `{missing[0]}` column (it needs "
-                              f"{' and '.join(REGISTRATION_COLUMNS)}, optionally club; it has "
-                              f"{', '.join(h for h in header if h) or 'nothing'})")
+        raise TournamentError(_("{where}: the header row names no `{column}` column (it needs {needed}, optionally "
+                                "club; it has {has})").format(
+            where=f"{source}:1", column=missing[0], needed=_("{these} and {that}").format(
+                these=REGISTRATION_COLUMNS[0], that=REGISTRATION_COLUMNS[1]),
+            has=", ".join(h for h in header if h) or _("nothing")))
     column = {c: header.index(c) for c in (*REGISTRATION_COLUMNS, "club") if c in header}
     found: list[Registration] = []
     seen: dict[str, int] = {}
@@ -319,19 +330,22 @@ def registrations(data: bytes, source: str) -> list[Registration]:
         except StopIteration:
             return found
         except csv.Error as exc:
-            raise TournamentError(f"{source}:{start}: not CSV ({exc})") from None
+            raise TournamentError(_("{where}: not CSV ({why})").format(where=f"{source}:{start}", why=exc)) from None
         if not any(cell.strip() for cell in row):
             continue
         cells = {c: (row[i].strip() if i < len(row) else "") for c, i in column.items()}
         for name in ("name", "faction", "club"):
             if len(cells.get(name, "")) > MAX_NAME:
-                raise TournamentError(f"{source}:{start}: field `{name}`: longer than {MAX_NAME} characters")
+                raise TournamentError(_("{where}: field `{field}`: longer than {most} characters").format(
+                    where=f"{source}:{start}", field=name, most=MAX_NAME))
         for name in REGISTRATION_COLUMNS:
             if not cells[name]:
-                raise TournamentError(f"{source}:{start}: field `{name}` is empty")
+                raise TournamentError(_("{where}: field `{field}` is empty").format(where=f"{source}:{start}",
+                                                                                   field=name))
         twice = seen.setdefault(cells["name"].casefold(), start)
         if twice != start:
-            raise TournamentError(f"{source}:{start}: field `name`: {cells['name']} is listed on line {twice} already")
+            raise TournamentError(_("{where}: field `name`: {player} is listed on line {line} already").format(
+                where=f"{source}:{start}", player=cells["name"], line=twice))
         found.append(Registration(cells["name"], cells["faction"], cells.get("club") or None))
 
 
@@ -374,7 +388,8 @@ def result_in_words(players: list[dict], score: dict[str, int], winner: str | No
     seats = [p["id"] for p in players if p["id"] in score] + sorted(set(score) - set(names))
     (a, b) = seats[:2]
     said = f"{names.get(a, a)} {score[a]} – {score[b]} {names.get(b, b)}"
-    return f"{said}; {names.get(winner, winner)} wins" if winner else f"{said}; a draw"
+    return _("{result}; {player} wins").format(result=said, player=names.get(winner, winner)) if winner else \
+        _("{result}; a draw").format(result=said)
 
 
 def scored_seat(players: list[dict], who: str, where: str) -> str:
@@ -391,13 +406,17 @@ def scored_seat(players: list[dict], who: str, where: str) -> str:
     by_name = [p for p in players if explicit != SEAT_PREFIX and str(p.get("name") or "").casefold() == key]
     if by_seat and by_name and by_seat[0] is not by_name[0]:
         seat, named = by_seat[0], by_name[0]
-        raise TournamentError(f"{text!r} at {where} reads two ways: seat {seat['id']}, who is "
-                              f"{seat.get('name') or seat['id']}, or the player named {named.get('name')}, who sits "
-                              f"as {named['id']}; write {SEAT_PREFIX}{seat['id']}=VP or "
-                              f"{NAME_PREFIX}{named.get('name')}=VP")
+        raise TournamentError(_("{given} at {where} reads two ways: seat {seat}, who is {seated}, or the player named "
+                                "{named}, who sits as {other}; write {by_seat}=VP or {by_name}=VP").format(
+            given=repr(text), where=where, seat=seat["id"], seated=seat.get("name") or seat["id"],
+            named=named.get("name"), other=named["id"], by_seat=f"{SEAT_PREFIX}{seat['id']}",
+            by_name=f"{NAME_PREFIX}{named.get('name')}"))
     found = by_seat or by_name
     if not found:
-        raise TournamentError(f"{text} does not play at {where} ({' and '.join(map(label, players))} do)")
+        raise TournamentError(_("{given} does not play at {where} ({players} do)").format(
+            given=text, where=where, players=_("{these} and {that}").format(
+                these=", ".join(map(label, players[:-1])), that=label(players[-1])) if len(players) > 1
+            else ", ".join(map(label, players))))
     return found[0]["id"]
 
 
@@ -408,11 +427,12 @@ def round_setup(system: str, setup: dict | None, scenario: str | None) -> tuple[
 
     if setup is not None:
         if not isinstance(setup, dict):
-            raise MalformedRecord("a setup is a JSON object", field="setup")
+            raise MalformedRecord(_("a setup is a JSON object"), field="setup")
         return setup, None
     shipped = scenarios(system)
     if scenario is not None and scenario not in shipped:
-        raise TournamentError(f"no scenario '{scenario}' for {system} (scenarios: {', '.join(shipped) or 'none'})")
+        raise TournamentError(_("no scenario '{scenario}' for {system} (scenarios: {known})").format(
+            scenario=scenario, system=system, known=", ".join(shipped) or _("none")))
     name = scenario or next(iter(shipped), None)
     return (shipped[name], name) if name else ({}, None)
 
@@ -504,7 +524,7 @@ def swiss_pairings(ranked: Sequence[str], played: Collection[frozenset[str]] = (
     are kept apart like rematches."""
     players = list(ranked)
     if len(set(players)) != len(players):
-        raise TournamentError("a player is listed twice for pairing")
+        raise TournamentError(_("a player is listed twice for pairing"))
     played = {frozenset(p) for p in played} | {frozenset(p) for p in avoid}
     candidates: list[str | None] = [None]
     if len(players) % 2:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from i18n import _
+
 FOLDER = Path(__file__).resolve().parent
 
 
@@ -32,10 +34,10 @@ def own_scenarios(system: str, data_dir) -> tuple[dict[str, dict], list[str]]:
         try:
             setup = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, ValueError) as exc:
-            problems.append(f"{path}: not a JSON file ({exc})")
+            problems.append(_("{file}: not a JSON file ({why})").format(file=path, why=exc))
             continue
         if not isinstance(setup, dict):
-            problems.append(f"{path}: a scenario is a JSON object (a header's setup)")
+            problems.append(_("{file}: a scenario is a JSON object (a header's setup)").format(file=path))
             continue
         found[path.stem] = setup
     return found, problems

@@ -12,6 +12,7 @@ from domain.systems.claustrophobia.pack import Claustrophobia
 from domain.systems.pack import GameSystem
 from domain.systems.t9a.pack import T9A
 from domain.systems.tornscape.pack import Tornscape
+from i18n import _
 
 PACKS: tuple[type[GameSystem], ...] = (Tornscape, T9A, Claustrophobia)
 _instances: dict[type[GameSystem], GameSystem] = {}
@@ -21,12 +22,17 @@ def system_for(alias: str) -> GameSystem:
     """The rules pack registered under ``alias`` (one instance per pack)."""
     cls = GameSystem.registry.get(alias) if isinstance(alias, str) else None
     if cls is None:
-        known = ", ".join(sorted(GameSystem.registry))
-        raise MalformedRecord(f"field `system`: unknown system {alias!r} (known: {known})"
-                              f"{did_you_mean(alias, sorted(GameSystem.registry))}", field="system")
+        raise MalformedRecord(_("field `system`: {why}").format(why=unknown_system(alias)), field="system")
     if cls not in _instances:
         _instances[cls] = cls()
     return _instances[cls]
+
+
+def unknown_system(alias: object) -> str:
+    """Why ``alias`` names no rules pack: the packs' aliases, and the near miss."""
+    known = ", ".join(sorted(GameSystem.registry))
+    return _("unknown system {name} (known: {known})").format(name=repr(alias), known=known) + \
+        did_you_mean(alias, sorted(GameSystem.registry))
 
 
 def main_alias(alias: str) -> str:
@@ -37,7 +43,7 @@ def main_alias(alias: str) -> str:
 def systems_in_words() -> str:
     """The packs' main aliases as a sentence lists them: ``tornscape, t9a or claustrophobia``."""
     names = [pack.alias for pack in PACKS]
-    return " or ".join(filter(None, (", ".join(names[:-1]), names[-1])))
+    return _("{these} or {that}").format(these=", ".join(names[:-1]), that=names[-1]) if len(names) > 1 else names[0]
 
 
-__all__ = ["PACKS", "GameSystem", "main_alias", "system_for", "systems_in_words"]
+__all__ = ["PACKS", "GameSystem", "main_alias", "system_for", "systems_in_words", "unknown_system"]

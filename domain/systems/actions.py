@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from collections.abc import Callable
 from typing import Any
 
+from i18n import _
+
 
 @dataclass(frozen=True)
 class Choice:
@@ -88,13 +90,14 @@ class Action:
         for name, value in values.items():
             choice = self.open.get(name)
             if choice is None or not choice.allows(value):
-                raise ValueError(f"{name}={value!r} is not a value this action allows")
+                raise ValueError(_("{field}={value} is not a value this action allows").format(
+                    field=name, value=repr(value)))
         missing = set(self.open) - set(values)
         if missing:
-            raise ValueError(f"open fields left unfilled: {', '.join(sorted(missing))}")
+            raise ValueError(_("open fields left unfilled: {fields}").format(fields=", ".join(sorted(missing))))
         event = dict(self.event)
         for name, value in values.items():
-            outer, _, key = name.partition(".")
+            outer, _dot, key = name.partition(".")
             if key:
                 event[outer] = {**event.get(outer, {}), key: value}
             else:
@@ -112,7 +115,7 @@ class Action:
             found, value = _lookup(event, name)
             if not found or not choice.allows(value):
                 return False
-            outer, _, key = name.partition(".")
+            outer, _dot, key = name.partition(".")
             if key:
                 entries.setdefault(outer, set()).add(key)
         if any(set(event[outer]) != keys for outer, keys in entries.items()):
@@ -122,7 +125,7 @@ class Action:
 
 def _lookup(event: dict, name: str) -> tuple[bool, Any]:
     """(whether it is there, its value) of open field ``name`` of ``event``; ``object.key`` looks inside."""
-    outer, _, key = name.partition(".")
+    outer, _dot, key = name.partition(".")
     if not key:
         return name in event, event.get(name)
     inner = event.get(outer)

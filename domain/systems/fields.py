@@ -16,6 +16,7 @@ from domain import limits
 from domain.errors import MalformedRecord
 from domain.record import (COMMON_OPTIONAL, EXTENSION_PREFIX, bounded, check_numbers, choice, did_you_mean, field,
                            int_list, string_list)
+from i18n import _
 
 PURPOSES = ("dodge", "stabilisation", "explore", "vortex_move", "casting", "dispel", "miscast",
             "initiative", "attack", "other")
@@ -32,8 +33,8 @@ Parser = Callable[[dict, str], Any]
 def text(obj: dict, name: str) -> str:
     value = field(obj, name, str)
     if len(value) > limits.TEXT:
-        raise MalformedRecord(f"field `{name}` holds {len(value):,} characters; a text of an event holds at most "
-                              f"{limits.TEXT:,}", field=name)
+        raise MalformedRecord(_("field `{field}` holds {length:,} characters; a text of an event holds at most "
+                                "{most:,}").format(field=name, length=len(value), most=limits.TEXT), field=name)
     return value
 
 
@@ -66,7 +67,7 @@ def an_object(obj: dict, name: str) -> dict:
 
 def any_value(obj: dict, name: str) -> Any:
     if name not in obj:
-        raise MalformedRecord(f"missing field `{name}`", field=name)
+        raise MalformedRecord(_("missing field `{field}`").format(field=name), field=name)
     return obj[name]
 
 
@@ -78,7 +79,7 @@ def one_of(*allowed: str) -> Parser:
 
 def text_or_null(obj: dict, name: str) -> str | None:
     if name not in obj:
-        raise MalformedRecord(f"missing field `{name}`", field=name)
+        raise MalformedRecord(_("missing field `{field}`").format(field=name), field=name)
     return field(obj, name, str, optional=True)
 
 
@@ -146,8 +147,10 @@ class EventSpec:
             if name.startswith(EXTENSION_PREFIX):
                 check_numbers(event[name], name)
             elif name not in allowed:
-                raise MalformedRecord(f"unknown field `{name}`{did_you_mean(name, sorted(self.allowed))} "
-                                      f"(extensions must start with `{EXTENSION_PREFIX}`)", field=name)
+                raise MalformedRecord(_("unknown field `{field}`").format(field=name)
+                                      + did_you_mean(name, sorted(self.allowed))
+                                      + _(" (extensions must start with `{prefix}`)").format(prefix=EXTENSION_PREFIX),
+                                      field=name)
 
 
 _PLAIN_TYPES: dict[Parser, type] = {text: str, a_list: list, an_object: dict}

@@ -16,11 +16,12 @@ from domain.errors import MalformedRecord, RollcallError, RuleViolation
 from domain.record import bounded, did_you_mean, near_miss
 from domain.systems.actions import Action, count, one_of as one_value
 from domain.systems.dice import Dice, load_rule_data, merge
-from domain.systems.presentation import Presentation
+from domain.systems.presentation import Presentation, phase_words
 from domain.systems.odds import chance, exactly, shown_chance
 from domain.systems.fields import (CORRECTIONS, JUDGE_EVENTS, PURPOSES, EventSpec, a_list, an_object, any_value, integer,
                                    integer_in, integers, one_of, text, text_or_null, texts)
 from domain.systems.state import Checks, GameState, Roll
+from i18n import N_, _
 
 # --- the rules pack ------------------------------------------------------------------------
 
@@ -40,8 +41,10 @@ class GameSystem:
     # miss of one of these is a typo and refused) and the common legal actions offer them
     phases: ClassVar[tuple[str, ...]] = ()
     # what the common legal actions ask of a system (legal_actions below)
-    scoring_reasons: ClassVar[tuple[str, ...]] = ("objective",)  # the reasons PointsScored offers
-    end_reasons: ClassVar[tuple[str, ...]] = ("turn limit", "scenario end", "concession", "time called")
+    # (recorded as they are; shown with _(): presentation.reason_words)
+    scoring_reasons: ClassVar[tuple[str, ...]] = (N_("objective"),)  # the reasons PointsScored offers
+    end_reasons: ClassVar[tuple[str, ...]] = (N_("turn limit"), N_("scenario end"), N_("concession"),
+                                              N_("time called"))
     most_points: ClassVar[int] = 20  # the most points one PointsScored offers
     highest_score: ClassVar[int] = 100  # the highest final score GameEnded offers (or the highest so far)
     # the events of the card draws ``digital_draw`` makes (Rollcall draws their card in a digital game)
@@ -114,16 +117,16 @@ class GameSystem:
         if state.sealed:
             return []
         if state.ended:
-            return [Action({"type": "GameSealed", "confirmed_by": list(state.players)}, "Both players confirm the "
-                           "record", "end")]
+            return [Action({"type": "GameSealed", "confirmed_by": list(state.players)},
+                           _("Both players confirm the record"), "end")]
         if self.interrupted(state):
             return []
         actions = []
         turn = {"type": "TurnStarted", "turn": state.turn + 1}
         if self.may_start_turn(state) and self.allows(state, turn):
-            actions.append(Action(turn, f"Turn {state.turn + 1}", "turn"))
-        actions += [Action({"type": "PhaseStarted", "phase": phase}, f"{phase.replace('_', ' ').capitalize()} phase",
-                           "turn") for phase in self.phases_due(state)
+            actions.append(Action(turn, _("Turn {turn}").format(turn=state.turn + 1), "turn"))
+        actions += [Action({"type": "PhaseStarted", "phase": phase}, capitalised(_("{phase} phase").format(
+                           phase=phase_words(phase))), "turn") for phase in self.phases_due(state)
                     if self.allows(state, {"type": "PhaseStarted", "phase": phase})]
         actions.append(self.points_action(state))
         if self.allows(state, {"type": "GameEnded", "score": {p: 0 for p in state.players}, "winner": None,
@@ -184,14 +187,15 @@ class GameSystem:
     def digital_draw(self, state: GameState, seed: bytes, choice: str | None = None) -> dict:
         """The event of the card draw due now, the card picked from the committed ``seed`` (domain.randomness);
         ``choice`` narrows what is drawn where several draws are due (a pack's own meaning)."""
-        raise RollcallError(f"no card draw is due in game '{state.game}' ({self.alias} has no digital draws)")
+        raise RollcallError(_("no card draw is due in game '{game}' ({system} has no digital draws)").format(
+            game=state.game, system=self.alias))
 
     def seats(self, a: tuple[str, str | None], b: tuple[str, str | None]) -> tuple[tuple, tuple]:
         """The seats (p1, p2) of two paired (name, faction), ``a`` the better-ranked: p1 is ``a``."""
         return a, b
 
     def points_action(self, state: GameState) -> Action:
-        return Action({"type": "PointsScored"}, "Points scored", "score",
+        return Action({"type": "PointsScored"}, _("Points scored"), "score",
                       open={"player": one_value(state.players), "points": count(1, self.most_points),
                             "reason": one_value(self.scoring_reasons)})
 
@@ -200,7 +204,7 @@ class GameSystem:
         from the score (``winner_of``)."""
         low, high = min(0, *state.scores.values()), max(self.highest_score, *state.scores.values())
         scores = {f"score.{pid}": count(low, high) for pid in state.players}
-        return Action({"type": "GameEnded"}, "End of the game", "end",
+        return Action({"type": "GameEnded"}, _("End of the game"), "end",
                       open={**scores, "reason": one_value(self.end_reasons)}, derive=winner_field)
 
     # events --------------------------------------------------------------------------------
@@ -208,17 +212,19 @@ class GameSystem:
         try:
             return self.specs[event_type]
         except KeyError:
-            raise MalformedRecord(f"unknown event type `{event_type}` for system {system}", field="type") from None
+            raise MalformedRecord(_("unknown event type `{type}` for system {system}").format(
+                type=event_type, system=system), field="type") from None
 
     def decide(self, state: GameState, event: dict, chk: Checks) -> dict:
         event_type = event["type"]
         if state.ended:
             if state.sealed and event_type not in JUDGE_EVENTS:
-                chk.fail("F04", f"the game is sealed; only judge events may follow, not {event_type}")
+                chk.fail("F04", _("the game is sealed; only judge events may follow, not {type}").format(type=event_type))
             elif event_type not in AFTER_THE_END:
-                chk.fail("F10", f"the game has ended; only judge events and GameSealed may follow, not {event_type}")
+                chk.fail("F10", _("the game has ended; only judge events and GameSealed may follow, not {type}").format(
+                    type=event_type))
         elif state.sealed and event_type not in JUDGE_EVENTS:
-            chk.fail("F04", f"the game is sealed; only judge events may follow, not {event_type}")
+            chk.fail("F04", _("the game is sealed; only judge events may follow, not {type}").format(type=event_type))
         if event_type not in OUTSIDE_PLAY:
             self.check_sequence(state, event, chk)
         handler = self._decide[event_type]
@@ -280,12 +286,14 @@ class GameSystem:
     def player(self, state: GameState, event: dict, name: str = "player") -> str:
         pid = event[name]
         if pid not in state.players:
-            raise MalformedRecord(f"field `{name}`: unknown player '{pid}'", field=name)
+            raise MalformedRecord(_("field `{field}`: unknown player '{player}'").format(field=name, player=pid),
+                                  field=name)
         return pid
 
     def decide_TurnStarted(self, state: GameState, event: dict, chk: Checks) -> None:
         if event["turn"] != state.turn + 1:
-            chk.fail("F02", f"turn {event['turn']} follows turn {state.turn}; turns count 1, 2, 3…")
+            chk.fail("F02", _("turn {turn} follows turn {last}; turns count 1, 2, 3…").format(
+                turn=event["turn"], last=state.turn))
 
     def apply_TurnStarted(self, state: GameState, event: dict) -> None:
         state.turn = event["turn"]
@@ -295,8 +303,8 @@ class GameSystem:
         """Any phase name is allowed (FORMAT.md), but not a near miss of one of the system's own."""
         meant = near_miss(event["phase"], self.phases)
         if meant is not None:
-            raise MalformedRecord(f"field `phase`: {event['phase']!r} is no phase of {self.alias} "
-                                  f"(did you mean `{meant}`?)", field="phase")
+            raise MalformedRecord(_("field `phase`: {phase} is no phase of {system} (did you mean `{meant}`?)").format(
+                phase=repr(event["phase"]), system=self.alias, meant=meant), field="phase")
         return {}
 
     def apply_PhaseStarted(self, state: GameState, event: dict) -> None:
@@ -306,16 +314,18 @@ class GameSystem:
         self.player(state, event)
         die = event["die"]
         if die not in state.dice.data:
-            raise MalformedRecord(f"field `die`: unknown die '{die}' (dice in force: {', '.join(state.dice.data)})"
-                                  f"{did_you_mean(die, state.dice.data)}", field="die")
+            raise MalformedRecord(_("field `die`: unknown die '{die}' (dice in force: {dice})").format(
+                die=die, dice=", ".join(state.dice.data)) + did_you_mean(die, state.dice.data), field="die")
         if not 1 <= len(event["faces"]) <= limits.DICE:
-            raise MalformedRecord(f"field `faces` must list from 1 to {limits.DICE} faces, one per die", field="faces")
+            raise MalformedRecord(_("field `faces` must list from 1 to {most} faces, one per die").format(
+                most=limits.DICE), field="faces")
         if event.get("source") == "digital" and state.header.get("dice_mode") != "digital":
-            chk.fail("F07", "a digital roll needs a digital game (header `dice_mode: digital` with a commit)")
+            chk.fail("F07", _("a digital roll needs a digital game (header `dice_mode: digital` with a commit)"))
         for face in event["faces"]:
             if not state.dice.is_face(die, face):
-                raise MalformedRecord(f"field `faces`: {json.dumps(face)} is not a face of the {die} die "
-                                      f"({', '.join(map(str, state.dice.faces_of(die)))})", field="faces")
+                raise MalformedRecord(_("field `faces`: {face} is not a face of the {die} die ({faces})").format(
+                    face=json.dumps(face), die=die, faces=", ".join(map(str, state.dice.faces_of(die)))),
+                    field="faces")
         self._other_roll(state, event)
 
     def _other_roll(self, state: GameState, event: dict) -> None:
@@ -324,21 +334,21 @@ class GameSystem:
         other purpose takes either (Rollcall's addition to the record format)."""
         for name in ("label", "needs"):
             if name in event and event["purpose"] != "other":
-                raise MalformedRecord(f"field `{name}`: only a roll of purpose `other` takes a {name} (this one is "
-                                      f"a {event['purpose']} roll)", field=name)
+                raise MalformedRecord(_("field `{field}`: only a roll of purpose `other` takes a {field} (this one is "
+                                        "a {purpose} roll)").format(field=name, purpose=event["purpose"]), field=name)
         label = event.get("label")
         if label is not None and not 0 < len(label.strip()) <= limits.LABEL:
-            raise MalformedRecord(f"field `label`: says what the roll was for in 1 to {limits.LABEL} characters",
-                                  field="label")
+            raise MalformedRecord(_("field `label`: says what the roll was for in 1 to {most} characters").format(
+                most=limits.LABEL), field="label")
         needs = event.get("needs")
         if needs is not None:
             faces = state.dice.faces_of(event["die"])
             if not state.dice.numbered(event["die"]):
-                raise MalformedRecord(f"field `needs`: the {event['die']} die has no numbers to reach "
-                                      f"({', '.join(map(str, faces))})", field="needs")
+                raise MalformedRecord(_("field `needs`: the {die} die has no numbers to reach ({faces})").format(
+                    die=event["die"], faces=", ".join(map(str, faces))), field="needs")
             if not min(faces) <= needs <= max(faces):
-                raise MalformedRecord(f"field `needs`: {needs} is no face of the {event['die']} die "
-                                      f"({min(faces)} to {max(faces)})", field="needs")
+                raise MalformedRecord(_("field `needs`: {needs} is no face of the {die} die ({low} to {high})").format(
+                    needs=needs, die=event["die"], low=min(faces), high=max(faces)), field="needs")
 
     def apply_DiceRolled(self, state: GameState, event: dict) -> None:
         state.rolls[event["seq"]] = Roll(event["seq"], event["player"], event["purpose"], event["die"],
@@ -350,7 +360,8 @@ class GameSystem:
     def roll(self, state: GameState, seq: int, name: str = "roll") -> Roll:
         roll = state.rolls.get(seq)
         if roll is None:
-            raise MalformedRecord(f"field `{name}`: no DiceRolled at seq {seq}", field=name)
+            raise MalformedRecord(_("field `{field}`: no DiceRolled at seq {seq}").format(field=name, seq=seq),
+                                  field=name)
         return roll
 
     def use_roll(self, state: GameState, chk: Checks, seq: int, *, purpose: str, player: str, die: str,
@@ -363,29 +374,37 @@ class GameSystem:
         opponent rolls the stabilisation)."""
         roll = self.roll(state, seq, name)
         if roll.used_by is not None:
-            chk.fail("F03", f"roll {seq} was already used by the event at seq {roll.used_by}")
+            chk.fail("F03", _("roll {roll} was already used by the event at seq {seq}").format(
+                roll=seq, seq=roll.used_by))
         if roll.purpose != purpose:
-            chk.fail("F03", f"roll {seq} is a {roll.purpose} roll, not a {purpose} roll for {what}")
+            chk.fail("F03", _("roll {roll} is a {purpose} roll, not a {needed} roll for {what}").format(
+                roll=seq, purpose=roll.purpose, needed=purpose, what=what))
         if roll.player != player:
-            chk.fail(player_rule, f"roll {seq} was rolled by {roll.player}; {what} is rolled by {player}")
+            chk.fail(player_rule, _("roll {roll} was rolled by {roller}; {what} is rolled by {player}").format(
+                roll=seq, roller=roll.player, what=what, player=player))
         if roll.die != die:
-            chk.fail("F03", f"roll {seq} used {roll.die} dice; {what} uses {die} dice")
+            chk.fail("F03", _("roll {roll} used {used} dice; {what} uses {die} dice").format(
+                roll=seq, used=roll.die, what=what, die=die))
         if count is not None and len(roll.faces) != count:
-            chk.fail(count_rule, f"roll {seq} has {len(roll.faces)} dice; {what} rolls {count}")
+            chk.fail(count_rule, _("roll {roll} has {dice} dice; {what} rolls {count}").format(
+                roll=seq, dice=len(roll.faces), what=what, count=count))
         return roll
 
     def decide_DieRerolled(self, state: GameState, event: dict, chk: Checks) -> None:
         roll = self.roll(state, event["roll"])
         self.player(state, event)
         if not 0 <= event["index"] < len(roll.faces):
-            raise MalformedRecord(f"field `index`: roll {roll.seq} has {len(roll.faces)} dice", field="index")
+            raise MalformedRecord(_("field `index`: roll {roll} has {dice} dice").format(
+                roll=roll.seq, dice=len(roll.faces)), field="index")
         if not state.dice.is_face(roll.die, event["face"]):
-            raise MalformedRecord(f"field `face`: {json.dumps(event['face'])} is not a face of the {roll.die} die",
-                                  field="face")
+            raise MalformedRecord(_("field `face`: {face} is not a face of the {die} die").format(
+                face=json.dumps(event["face"]), die=roll.die), field="face")
         if roll.used_by is not None:
-            chk.fail("F03", f"roll {roll.seq} was already used at seq {roll.used_by}; re-rolls come before the use")
+            chk.fail("F03", _("roll {roll} was already used at seq {seq}; re-rolls come before the use").format(
+                roll=roll.seq, seq=roll.used_by))
         if event["player"] != roll.player:
-            chk.fail("R39", f"{event['player']} may re-roll only their own dice; roll {roll.seq} is {roll.player}'s")
+            chk.fail("R39", _("{player} may re-roll only their own dice; roll {roll} is {roller}'s").format(
+                player=event["player"], roll=roll.seq, roller=roll.player))
 
     def apply_DieRerolled(self, state: GameState, event: dict) -> None:
         roll = state.rolls[event["roll"]]
@@ -406,11 +425,11 @@ class GameSystem:
 
     def decide_GameEnded(self, state: GameState, event: dict, chk: Checks) -> None:
         if state.ended:
-            chk.fail("F04", "the game has already ended")
+            chk.fail("F04", _("the game has already ended"))
         score = event["score"]
         if set(score) != set(state.players):
-            raise MalformedRecord(f"field `score` must give a score for each of {', '.join(state.players)}",
-                                  field="score")
+            raise MalformedRecord(_("field `score` must give a score for each of {players}").format(
+                players=", ".join(state.players)), field="score")
         for pid in state.players:
             bounded(score, pid, -limits.SCORE, limits.SCORE, where="score")
         if event["winner"] is not None:
@@ -420,12 +439,14 @@ class GameSystem:
         winner = leaders[0] if len(leaders) == 1 else None
         if event["winner"] != winner:
             scores = ", ".join(f"{pid} {score[pid]}" for pid in state.players)
-            should = f"the winner is {winner}" if winner else "equal scores are a draw, with no winner (null)"
-            chk.fail("F09", f"the score is {scores}: {should}, not {event['winner'] or 'null'}")
+            should = _("the winner is {player}").format(player=winner) if winner else \
+                _("equal scores are a draw, with no winner (null)")
+            chk.fail("F09", _("the score is {scores}: {should}, not {given}").format(
+                scores=scores, should=should, given=event["winner"] or "null"))
         if state.header.get("dice_mode") == "digital":
             seed = event.get("seed")
             if seed is None:
-                chk.fail("F07", "a digital game's GameEnded reveals its seed (`seed`)")
+                chk.fail("F07", _("a digital game's GameEnded reveals its seed (`seed`)"))
             else:
                 for problem in digital_mismatches(state, seed):
                     chk.fail("F07", problem)
@@ -436,9 +457,10 @@ class GameSystem:
     def decide_GameSealed(self, state: GameState, event: dict, chk: Checks) -> None:
         for pid in event["confirmed_by"]:
             if pid not in state.players:
-                raise MalformedRecord(f"field `confirmed_by`: unknown player '{pid}'", field="confirmed_by")
+                raise MalformedRecord(_("field `{field}`: unknown player '{player}'").format(
+                    field="confirmed_by", player=pid), field="confirmed_by")
         if set(event["confirmed_by"]) != set(state.players):
-            chk.fail("F04", "a game is sealed when both players confirm it")
+            chk.fail("F04", _("a game is sealed when both players confirm it"))
 
     def apply_GameSealed(self, state: GameState, event: dict) -> None:
         state.sealed = True
@@ -457,19 +479,20 @@ class GameSystem:
         by_seq = {line["seq"]: line for line in state.lines}
         for seq in event["about"]:
             if by_seq[seq]["type"] in rulings.NOT_VOIDABLE:
-                raise MalformedRecord(f"field `about`: seq {seq} is a {by_seq[seq]['type']}, which a ruling "
-                                      "cannot void", field="about")
+                raise MalformedRecord(_("field `about`: seq {seq} is a {type}, which a ruling cannot void").format(
+                    seq=seq, type=by_seq[seq]["type"]), field="about")
             if seq in state.voided:
-                raise MalformedRecord(f"field `about`: seq {seq} is void already", field="about")
+                raise MalformedRecord(_("field `about`: seq {seq} is void already").format(seq=seq), field="about")
             if seq in state.taken_back:
-                raise MalformedRecord(f"field `about`: seq {seq} was taken back; it is out of the game already",
-                                      field="about")
+                raise MalformedRecord(_("field `about`: seq {seq} was taken back; it is out of the game already")
+                                      .format(seq=seq), field="about")
         out = state.voided | state.taken_back | set(event["about"])
         remaining = [line for line in state.lines if line["seq"] not in out]
-        _, breaches = rulings.replay(self, state.header, remaining)
+        _state, breaches = rulings.replay(self, state.header, remaining)
         voided = ", ".join(map(str, event["about"]))
         for b in breaches:
-            chk.fail(b.rule, f"voiding seq {voided} would leave seq {b.seq} ({b.type}) breaking {b.rule}: {b.message}")
+            chk.fail(b.rule, _("voiding seq {voided} would leave seq {seq} ({type}) breaking {rule}: {why}").format(
+                voided=voided, seq=b.seq, type=b.type, rule=b.rule, why=b.message))
 
     def apply_RulingMade(self, state: GameState, event: dict) -> None:
         state.rulings.append(event)
@@ -492,12 +515,18 @@ class GameSystem:
 
     def _about(self, state: GameState, event: dict) -> None:
         if not event["about"]:
-            raise MalformedRecord("field `about` must list at least one seq", field="about")
+            raise MalformedRecord(_("field `about` must list at least one seq"), field="about")
         for seq in event["about"]:
             if not 1 <= seq <= state.seq:
-                raise MalformedRecord(f"field `about`: seq {seq} is not an earlier event of this game", field="about")
+                raise MalformedRecord(_("field `about`: seq {seq} is not an earlier event of this game").format(seq=seq),
+                                      field="about")
 
 
+
+
+def capitalised(text: str) -> str:
+    """``text`` with its first letter upper case (a button's label)."""
+    return text[:1].upper() + text[1:]
 
 
 def winner_of(score: dict) -> str | None:
@@ -517,21 +546,24 @@ def digital_mismatches(state: GameState, seed_hex: str) -> list[str]:
     try:
         seed = bytes.fromhex(seed_hex)
     except ValueError:
-        return [f"the seed {seed_hex!r} is not hexadecimal"]
+        return [_("the seed {seed} is not hexadecimal").format(seed=repr(seed_hex))]
     if len(seed) != 32 or randomness.commit_of(seed) != state.header.get("commit"):
-        return ["the revealed seed does not match the header's commit"]
+        return [_("the revealed seed does not match the header's commit")]
     problems = []
     for roll in state.rolls.values():
         if roll.source == "digital":
             expected = randomness.roll(seed, state.game, roll.seq, state.dice.data[roll.die], len(roll.initial))
             if list(roll.initial) != expected:
-                problems.append(f"digital roll {roll.seq} shows {list(roll.initial)}; the seed gives {expected}")
+                problems.append(_("digital roll {roll} shows {faces}; the seed gives {expected}").format(
+                    roll=roll.seq, faces=list(roll.initial), expected=expected))
     for seq, die, face in state.digital_rerolls:
         expected = randomness.roll(seed, state.game, seq, state.dice.data[die], 1)[0]
         if face != expected:
-            problems.append(f"digital re-roll {seq} shows {face!r}; the seed gives {expected!r}")
+            problems.append(_("digital re-roll {seq} shows {face}; the seed gives {expected}").format(
+                seq=seq, face=repr(face), expected=repr(expected)))
     for seq, card, deck_left in state.digital_draws:
         expected = randomness.draw(seed, state.game, seq, deck_left)
         if card != expected:
-            problems.append(f"digital draw {seq} is {card}; the seed gives {expected}")
+            problems.append(_("digital draw {seq} is {card}; the seed gives {expected}").format(
+                seq=seq, card=card, expected=expected))
     return problems

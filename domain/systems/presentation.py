@@ -39,6 +39,8 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any, Callable, ClassVar
 
+from i18n import _, ngettext
+
 __all__ = ["Names", "with_article", "Presentation", "Taps", "dice_symbols", "die_symbol", "e", "payload", "plural", "pos_text",
            "roll_ref", "rolls_by_seq", "signed", "words"]
 
@@ -64,6 +66,13 @@ def e(value: Any) -> str:
 def words(value: Any) -> str:
     """``aura_of_foresight`` -> ``aura of foresight``."""
     return str(value).replace("_", " ")
+
+
+def phase_words(phase: Any) -> str:
+    """A phase's name in words, in the reader's language when a pack's catalog has it (``vortex_movement`` ->
+    ``vortex movement``; a pack marks its phases' words with ``N_()``)."""
+    said = words(phase)
+    return _(said) if said else said
 
 
 def title_words(value: Any) -> str:
@@ -200,7 +209,7 @@ class Names:
 def unique_names(items: list[tuple[str, str]]) -> dict[str, str]:
     """id -> name, numbering names that several ids share ("Swordsman 1", "Swordsman 2")."""
     counts: dict[str, int] = {}
-    for _, name in items:
+    for _thing, name in items:
         counts[name] = counts.get(name, 0) + 1
     seen: dict[str, int] = {}
     out = {}
@@ -424,11 +433,11 @@ BOOKKEEPING = ("seq", "type", "hash", "violations")
 
 def value_text(value: Any) -> str:
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if value is None:
         return "—"
     if isinstance(value, list) and not value:
-        return "none"
+        return _("none")
     if isinstance(value, (list, dict)):
         if isinstance(value, list) and all(isinstance(v, str) for v in value):
             return ", ".join(value)
@@ -442,8 +451,9 @@ def ids_text(values: Any, names: Names | None = None, kind: str = "") -> str:
 
 def _phase(pr: Presentation, p: dict, rolls, names: Names) -> str:
     aside = p.get("set_aside") or []
-    return f"{words(p.get('phase'))} phase" + (f", {plural(len(aside), 'action die', 'action dice')} set aside"
-                                       if aside else "")
+    said = _("{phase} phase").format(phase=phase_words(p.get("phase")))
+    return said + (ngettext(", {n} action die set aside", ", {n} action dice set aside", len(aside)).format(
+        n=len(aside)) if aside else "")
 
 
 def roll_words(p: dict) -> str:
@@ -455,47 +465,69 @@ def roll_words(p: dict) -> str:
 
 def _ended(pr: Presentation, p: dict, rolls, names: Names) -> str:
     score = " – ".join(f"{names.player(k)} {v}" for k, v in (p.get("score") or {}).items())
-    winner = names.player(p["winner"]) if p.get("winner") else "none (draw)"
-    return f"{score}; winner {winner} ({p.get('reason')})"
+    winner = names.player(p["winner"]) if p.get("winner") else _("none (draw)")
+    return _("{score}; winner {winner} ({reason})").format(score=score, winner=winner, reason=reason_words(p))
+
+
+def reason_words(p: dict) -> str:
+    """The ``reason`` of an event (points scored, the end of a game) in the reader's language when it is one a
+    pack offers (``GameSystem.end_reasons``, ``scoring_reasons``), else as the record says it."""
+    reason = p.get("reason")
+    return _(reason) if isinstance(reason, str) and reason else str(reason)
+
+
+def _decision(p: dict) -> str:
+    decision = p.get("decision")
+    return {"stands": _("stands"), "void": _("void")}.get(decision, str(decision))
 
 
 COMMON_SUMMARIES: dict[str, Summary] = {
-    "TurnStarted": lambda pr, p, rolls, names: f"turn {p.get('turn')} starts",
+    "TurnStarted": lambda pr, p, rolls, names: _("turn {turn} starts").format(turn=p.get("turn")),
     "PhaseStarted": _phase,
-    "DiceRolled": lambda pr, p, rolls, names: (f"{names.player(p.get('player'))}: {roll_words(p)} roll, "
-                                               f"{p.get('die')}: {dice_symbols(p.get('faces'))}"),
-    "DieRerolled": lambda pr, p, rolls, names: (f"re-roll of roll {p.get('roll')} die {p.get('index')} → "
-                                                f"{die_symbol(p.get('face'))}"),
+    "DiceRolled": lambda pr, p, rolls, names: _("{player}: {what} roll, {die}: {faces}").format(
+        player=names.player(p.get("player")), what=roll_words(p), die=p.get("die"),
+        faces=dice_symbols(p.get("faces"))),
+    "DieRerolled": lambda pr, p, rolls, names: _("re-roll of roll {roll} die {index} → {face}").format(
+        roll=p.get("roll"), index=p.get("index"), face=die_symbol(p.get("face"))),
     "PointsScored": lambda pr, p, rolls, names: (f"{names.player(p.get('player'))} +{p.get('points')} "
-                                                 f"({p.get('reason')})"),
-    "CardDrawn": lambda pr, p, rolls, names: (f"{names.player(p.get('player'))} draws {p.get('card')} from "
-                                              f"{p.get('deck')}"),
+                                                 f"({reason_words(p)})"),
+    "CardDrawn": lambda pr, p, rolls, names: _("{player} draws {card} from {deck}").format(
+        player=names.player(p.get("player")), card=p.get("card"), deck=p.get("deck")),
     "GameEnded": _ended,
-    "GameSealed": lambda pr, p, rolls, names: f"sealed by {ids_text(p.get('confirmed_by'), names, 'players')}",
-    "DisputeOpened": lambda pr, p, rolls, names: (f"{names.player(p.get('by'))} disputes {ids_text(p.get('about'))}: "
-                                                  f"{p.get('claim')}"),
-    "RulingMade": lambda pr, p, rolls, names: f"{p.get('judge')}: {ids_text(p.get('about'))} {p.get('decision')}",
+    "GameSealed": lambda pr, p, rolls, names: _("sealed by {players}").format(
+        players=ids_text(p.get("confirmed_by"), names, "players")),
+    "DisputeOpened": lambda pr, p, rolls, names: _("{player} disputes {seqs}: {claim}").format(
+        player=names.player(p.get("by")), seqs=ids_text(p.get("about")), claim=p.get("claim")),
+    "RulingMade": lambda pr, p, rolls, names: f"{p.get('judge')}: {ids_text(p.get('about'))} {_decision(p)}",
     "Noted": lambda pr, p, rolls, names: str(p.get("text", "")),
-    "TakenBack": lambda pr, p, rolls, names: f"takes back seq {ids_text(p.get('taken_back'))}",
-    "GameRewound": lambda pr, p, rolls, names: (f"{p.get('judge')} rewinds to seq {p.get('to')} "
-                                                f"(takes back {ids_text(p.get('taken_back'))}): {p.get('text')}"),
+    "TakenBack": lambda pr, p, rolls, names: _("takes back seq {seqs}").format(seqs=ids_text(p.get("taken_back"))),
+    "GameRewound": lambda pr, p, rolls, names: _("{judge} rewinds to seq {seq} (takes back {seqs}): {text}").format(
+        judge=p.get("judge"), seq=p.get("to"), seqs=ids_text(p.get("taken_back")), text=p.get("text")),
 }
 
 
 def head_text(state: dict, names: Names | None = None, extra: str = "") -> str:
     """The first line of a text board: game, seq of last, turn, phase, and whether the game has ended."""
     last = state.get("last_seq", state.get("seq"))
-    ended = "  (the game has ended)" if state.get("ended") else ""
-    return (f"{state.get('game')}  seq {state.get('seq')}/{last}  turn {state.get('turn')}"
-            f"  phase {words(state.get('phase') or '-')}{extra}{ended}")
+    ended = "  " + _("(the game has ended)") if state.get("ended") else ""
+    return (_("{game}  seq {seq}/{last}  turn {turn}  phase {phase}").format(
+        game=state.get("game"), seq=state.get("seq"), last=last, turn=state.get("turn"),
+        phase=phase_words(state.get("phase")) if state.get("phase") else "-") + f"{extra}{ended}")
 
 
 def scores_text(state: dict, names: Names | None = None) -> str:
     names = names or Names()
     return "  ".join(
         f"{pid} {p.get('name') or names.player(pid)} ({names.faction(p.get('faction')) if p.get('faction') else '-'}):"
-        f" {p.get('score', 0)} VP" + (f", {p['crystals']} crystals" if "crystals" in p else "")
+        f" {_('{points} VP').format(points=p.get('score', 0))}"
+        + (", " + crystals_text(p["crystals"]) if "crystals" in p else "")
         for pid, p in (state.get("players") or {}).items())
+
+
+def crystals_text(crystals: Any) -> str:
+    """A player's crystals (Tornscape): ``3 crystals``."""
+    n = crystals if isinstance(crystals, int) and not isinstance(crystals, bool) else 2
+    return ngettext("{n} crystal", "{n} crystals", n).format(n=crystals)
 
 
 def status_html(look: dict) -> str:
@@ -508,14 +540,14 @@ def status_line(state: dict, names: Names, colours: dict[str, str]) -> str:
     for pid, p in (state.get("players") or {}).items():
         p = p or {}
         extra = [names.faction(p.get("faction"))] if p.get("faction") else []
-        extra.append(f"{p.get('score', 0)} VP")
+        extra.append(_("{points} VP").format(points=p.get("score", 0)))
         if "crystals" in p:
-            extra.append(f"{p['crystals']} crystals")
+            extra.append(crystals_text(p["crystals"]))
         players.append(f'<span class="rc-player" data-player="{e(pid)}"><span class="rc-swatch" '
                        f'style="background:{colours.get(pid, UNKNOWN_PLAYER)}"></span><b>{e(names.player(pid))}</b> '
                        f'<span class="rc-muted">{e(" · ".join(extra))}</span></span>')
     turn = state.get("turn") or 0
-    where = f"Turn {turn}" if turn else "Setup"
+    where = _("Turn {turn}").format(turn=turn) if turn else _("Setup")
     if state.get("phase"):
-        where += f" · {words(state['phase'])} phase"
+        where += " · " + _("{phase} phase").format(phase=phase_words(state["phase"]))
     return f'<span class="rc-where">{e(where)}</span>{"".join(players)}'
