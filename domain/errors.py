@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from i18n import N_, _
+from i18n import N_, _, english
 
 
 class RollcallError(Exception):
@@ -43,17 +43,20 @@ def one_line(text: str) -> str:
 class RuleViolation(RollcallError):
     """An event breaks a checkable rule (ids of docs/rules.md: R01–R106, X01–X09, F01–)."""
 
-    def __init__(self, rule: str, message: str) -> None:
+    def __init__(self, rule: str, message: str, source: str | None = None) -> None:
+        source = bounded(one_line(source or english(message)))  # the English, which a lenient record keeps
         message = bounded(one_line(message))  # it quotes the record, which may hold line breaks or megabytes
         super().__init__(f"{rule} {message}")
         self.rule = rule
         self.message = message
+        self.source = source
 
     def as_dict(self) -> dict:
-        return {"rule": self.rule, "message": self.message}
+        """The violation as a record keeps it: in English, whatever language the person recording reads."""
+        return {"rule": self.rule, "message": self.source}
 
     def __reduce__(self):
-        return (RuleViolation, (self.rule, self.message))
+        return (RuleViolation, (self.rule, self.message, self.source))
 
 
 class MalformedRecord(RollcallError):

@@ -75,7 +75,7 @@ class Game(Aggregate):
         probe = system.new_state(data)
         chk = Checks(strict)
         for violation in violations:
-            chk.fail(violation.rule, violation.message)
+            chk.fail(violation.rule, violation.message, violation.source)
         system.check_setup(probe, chk)
         if chk.found:
             data["violations"] = [v.as_dict() for v in chk.found]

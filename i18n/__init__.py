@@ -65,18 +65,41 @@ def current() -> str:
     return _language.get()
 
 
+class Translated(str):
+    """A text in another language that keeps its English (``source``), through ``.format()`` too: what Rollcall
+    stores (a rule violation kept in a lenient import's record) is English whoever imported it, while the
+    person importing reads their language."""
+
+    __slots__ = ("source",)
+
+    def __new__(cls, text: str, source: str) -> Translated:
+        made = super().__new__(cls, text)
+        made.source = source
+        return made
+
+    def format(self, *args, **kwargs) -> Translated:
+        return Translated(str.format(self, *args, **kwargs),
+                          self.source.format(*map(english, args), **{k: english(v) for k, v in kwargs.items()}))
+
+
+def english(text):
+    """The English of a text (``text`` itself when it is not a translation)."""
+    return text.source if isinstance(text, Translated) else text
+
+
 def _(message: str) -> str:
     """``message`` in the current language (itself when the catalog has no translation)."""
     lang = _language.get()
-    return message if lang == SOURCE else translations(lang).gettext(message)
+    return message if lang == SOURCE else Translated(translations(lang).gettext(message), message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a counted text for ``n`` in the current language (Russian has three)."""
     lang = _language.get()
+    chosen = singular if n == 1 else plural
     if lang == SOURCE:
-        return singular if n == 1 else plural
-    return translations(lang).ngettext(singular, plural, n)
+        return chosen
+    return Translated(translations(lang).ngettext(singular, plural, n), chosen)
 
 
 def N_(message: str) -> str:

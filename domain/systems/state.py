@@ -117,8 +117,8 @@ class Checks:
         self.strict = strict
         self.found: list[RuleViolation] = []
 
-    def fail(self, rule: str, message: str) -> None:
-        violation = RuleViolation(rule, message)
+    def fail(self, rule: str, message: str, source: str | None = None) -> None:
+        violation = RuleViolation(rule, message, source)
         if self.strict:
             raise violation
         self.found.append(violation)
