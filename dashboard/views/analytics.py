@@ -16,6 +16,7 @@ import streamlit as st
 
 from dashboard import data, safe, viewer
 from dashboard.layout import games_or_stop
+import i18n
 from i18n import N_, _, ngettext
 from projections.visibility import Seen
 
@@ -24,24 +25,33 @@ TOURNAMENT = "tournament"
 GAMES = "games"
 LUCK_GAME = "luck_game"
 # the figures' columns as their tables and charts head them (in the page's language where shown)
-HEADERS = {c: N_(t) for c, t in {
-    "player": "player", "unit": "unit", "games": "games", "dice": "dice", "observed": "observed",
-    "expected": "expected", "luck": "luck", "z_score": "z score", "verdict": "verdict", "die": "die",
-    "purpose": "purpose", "throws": "throws", "level": "level", "who": "who", "faces": "faces", "p_value": "p value",
-    "p_holm": "p holm", "q_bh": "q bh", "deck": "deck", "draws": "draws", "cards": "cards", "test": "test", "n": "n",
-    "attempts": "attempts", "passed": "passed", "expected_passed": "expected passed", "miscasts": "miscasts",
-    "expected_miscasts": "expected miscasts", "faction": "faction", "wins": "wins", "losses": "losses",
-    "win_rate": "win rate", "ci_low": "ci low", "ci_high": "ci high", "mirror_games": "mirror games",
-    "system": "system", "decided": "decided", "first_wins": "first wins", "rate": "rate", "face": "face",
-    "card": "card", "outcome": "outcome", "warrior": "warrior", "turn": "turn", "net_hexes": "net hexes"}.items()}
+HEADERS = {"player": N_("player"), "unit": N_("unit"), "games": N_("games"), "dice": N_("dice"),
+           "observed": N_("observed"), "expected": N_("expected"), "luck": N_("luck"), "z_score": N_("z score"),
+           "verdict": N_("verdict"), "die": N_("die"), "purpose": N_("purpose"), "throws": N_("throws"),
+           "level": N_("level"), "who": N_("who"), "faces": N_("faces"), "p_value": N_("p value"),
+           "p_holm": N_("p holm"), "q_bh": N_("q bh"), "deck": N_("deck"), "draws": N_("draws"),
+           "cards": N_("cards"), "test": N_("test"), "n": N_("n"), "attempts": N_("attempts"),
+           "passed": N_("passed"), "expected_passed": N_("expected passed"), "miscasts": N_("miscasts"),
+           "expected_miscasts": N_("expected miscasts"), "faction": N_("faction"), "wins": N_("wins"),
+           "losses": N_("losses"), "win_rate": N_("win rate"), "ci_low": N_("ci low"), "ci_high": N_("ci high"),
+           "mirror_games": N_("mirror games"), "system": N_("system"), "decided": N_("decided"),
+           "first_wins": N_("first wins"), "rate": N_("rate"), "face": N_("face"), "card": N_("card"),
+           "outcome": N_("outcome"), "warrior": N_("warrior"), "turn": N_("turn"), "net_hexes": N_("net hexes")}
 # the figures' words that name a verdict, a level or a unit (the read models say them in English)
 VALUES = {v: v for v in (
     N_("no evidence of bias"), N_("worth a look"), N_("too few to tell"), N_("about as expected"),
     N_("luckier than expected"), N_("unluckier than expected"), N_("the first player is favoured"),
-    N_("the second player is favoured"), N_("no clear advantage"), N_("overall"), N_("table"), N_("pips"),
+    N_("the second player is favoured"), N_("no clear advantage"), N_("overall"), N_("player"), N_("table"), N_("pips"),
     N_("successes"), N_("all warriors"), N_("stays unaligned"), N_("own domain"), N_("hostile domain"),
     N_("stabilisation outcomes"), N_("casting passes"), N_("dispels"))}
 TRANSLATED_VALUES = ("verdict", "level", "unit", "who", "test", "outcome")
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the page's language, as meant in ``context`` (a word with two meanings: a card's draws,
+    a game's draws)."""
+    lang = i18n.current()
+    return message if lang == i18n.SOURCE else i18n.translations(lang).pgettext(context, message)
 
 
 def said(value):
@@ -84,12 +94,13 @@ def bar(x, ys: dict[str, list], title: str, *, error: tuple[list, list] | None =
     return fig
 
 
-def table(frame: pd.DataFrame, columns: list[str]) -> None:
+def table(frame: pd.DataFrame, columns: list[str], titles: dict[str, str] | None = None) -> None:
+    """The figures' ``columns`` of ``frame`` as people read them (``titles``: a column's own header)."""
     from dashboard.readable import readable
 
     kept = [c for c in columns if c in frame.columns]
     shown = readable(frame[kept])
-    shown.columns = [header(c) for c in kept]
+    shown.columns = [(titles or {}).get(c) or header(c) for c in kept]
     for c, column in zip(kept, shown.columns):
         if c in TRANSLATED_VALUES:
             shown[column] = [said(v) for v in shown[column]]
@@ -200,11 +211,12 @@ with fair_tab:
     if decks.empty:
         nothing(_("cards drawn"))
     else:
-        table(decks, ["verdict", "deck", "draws", "cards", "expected", "p_value", "p_holm"])
+        table(decks, ["verdict", "deck", "draws", "cards", "expected", "p_value", "p_holm"],
+              titles={"draws": pgettext("cards", "draws")})
         cards = figures("card_draws")
         for deck, rows in cards.groupby("deck", sort=True):
             st.plotly_chart(bar(rows["card"], {_("drawn"): rows["draws"], _("uniform"): rows["expected"]},
-                                _("Cards drawn: {deck} deck").format(deck=deck), y_title=_("draws")),
+                                _("Cards drawn: {deck} deck").format(deck=deck), y_title=pgettext("cards", "draws")),
                             key=f"cards-{deck}")
 
 # --- the games ---------------------------------------------------------------------------------
