@@ -41,7 +41,7 @@ HEADERS = {"player": N_("player"), "unit": N_("unit"), "games": N_("games"), "di
 VALUES = {v: v for v in (
     N_("no evidence of bias"), N_("worth a look"), N_("too few to tell"), N_("about as expected"),
     N_("luckier than expected"), N_("unluckier than expected"), N_("the first player is favoured"),
-    N_("the second player is favoured"), N_("no clear advantage"), N_("overall"), N_("player"), N_("table"), N_("pips"),
+    N_("the second player is favoured"), N_("no clear advantage"), N_("overall"), N_("all"), N_("player"), N_("table"), N_("pips"),
     N_("successes"), N_("all warriors"), N_("stays unaligned"), N_("own domain"), N_("hostile domain"),
     N_("stabilisation outcomes"), N_("casting passes"), N_("dispels"))}
 TRANSLATED_VALUES = ("verdict", "level", "unit", "who", "test", "outcome")

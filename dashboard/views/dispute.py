@@ -30,7 +30,8 @@ seq = dui.seq_input(last, top[1])
 with top[2]:
     about = dui.about_input(seq, last)
 if not about:
-    st.info(_("Pick the disputed events: set the event number, or list seqs under *Disputed events*."))
+    st.info(_("Pick the disputed events: set the event number, or list seqs under *{field}*.").format(
+        field=_("Disputed events")))
     st.stop()
 
 voided = data.voided(game, seen)
