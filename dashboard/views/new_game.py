@@ -162,7 +162,7 @@ for problem in problems:  # (said without the server's folder: a visitor reads i
 # each choice: (where it comes from, its name); the words are the page's
 setups = {**{(SHIPPED, n): s for n, s in shipped.items()}, **{(OWN, n): s for n, s in own.items()}}
 if isinstance(given.get("setup"), dict):
-    setups = {(UPLOADED, uploaded.name if uploaded else "uploaded"): given["setup"], **setups}
+    setups = {(UPLOADED, uploaded.name if uploaded else _("the header")): given["setup"], **setups}
 setup_name = st.selectbox(_("Setup"), list(setups), key=f"ng-setup-{tag}",
                           format_func=lambda choice: _(choice[0]).format(name=choice[1]),
                           help=_("Scenarios ship in domain/scenarios/<system>/; your own go in "
