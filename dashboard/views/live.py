@@ -15,6 +15,7 @@ from dashboard import data, safe, viewer
 from dashboard import events as ev
 from dashboard.params import whole
 from dashboard.tournament_ui import query
+from i18n import N_, _
 
 CSS = """<style>
 .rc-live-card{border:1px solid rgba(49,51,63,.2);border-radius:.5rem;padding:.4rem .6rem;margin-bottom:.6rem}
@@ -26,10 +27,10 @@ CSS = """<style>
 .rc-live-meta{font-size:.8rem;opacity:.75}
 </style>"""
 
-ALL = "(every game under way)"
+ALL = N_("(every game under way)")  # the picker's first choice (shown in the page's language)
 
 st.html(CSS)
-st.title("Live")
+st.title(_("Live"))
 seen = viewer.seen()
 try:
     games = data.list_games(seen)
@@ -41,8 +42,8 @@ tournaments = [t["tournament"] for t in query("list_tournaments")]
 options = [ALL, *tournaments]
 wanted = st.query_params.get("tournament")
 top = st.columns([3, 1])
-picked = top[0].selectbox("Tournament", options, index=options.index(wanted) if wanted in options else 0,
-                          key="live-tournament")
+picked = top[0].selectbox(_("Tournament"), options, index=options.index(wanted) if wanted in options else 0,
+                          key="live-tournament", format_func=lambda t: _(ALL) if t == ALL else t)
 if picked == ALL:
     shown = [g for g in games if not g.get("ended")]
     st.query_params.pop("tournament", None)
@@ -52,16 +53,17 @@ else:
     own = [g for g in games if g.get("tournament") == picked]
     rounds = sorted({g["round"] for g in own if g.get("round") is not None})
     if rounds:
-        wanted_round, _ = whole(st.query_params.get("round"), "a round")
+        wanted_round, _problem = whole(st.query_params.get("round"), _("a round"))
         default = wanted_round if wanted_round in rounds else rounds[-1]
-        round_no = top[1].selectbox("Round", rounds, index=rounds.index(default), key="live-round")
+        round_no = top[1].selectbox(_("Round"), rounds, index=rounds.index(default), key="live-round")
         st.query_params["round"] = str(round_no)
         shown = [g for g in own if g.get("round") == round_no]
     else:
         round_no, shown = None, own
 shown.sort(key=lambda g: (g.get("table_no") is None, g.get("table_no") or 0, g["game"]))
 if not shown:
-    st.info("No game under way here." if picked == ALL else f"No games of {safe.md(picked)} yet.",
+    st.info(_("No game under way here.") if picked == ALL else _("No games of {tournament} yet.").format(
+        tournament=safe.md(picked)),
             icon=":material/info:")
     st.stop()
 
@@ -82,13 +84,14 @@ for i, game in enumerate(shown):
     final = final if isinstance(final, dict) else {}
     scores = " – ".join(f"{safe.html(names.player(pid))} {final.get(pid, p.get('score', 0))}"
                         for pid, p in (state.get("players") or {}).items())
-    where = " · ".join(x for x in (f"table {game['table_no']}" if game.get("table_no") else "",
-                                   f"turn {state.get('turn') or 0}", f"seq {seq}") if x)
-    ended = " · ended" if game.get("ended") else ""
+    where = " · ".join(x for x in (_("table {number}").format(number=game["table_no"]) if game.get("table_no") else "",
+                                   _("turn {number}").format(number=state.get("turn") or 0),
+                                   _("seq {seq}").format(seq=seq)) if x)
+    ended = " · " + _("ended") if game.get("ended") else ""
     link = f"/replay?{urlencode({'game': gid, 'seq': seq})}"
     picture = pres.card(state, names)
     with grid[i % columns]:
-        st.markdown(f'<div class="rc-live-card" data-game="{safe.attr(gid)}" data-seq="{seq}">'
+        st.markdown(f'<div class="rc-live-card" data-game="{safe.attr(gid)}" data-seq="{seq}">'  # untranslated: markup; its words are translated above
                     f'<a class="rc-live-follow" href="{escape(link)}" target="_self">'
                     f'<div class="rc-live-head"><b>{scores}</b><span class="rc-live-meta">{safe.html(where)}{ended}</span></div>'
                     f'<div class="rc-live-pic">{picture}</div></a></div>', unsafe_allow_html=True)

@@ -16,8 +16,12 @@ from domain.errors import RollcallError
 from domain.record import derive_game_id, read_json, slug
 from domain.scenarios import own_scenarios, scenarios
 from domain.systems import PACKS
+from i18n import N_, _
 
-NO_TOURNAMENT = "(no tournament)"
+NO_TOURNAMENT = N_("(no tournament)")  # the picker's first choice (shown in the page's language)
+DICE = {"physical": N_("Physical: tap the faces rolled"), "digital": N_("Digital: Rollcall rolls")}
+# where a setup comes from (its choice's words); the choices themselves stay as they are
+SHIPPED, OWN, UPLOADED = N_("{name} (shipped)"), N_("{name} (data folder)"), N_("{name} (uploaded)")
 
 
 def whole(value, default: int | None = 1) -> int | None:
@@ -31,7 +35,7 @@ def start(header: dict):
     from domain.access import AccessDenied
     from domain.errors import RollcallError
 
-    what = "start a game"
+    what = _("start a game")
     refusal = session.asked("record", what)
     try:
         if refusal is None:
@@ -40,23 +44,24 @@ def start(header: dict):
         refusal = session.refused(exc, what)
     except RollcallError as exc:
         refusal = str(exc)
-    st.error(f"Not started — {safe.message(refusal)}", icon=":material/block:")
+    st.error(_("Not started — {why}").format(why=safe.message(refusal)), icon=":material/block:")
     return None
 
 
-st.title("New game")
+st.title(_("New game"))
 
 systems = [pack.alias for pack in PACKS]
 titles = {pack.alias: pack.title for pack in PACKS}
 
-uploaded = st.file_uploader("Start from a record's header (optional)", type=["jsonl", "json"],
+uploaded = st.file_uploader(_("Start from a record's header (optional)"), type=["jsonl", "json"],
                             max_upload_size=max(1, params.MAX_UPLOAD // 1_000_000),
-                            help="A .rollcall.jsonl file (its first line is the header) or a header as JSON: "
-                                 "its system, players, setup and rules fill the form.")
+                            help=_("A .rollcall.jsonl file (its first line is the header) or a header as JSON: "
+                                   "its system, players, setup and rules fill the form."))
 given: dict = {}
 if uploaded is not None and uploaded.size > params.MAX_UPLOAD:
-    st.error(f"{safe.md(params.shown(uploaded.name))} is {uploaded.size:,} bytes: a header is read from a file of at most "
-             f"{params.MAX_UPLOAD:,} bytes.", icon=":material/error:")
+    st.error(_("{file} is {size} bytes: a header is read from a file of at most {most} bytes.").format(
+        file=safe.md(params.shown(uploaded.name)), size=f"{uploaded.size:,}", most=f"{params.MAX_UPLOAD:,}"),
+        icon=":material/error:")
     uploaded = None
 if uploaded is not None:
     text = uploaded.getvalue().decode("utf-8", errors="replace")
@@ -64,11 +69,12 @@ if uploaded is not None:
     try:
         given = read_json(first if first.strip().startswith("{") else text)[0]
     except RollcallError as exc:
-        st.error(f"{safe.md(params.shown(uploaded.name))}: line 1 is not a JSON header ({safe.md(params.shown(str(exc), 80))})",
-                 icon=":material/error:")
+        st.error(_("{file}: line 1 is not a JSON header ({why})").format(
+            file=safe.md(params.shown(uploaded.name)), why=safe.md(params.shown(str(exc), 80))), icon=":material/error:")
         given = {}
     if not isinstance(given, dict):
-        st.error(f"{safe.md(params.shown(uploaded.name))}: a header is a JSON object", icon=":material/error:")
+        st.error(_("{file}: a header is a JSON object").format(file=safe.md(params.shown(uploaded.name))),
+                 icon=":material/error:")
         given = {}
 
 # widgets start again from the upload's values whenever another file is uploaded
@@ -83,25 +89,27 @@ named = given.get("tournament") if isinstance(given.get("tournament"), str) else
 names = [NO_TOURNAMENT, *by_name, *([named] if named and named not in by_name else [])]
 wanted = named or NO_TOURNAMENT
 top = st.columns([2, 1, 1])
-tournament = top[0].selectbox("Tournament", names, index=names.index(wanted), key=f"ng-tournament-{tag}")
+tournament = top[0].selectbox(_("Tournament"), names, index=names.index(wanted), key=f"ng-tournament-{tag}",
+                              format_func=lambda t: _(NO_TOURNAMENT) if t == NO_TOURNAMENT else t)
 chosen = by_name.get(tournament)
 in_tournament = tournament != NO_TOURNAMENT
-round_no = top[1].number_input("Round", min_value=1, step=1, value=whole(given.get("round"), None if given else 1), key=f"ng-round-{tag}",
+round_no = top[1].number_input(_("Round"), min_value=1, step=1, value=whole(given.get("round"), None if given else 1), key=f"ng-round-{tag}",
                                disabled=not in_tournament)
-table_no = top[2].number_input("Table", min_value=1, step=1, value=whole(given.get("table"), None if given else 1), key=f"ng-table-{tag}",
+table_no = top[2].number_input(_("Table"), min_value=1, step=1, value=whole(given.get("table"), None if given else 1), key=f"ng-table-{tag}",
                                disabled=not in_tournament)
 
 fixed_system = chosen.get("system") if chosen and chosen.get("created") else None  # a created tournament's
 system_given = given.get("system")
 if fixed_system in systems:
     system = fixed_system
-    st.caption(f"System: **{titles[system]}** (the tournament's)")
+    st.caption(_("System: **{system}** (the tournament's)").format(system=titles[system]))
     if system_given and system_given != system and system_given in {a for p in PACKS for a in (p.alias, *p.aliases)}:
-        st.warning(f"The header uploaded is a game of {safe.md(system_given)}, but {safe.md(tournament)} is a {titles[system]} "
-                   "tournament: this game will be one of " + titles[system] + ".", icon=":material/warning:")
+        st.warning(_("The header uploaded is a game of {given}, but {tournament} is a {system} tournament: this game "
+                     "will be one of {system}.").format(given=safe.md(system_given), tournament=safe.md(tournament),
+                                                         system=titles[system]), icon=":material/warning:")
 else:
     first_system = next((p.alias for p in PACKS if system_given in (p.alias, *p.aliases)), systems[0])
-    system = st.segmented_control("System", systems, default=first_system, key=f"ng-system-{tag}",
+    system = st.segmented_control(_("System"), systems, default=first_system, key=f"ng-system-{tag}",
                                   format_func=lambda s: titles[s]) or first_system
 
 registered = []
@@ -119,7 +127,7 @@ players = []
 cols = st.columns(2)
 for seat, col in zip(("p1", "p2"), cols):
     with col.container(border=True):
-        st.markdown(f"**Player {seat[1]}**")
+        st.markdown(_("**Player {number}**").format(number=seat[1]))
         preset = next((p for p in given_players if p.get("id") == seat), {})
         faction_key = f"ng-faction-{seat}-{tag}"
         if registered:
@@ -128,40 +136,43 @@ for seat, col in zip(("p1", "p2"), cols):
 
             def registered_faction(seat=seat, faction_key=faction_key) -> None:
                 st.session_state[faction_key] = factions.get(st.session_state.get(f"ng-name-{seat}-{tag}"), "")
-            name = st.selectbox("Name", free, index=None, key=f"ng-name-{seat}-{tag}",
-                                placeholder="registered players not seated yet" if free else "every player is seated",
+            name = st.selectbox(_("Name"), free, index=None, key=f"ng-name-{seat}-{tag}",
+                                placeholder=_("registered players not seated yet") if free else
+                                _("every player is seated"),
                                 on_change=registered_faction)
         else:
-            name = st.text_input("Name", value=str(preset.get("name") or "")[:params.MAX_NAME], key=f"ng-name-{seat}-{tag}",
+            name = st.text_input(_("Name"), value=str(preset.get("name") or "")[:params.MAX_NAME], key=f"ng-name-{seat}-{tag}",
                                  max_chars=params.MAX_NAME)
-        faction = st.text_input("Faction", value=str(preset.get("faction") or "")[:params.MAX_NAME], key=faction_key,
+        faction = st.text_input(_("Faction"), value=str(preset.get("faction") or "")[:params.MAX_NAME], key=faction_key,
                                 max_chars=params.MAX_NAME)
         players.append({"id": seat, "name": (name or "").strip(), "faction": faction.strip()})
 if seated:
-    st.caption(f"Seated already in round {round_no}: "
-               + ", ".join(safe.md(f"{name} ({store.place_of(game)})") for name, game in sorted(seated.items())))
+    st.caption(_("Seated already in round {round}: {players}").format(
+        round=round_no, players=", ".join(safe.md(f"{name} ({store.place_of(game)})")
+                                          for name, game in sorted(seated.items()))))
 
-dice = st.segmented_control("Dice", ["physical", "digital"], key=f"ng-dice-{tag}",
+dice = st.segmented_control(_("Dice"), list(DICE), key=f"ng-dice-{tag}",
                             default="digital" if given.get("dice_mode") == "digital" else "physical",
-                            format_func=lambda d: {"physical": "Physical: tap the faces rolled",
-                                                   "digital": "Digital: Rollcall rolls"}[d]) or "physical"
+                            format_func=lambda d: _(DICE[d])) or "physical"
 
 shipped = scenarios(system)
 own, problems = own_scenarios(system, data.data_dir())
 for problem in problems:  # (said without the server's folder: a visitor reads it)
-    st.warning(safe.md(problem.replace(str(data.data_dir()), "the data folder")), icon=":material/warning:")
-setups = {**{f"{n} (shipped)": s for n, s in shipped.items()}, **{f"{n} (data folder)": s for n, s in own.items()}}
+    st.warning(safe.md(problem.replace(str(data.data_dir()), _("the data folder"))), icon=":material/warning:")
+# each choice: (where it comes from, its name); the words are the page's
+setups = {**{(SHIPPED, n): s for n, s in shipped.items()}, **{(OWN, n): s for n, s in own.items()}}
 if isinstance(given.get("setup"), dict):
-    setups = {f"{uploaded.name if uploaded else 'uploaded'} (uploaded)": given["setup"], **setups}
-setup_name = st.selectbox("Setup", list(setups), key=f"ng-setup-{tag}",
-                          help="Scenarios ship in domain/scenarios/<system>/; your own go in "
-                               "<data>/scenarios/<system>/<name>.json.")
+    setups = {(UPLOADED, uploaded.name if uploaded else _("the header")): given["setup"], **setups}
+setup_name = st.selectbox(_("Setup"), list(setups), key=f"ng-setup-{tag}",
+                          format_func=lambda choice: _(choice[0]).format(name=choice[1]),
+                          help=_("Scenarios ship in domain/scenarios/<system>/; your own go in "
+                                 "<data>/scenarios/<system>/<name>.json."))
 
 default_id = given.get("game") or (derive_game_id({"tournament": tournament, "round": round_no, "table": table_no})
                                    if in_tournament and round_no and table_no else "")
-game_id = st.text_input("Game id", value=str(default_id or "")[:params.MAX_NAME], key=f"ng-game-{default_id}-{tag}",
+game_id = st.text_input(_("Game id"), value=str(default_id or "")[:params.MAX_NAME], key=f"ng-game-{default_id}-{tag}",
                         max_chars=params.MAX_NAME,
-                        help="Left empty: made from the tournament, round and table, or the players.")
+                        help=_("Left empty: made from the tournament, round and table, or the players."))
 
 header = {"rollcall": 1, "system": system, "players": players, "dice_mode": dice,
           "rules": given.get("rules") if isinstance(given.get("rules"), dict) else {},
@@ -175,15 +186,16 @@ if game_id.strip():
 elif not in_tournament and all(p["name"] for p in players):
     header["game"] = "-".join(p["name"].lower().replace(" ", "-") for p in players) + "-" + header["started"][:10]
 
-missing = [f"player {p['id'][1]}'s name" for p in players if not p["name"]]
+missing = [_("player {number}'s name").format(number=p["id"][1]) for p in players if not p["name"]]
 if all(p["name"] for p in players) and len({slug(p["name"]) for p in players}) < 2:
-    missing.append("two different players")
+    missing.append(_("two different players"))
 if missing:
-    st.caption("Still needed: " + ", ".join(missing))
-if st.button("Start the game", type="primary", disabled=bool(missing), key=f"ng-start-{tag}"):
+    st.caption(_("Still needed: {what}").format(what=", ".join(missing)))
+if st.button(_("Start the game"), type="primary", disabled=bool(missing), key=f"ng-start-{tag}"):
     written = start(header)
     if written is not None:
-        st.success(f"Game **{safe.md(written.game)}** started: [record it](/record?{urlencode({'game': written.game})}).",
+        st.success(_("Game **{game}** started: [record it]({link}).").format(
+            game=safe.md(written.game), link=f"/record?{urlencode({'game': written.game})}"),
                    icon=":material/check_circle:")
         try:
             st.switch_page("views/record.py", query_params={"game": written.game})

@@ -11,6 +11,7 @@ import streamlit as st
 from dashboard import data, safe, viewer
 from dashboard import events as ev
 from dashboard.params import MAX_DIGITS, whole
+from i18n import _
 
 CSS = """<style>
 html,body,.stApp,[data-testid="stAppViewContainer"],[data-testid="stMain"],[data-testid="stHeader"],
@@ -35,7 +36,7 @@ seen = viewer.spectator()
 
 
 def say(text: str) -> None:
-    st.markdown(f'<div class="rc-ov"><div class="rc-ov-panel">{safe.html(text)}</div></div>', unsafe_allow_html=True)
+    st.markdown(f'<div class="rc-ov"><div class="rc-ov-panel">{safe.html(text)}</div></div>', unsafe_allow_html=True)  # untranslated: markup around a text translated by the caller
     st.stop()
 
 
@@ -43,17 +44,17 @@ games = data.list_games(seen)
 wanted = st.query_params.get("game")
 if not wanted and st.query_params.get("tournament"):
     tournament = st.query_params.get("tournament")
-    table, problem = whole(st.query_params.get("table"), "a table", 1, 10 ** MAX_DIGITS - 1)
+    table, problem = whole(st.query_params.get("table"), _("a table"), 1, 10 ** MAX_DIGITS - 1)
     if problem or table is None:
-        say(problem or "Name a table: /overlay?tournament=T&table=N.")
+        say(problem or _("Name a table: /overlay?tournament=T&table=N."))
     at_table = [g for g in games if g.get("tournament") == tournament and g.get("table_no") == table]
     if not at_table:
-        say(f"No game at table {table} of {tournament}.")
+        say(_("No game at table {table} of {tournament}.").format(table=table, tournament=tournament))
     at_table.sort(key=lambda g: (not g.get("ended"), g.get("round") or 0, g.get("started") or ""))
     wanted = at_table[-1]["game"]
 game = next((g for g in games if g["game"] == wanted), None) if wanted else None
 if game is None:
-    say(f"No game {wanted}." if wanted else "Name a game: /overlay?game=G.")
+    say(_("No game {game}.").format(game=wanted) if wanted else _("Name a game: /overlay?game=G."))
 
 gid = game["game"]
 seq = game.get("last_seq") or 0  # as a spectator sees it
@@ -71,23 +72,26 @@ players = "".join(
     + "</div>"
     for pid, p in (state.get("players") or {}).items())
 phase = ev.value_text(state.get("phase") or "-")
-where = f'<div class="rc-ov-panel rc-ov-turn">Turn {safe.html(state.get("turn") or 0)} · {safe.html(phase)}' + (
-    " · ended" if game.get("ended") else "") + "</div>"
+turn = _("Turn {number}").format(number=state.get("turn") or 0) + f" · {phase}" + (
+    " · " + _("ended") if game.get("ended") else "")
+where = f'<div class="rc-ov-panel rc-ov-turn">{safe.html(turn)}</div>'
 roll = ""
 if rolls:
     last = max(rolls)
     r = rolls[last]
     luck = next((x for x in reversed(data.luck_line(gid, seen)) if x["seq"] == last), None)
-    who = f" by {safe.html(names.player(r['player']))}" if r.get("player") else ""
-    lines = [f'<div>Last roll{who} (seq {last})</div>',
+    said = (_("Last roll by {player} (seq {seq})").format(player=names.player(r["player"]), seq=last)
+            if r.get("player") else _("Last roll (seq {seq})").format(seq=last))
+    lines = [f"<div>{safe.html(said)}</div>",
              f'<div class="rc-ov-dice">{ev.dice_symbols(r.get("faces"))}</div>']
     if last in odds:
-        lines.append(f'<div class="rc-ov-meta rc-ov-odds">odds {odds[last]:.1%}</div>')
+        lines.append(f'<div class="rc-ov-meta rc-ov-odds">{safe.html(_("odds {odds}").format(odds=f"{odds[last]:.1%}"))}</div>')
     if luck:
-        lines.append(f'<div class="rc-ov-meta rc-ov-luck">luck {luck["luck"]:+.2f} '
-                     f'(expected {luck["expected"]:.2f}, got {luck["observed"]:.2f})</div>')
+        said = _("luck {luck} (expected {expected}, got {observed})").format(
+            luck=f'{luck["luck"]:+.2f}', expected=f'{luck["expected"]:.2f}', observed=f'{luck["observed"]:.2f}')
+        lines.append(f'<div class="rc-ov-meta rc-ov-luck">{safe.html(said)}</div>')
     roll = f'<div class="rc-ov-panel rc-ov-roll" data-seq="{last}">{"".join(lines)}</div>'
 picture = pres.picture(state, names=names, mark={})
-st.markdown(f'<div class="rc-ov" data-game="{safe.attr(gid)}" data-seq="{seq}">'
+st.markdown(f'<div class="rc-ov" data-game="{safe.attr(gid)}" data-seq="{seq}">'  # untranslated: markup; its words are translated above
             f'<div class="rc-ov-board">{picture}</div>'
             f'<div class="rc-ov-side">{players}{where}{roll}</div></div>', unsafe_allow_html=True)

@@ -20,6 +20,7 @@ from dashboard.components import static_text
 from dashboard.record_component import board, tapped
 from domain.errors import GameNotFound
 from domain.systems.presentation import rolls_by_seq
+from i18n import _
 
 NARROW_CSS = """<style>
 .st-key-rc-record-cols>[data-testid="stLayoutWrapper"]>[data-testid="stHorizontalBlock"]{flex-wrap:wrap}
@@ -32,7 +33,7 @@ NARROW_CSS = """<style>
 
 st.html(NARROW_CSS)
 st.html(f"<style>{static_text('record_page.css')}</style>")
-st.title("Record a game")
+st.title(_("Record a game"))
 
 try:
     listed = [g["game"] for g in data.list_games(viewer.seen())]
@@ -41,12 +42,12 @@ except data.NoReadModels:
 wanted = st.query_params.get("game")
 ids = list(dict.fromkeys(([wanted] if wanted else []) + listed))
 if not ids:
-    st.info("No game to record yet: start one on the [New game](/new_game) page.", icon=":material/add_circle:")
+    st.info(_("No game to record yet: start one on the [New game](/new_game) page."), icon=":material/add_circle:")
     st.stop()
-game = st.selectbox("Game", ids, index=ids.index(wanted) if wanted in ids else None, key="rc-game",
-                    placeholder="Pick the game to record")
+game = st.selectbox(_("Game"), ids, index=ids.index(wanted) if wanted in ids else None, key="rc-game",
+                    placeholder=_("Pick the game to record"))
 if game is None:
-    st.info("Pick a game, or start one on the **New game** page.", icon=":material/info:")
+    st.info(_("Pick a game, or start one on the **New game** page."), icon=":material/info:")
     st.stop()
 if st.query_params.get("game") != game:
     st.query_params["game"] = game
@@ -61,7 +62,7 @@ def table(game: str, who) -> None:
     try:
         current = app.get_game(game)
     except GameNotFound:
-        st.error(f"There is no game **{safe.md(game)}** in the store.", icon=":material/link_off:")
+        st.error(_("There is no game **{game}** in the store.").format(game=safe.md(game)), icon=":material/link_off:")
         return
 
     delay = viewer.delay_before_live(current.header.get("tournament"))
@@ -78,23 +79,24 @@ def table(game: str, who) -> None:
     writable = session.may("record")
 
     scores = " · ".join(f"{names.player(pid)} {points}" for pid, points in state.scores.items())
-    status = [f"seq {state.seq}", f"turn {state.turn}" if state.turn else "before turn 1"]
+    status = [_("seq {seq}").format(seq=state.seq),
+              _("turn {number}").format(number=state.turn) if state.turn else _("before turn 1")]
     if state.phase:
-        status.append(f"{state.phase.replace('_', ' ')} phase")
+        status.append(_("{phase} phase").format(phase=state.phase.replace("_", " ")))
     active = getattr(state, "activation", None)
     if active:
-        status.append(f"active: {names.of('models', active)}")
+        status.append(_("active: {model}").format(model=names.of("models", active)))
     if state.sealed:
-        status.append("sealed")
+        status.append(_("sealed"))
     elif state.ended:
-        status.append("ended")
-    st.markdown(f'<div class="rc-rec-status"><b>{safe.html(game)}</b> · {safe.html(" · ".join(status))} · '
+        status.append(_("ended"))
+    st.markdown(f'<div class="rc-rec-status"><b>{safe.html(game)}</b> · {safe.html(" · ".join(status))} · '  # untranslated: markup; its words are translated above
                 f'{safe.html(scores)}</div>', unsafe_allow_html=True)
     left, right = st.container(key="rc-record-cols").columns([1.5, 1], gap="medium")
     message = right.container()  # beside the controls (under the board on a tablet: a message never moves it)
     ui.show_message(game, state.seq, message)
     if not writable:
-        message.info(safe.md(session.asked("record", "record this game")), icon=":material/key:")
+        message.info(safe.md(session.asked("record", _("record this game"))), icon=":material/key:")
     state_json = state.to_json()
     lines = list(state.lines)
 
@@ -110,14 +112,14 @@ def table(game: str, who) -> None:
                                               lambda a: ui.value_text(a.event["path"][-1], pres, names))
         if writable:
             for group, group_offers in offers.groups.items():
-                st.caption(ui.GROUP_TITLES.get(group, group.capitalize()))
+                st.caption(_(ui.GROUP_TITLES.get(group, group.capitalize())))
                 cols = st.columns(2)
                 for i, offer in enumerate(group_offers):
                     ui.offer_button(game, offer, cols[i % 2])
             if not actions and not state.sealed:
-                st.info("Nothing the rules allow is due here.", icon=":material/info:")
+                st.info(_("Nothing the rules allow is due here."), icon=":material/info:")
             if state.sealed:
-                st.success("The game is sealed: only a judge may add to it.", icon=":material/verified:")
+                st.success(_("The game is sealed: only a judge may add to it."), icon=":material/verified:")
 
     with left:
         due_taps = [o.action for o in offers.all() if "to" in o.action.open] or shown_moves
@@ -136,7 +138,7 @@ def table(game: str, who) -> None:
                         ui.write(game, event, done=pres.action_label(action.label, names))
                         return
                 if where.get("hex"):
-                    ui.say("warning", f"Nothing to record at [{where['hex']}] now.", game)
+                    ui.say("warning", _("Nothing to record at [{hex}] now.").format(hex=where["hex"]), game)
 
             board(*kept, state.seq, list(taps.hexes), list(taps.models), tap)
         else:
@@ -146,29 +148,29 @@ def table(game: str, who) -> None:
 
     with right:
         if writable and not state.sealed:
-            with st.expander("Other roll…"):
+            with st.expander(_("Other roll…")):
                 other_roll.form(game, state, names, lines, digital=digital)
         if writable and lines and not state.sealed:
-            with st.expander("Corrections"):
+            with st.expander(_("Corrections")):
                 corrections.take_back(game, state, pres, rolls, names)
                 with st.form("rc-note", border=False, clear_on_submit=True):
-                    note = st.text_input("A note for the record", key="rc-note-text", max_chars=params.MAX_TEXT)
-                    if st.form_submit_button("Add the note") and note.strip():
-                        ui.write(game, {"type": "Noted", "text": note.strip()}, done="note")
+                    note = st.text_input(_("A note for the record"), key="rc-note-text", max_chars=params.MAX_TEXT)
+                    if st.form_submit_button(_("Add the note")) and note.strip():
+                        ui.write(game, {"type": "Noted", "text": note.strip()}, done=_("note"))
                         st.rerun()
         if lines and session.may("judge") and (who is not None or not session.needs_keys()):
-            with st.expander("Rewind (a judge)"):
+            with st.expander(_("Rewind (a judge)")):
                 corrections.rewind(game, state, pres, rolls, names, who.name if who else "")
 
     with right:
         out = state.voided | state.taken_back
-        st.caption("Last events")
+        st.caption(_("Last events"))
         for line in lines[-8:][::-1]:
             text = f"{line['seq']}. {pres.summary(line, rolls, names)}"
             body = f"<s>{safe.html(text)}</s>" if line["seq"] in out else safe.html(text)
-            st.markdown(f'<div class="rc-rec-line">{body}</div>', unsafe_allow_html=True)
-        st.markdown(f'<a href="/replay?{urlencode({"game": game, "seq": state.seq})}" target="_self">Replay this game'
-                    f'</a>', unsafe_allow_html=True)
+            st.markdown(f'<div class="rc-rec-line">{body}</div>', unsafe_allow_html=True)  # untranslated: markup around the event's summary
+        st.markdown(f'<a href="/replay?{urlencode({"game": game, "seq": state.seq})}" target="_self">'  # untranslated: markup; its words are translated
+                    f'{safe.html(_("Replay this game"))}</a>', unsafe_allow_html=True)
 
 
 

@@ -8,6 +8,7 @@ from dashboard import events as ev
 from dashboard import replay_ui as ui
 from dashboard.layout import games_or_stop
 from dashboard.replay_component import position, replay
+from i18n import _
 
 # on a narrow page the details go under the stepper instead of beside it
 NARROW_CSS = """<style>
@@ -29,15 +30,16 @@ top = st.columns([3, 1], vertical_alignment="bottom")
 game = ui.game_picker(ids, link.game, ui.game_label(by_id), top[0])
 if game is None:
     if not link.problems:
-        notice.info("No game chosen: pick a game to replay (a link names one as `/replay?game=ID`).",
+        notice.info(_("No game chosen: pick a game to replay (a link names one as `/replay?game=ID`)."),
                     icon=":material/info:")
     st.stop()
 
 events = data.game_events(game, seen)
 last = int(events[-1]["seq"]) if events else 0
 if seen.upto(game) is not None:  # a spectator, kept behind the game by its tournament's broadcast delay
-    notice.info(f"Broadcast with a delay of {seen.delay(game)} s: the game is shown up to seq {last} (judges and "
-                "scorekeepers signed in see it all); it moves on as its events come due.", icon=":material/schedule:")
+    notice.info(_("Broadcast with a delay of {delay} s: the game is shown up to seq {last} (judges and scorekeepers "
+                  "signed in see it all); it moves on as its events come due.").format(delay=seen.delay(game), last=last),
+                icon=":material/schedule:")
 voided = data.voided(game, seen)
 ruled = ui.ruled_toggle(voided, link.ruled, top[1])
 token, body = data.replay_body(game, seen, ruled)
@@ -46,8 +48,8 @@ seq = here["seq"] if here else link.seq
 if here is None and ui.was_at_the_end(game, last):  # new events of the game: at its end, go on with it (live)
     seq = last
 if here is None and seq > last:
-    notice.warning(f"Event {seq} is past the end of **{safe.md(game)}**: its last event is seq {last}. "
-                   f"Showing seq {last}.", icon=":material/last_page:")
+    notice.warning(_("Event {seq} is past the end of **{game}**: its last event is seq {last}. Showing seq {last}.")
+                   .format(seq=seq, game=safe.md(game), last=last), icon=":material/last_page:")
 seq = min(seq, last)
 ui.write_link(game, seq, ruled)
 ui.note_end(game, last, seq)

@@ -98,7 +98,7 @@ def test_narrowing_to_some_games_counts_only_those(analytics_data: Path) -> None
     at = analytics(tournament=TOURNAMENTS["tornscape"])
     at.multiselect(key="games").set_value(games[:1]).run()
     assert not at.exception
-    assert any(c.value.startswith("1 games ·") for c in at.caption)
+    assert any(c.value.startswith("1 game ·") for c in at.caption)
     assert at.selectbox(key="luck_game").options == games[:1]
 
 
