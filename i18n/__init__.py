@@ -77,6 +77,9 @@ class Translated(str):
         made.source = source
         return made
 
+    def __reduce__(self):
+        return (Translated, (str(self), self.source))
+
     def format(self, *args, **kwargs) -> Translated:
         return Translated(str.format(self, *args, **kwargs),
                           self.source.format(*map(english, args), **{k: english(v) for k, v in kwargs.items()}))
