@@ -36,7 +36,8 @@ SETUP = ("macros",)
 # the tables projections.replay gives each batch (registered as batch_<name>)
 BATCH_TABLES = frozenset({"batch_events", "batch_changes", "batch_closes", "batch_rolls", "batch_resets",
                           "batch_failures"})
-LOADED = frozenset({"dim_default_dice"})  # loaded by the projector from the packs' rule data (their default dice)
+# loaded by the projector from the packs: their default dice (rule data) and their facts (domain.systems.facts)
+LOADED = frozenset({"dim_default_dice", "dim_facts"})
 NOT_MODELS: frozenset[str] = frozenset()
 STATISTICS = "stat_"  # the statistics models' names start with it (their macros, stat_macros, are a view model)
 # DuckDB's table functions and system views a model may read

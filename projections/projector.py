@@ -25,6 +25,7 @@ from eventsourcing.persistence import Tracking
 
 from domain import settings
 from domain.settings import EVENTS_FILE, LIVE_FILE, PUBLISHED_FILE
+from domain.systems import fact_names_of
 from projections.models import SETUP, defined, definitions, fills, run_order
 from projections.publish import Copier, open_published, publish
 from projections.sources import PostgresSource, RecorderSource, Replayed, Source, SQLiteSource
@@ -101,6 +102,7 @@ class Projector:
                 for statement in definitions(name):
                     con.execute(statement.sql).fetchall()
             _load_default_dice(con)
+            _load_facts(con)
             con.execute("CREATE OR REPLACE TABLE read_model_version AS SELECT $v AS version", {"v": version}).fetchall()
             for name in VIEWS:
                 for statement in fills(name):
@@ -224,12 +226,14 @@ class Session:
 
 
 def definitions_version() -> str:
-    """A digest of every SQL file of the read models and of the systems' rule data (their default dice are
-    in dim_dice): when it changes, the read models are rebuilt."""
+    """A digest of every SQL file of the read models, of the systems' rule data (their default dice are
+    in dim_dice) and of their facts (dim_facts): when it changes, the read models are rebuilt."""
     import hashlib
     from importlib import resources
 
-    digest = hashlib.sha256()
+    from domain.systems import every_fact
+
+    digest = hashlib.sha256(repr(every_fact()).encode())
     for package, folder, ending in (("projections", "sql", ".sql"), ("domain", "rules_data", ".json")):
         for entry in sorted(resources.files(package).joinpath(folder).iterdir(), key=lambda e: e.name):
             if entry.name.endswith(ending):
@@ -324,6 +328,7 @@ def _project(con: duckdb.DuckDBPyConnection, tracking: DuckDBTrackingRecorder, b
     """One batch in one transaction: every read model from the batch's tables, the tracking position."""
     tables = batch.tables
     kinds = {t for t in pc.unique(tables["events"].column("type")).to_pylist() if t is not None}
+    kinds |= fact_names_of(kinds)  # a statement marked `-- when: casts` runs for a batch with a cast
     with transaction(con):
         for name, table in tables.items():
             con.register(f"batch_{name}", table)
@@ -353,6 +358,16 @@ def _load_default_dice(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("CREATE OR REPLACE TABLE dim_default_dice (system VARCHAR, die VARCHAR, face VARCHAR, sides INTEGER, "
                 "ord INTEGER)").fetchall()
     con.executemany("INSERT INTO dim_default_dice VALUES (?, ?, ?, ?, ?)", rows)
+
+
+def _load_facts(con: duckdb.DuckDBPyConnection) -> None:
+    """What every pack's events are to the read models (domain.systems.facts): dim_facts."""
+    from domain.systems import every_fact
+
+    con.execute("CREATE OR REPLACE TABLE dim_facts (system VARCHAR, fact VARCHAR, type VARCHAR, kind VARCHAR, "
+                "purpose VARCHAR)").fetchall()
+    con.executemany("INSERT INTO dim_facts VALUES (?, ?, ?, ?, ?)",
+                    [(system, f.name, f.type, f.kind, f.purpose) for system, f in every_fact()])
 
 
 def _connect(path: Path) -> duckdb.DuckDBPyConnection:

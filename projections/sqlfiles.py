@@ -3,9 +3,9 @@
 A model's file defines its table (``CREATE TABLE IF NOT EXISTS``, a comment after each column saying what it
 means), then fills it; projections.models tells the two apart (:attr:`Statement.defines`).
 
-A statement may start with a comment ``-- when: TypeA, TypeB``: the projector then runs it only for
-a batch holding an event of one of those types (``GameCreated`` for new games; ``SetupMarkers`` and
-``SetupVortices`` for new games with some); without such events it would change nothing.
+A statement may start with a comment ``-- when: TypeA, facts``: the projector then runs it only for
+a batch holding an event of one of those types (``GameCreated`` for new games) or recording one of those
+facts (``moves``: domain.systems.facts); without such events it would change nothing.
 """
 
 from __future__ import annotations

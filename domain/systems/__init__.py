@@ -9,6 +9,7 @@ from __future__ import annotations
 from domain.errors import MalformedRecord
 from domain.record import did_you_mean
 from domain.systems.claustrophobia.pack import Claustrophobia
+from domain.systems.facts import Fact
 from domain.systems.pack import GameSystem
 from domain.systems.t9a.pack import T9A
 from domain.systems.tornscape.pack import Tornscape
@@ -47,3 +48,14 @@ def systems_in_words() -> str:
 
 
 __all__ = ["PACKS", "GameSystem", "main_alias", "system_for", "systems_in_words", "unknown_system"]
+
+
+def every_fact() -> list[tuple[str, Fact]]:
+    """(system alias, fact) for every rules pack, in a stable order (domain.systems.facts)."""
+    return [(alias, fact) for alias, pack in sorted(GameSystem.registry.items()) if alias == pack.alias
+            for fact in pack.facts]
+
+
+def fact_names_of(types: set[str]) -> set[str]:
+    """The names of the facts the event types ``types`` record (a batch's facts, from its event types)."""
+    return {fact.name for _system, fact in every_fact() if fact.type in types}

@@ -16,6 +16,7 @@ from domain.errors import MalformedRecord, RollcallError, RuleViolation
 from domain.record import bounded, did_you_mean, near_miss
 from domain.systems.actions import Action, count, one_of as one_value
 from domain.systems.dice import Dice, load_rule_data, merge
+from domain.systems.facts import Fact
 from domain.systems.presentation import Presentation, phase_words
 from domain.systems.odds import chance, exactly, shown_chance
 from domain.systems.fields import (CORRECTIONS, JUDGE_EVENTS, PURPOSES, EventSpec, a_list, an_object, any_value, integer,
@@ -49,6 +50,8 @@ class GameSystem:
     highest_score: ClassVar[int] = 100  # the highest final score GameEnded offers (or the highest so far)
     # the events of the card draws ``digital_draw`` makes (Rollcall draws their card in a digital game)
     draw_events: ClassVar[tuple[str, ...]] = ()
+    # what its events are to the read models: moves, casts, … (domain.systems.facts)
+    facts: ClassVar[tuple[Fact, ...]] = ()
     #: How the system's games are shown (domain.systems.presentation); ``presentation`` is its instance.
     presentation_class: ClassVar[type[Presentation]] = Presentation
 

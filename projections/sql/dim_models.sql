@@ -13,7 +13,7 @@ CREATE TABLE IF NOT EXISTS dim_models (
 );
 
 -- Models of the setup (placed_seq 0) and of ModelPlaced events (placed_seq = its seq).
--- when: GameCreated, ModelPlaced
+-- when: GameCreated, placements
 INSERT INTO dim_models
 SELECT game, model.id, model.player, coalesce(model.name, model.id), model.size, coalesce(model.step, 0),
        coalesce(model.run, 0), coalesce(model.agility, 0), coalesce(model.explore, 0), placed_seq
@@ -23,4 +23,5 @@ FROM (SELECT game, placed_seq,
                                      "explore": "INTEGER"}') AS model
       FROM (SELECT game, unnest(h.setup.models) AS model, 0 AS placed_seq FROM batch_headers
             UNION ALL
-            SELECT game, json_extract(payload, '$.model'), seq FROM batch_events WHERE type = 'ModelPlaced'));
+            SELECT game, json_extract(payload, '$.model'), seq FROM batch_events
+            WHERE type IN (SELECT type FROM dim_facts WHERE fact = 'placements')));

@@ -30,7 +30,7 @@ WITH casts AS (
            (e.payload ->> 'total')::INTEGER AS total, (e.payload ->> 'passed')::BOOLEAN AS passed,
            (e.payload ->> 'miscast')::BOOLEAN AS miscast, (e.odds ->> 'pass')::DOUBLE AS p_pass,
            (e.odds ->> 'miscast')::DOUBLE AS p_miscast
-    FROM fct_events e WHERE NOT e.taken_back AND e.type = 'CastingAttempted' 
+    FROM fct_events e WHERE NOT e.taken_back AND e.type IN (SELECT type FROM dim_facts WHERE fact = 'casts') 
           AND (which_games IS NULL OR e.game IN (SELECT unnest(which_games)))
 ), spells AS (
     SELECT * FROM dim_spells WHERE which_games IS NULL OR game IN (SELECT unnest(which_games))

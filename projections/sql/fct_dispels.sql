@@ -19,17 +19,17 @@
 -- dispels_of(gs): the same for the games of list gs alone (NULL: every game): the filter applies before the joins.
 CREATE OR REPLACE MACRO dispels_of(which_games) AS TABLE
 WITH attempts AS (
-    SELECT e.game, e.seq, e.turn, e.player, e.type, e.taken_back, e.payload, e.odds,
-           max(CASE WHEN e.type = 'CastingAttempted' THEN e.seq END) OVER (
+    SELECT e.game, e.seq, e.turn, e.player, f.fact, e.taken_back, e.payload, e.odds,
+           max(CASE WHEN f.fact = 'casts' THEN e.seq END) OVER (
                PARTITION BY e.game ORDER BY e.seq ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING) AS cast_seq
-    FROM fct_events e
-    WHERE e.type IN ('CastingAttempted', 'DispelAttempted') 
+    FROM fct_events e JOIN dim_facts f ON f.type = e.type AND f.fact IN ('casts', 'dispels')
+    WHERE true
           AND (which_games IS NULL OR e.game IN (SELECT unnest(which_games)))
 ), dispels AS (
     SELECT game, seq, turn, player, payload ->> 'wizard' AS wizard, (payload ->> 'dice')::INTEGER AS dice,
            (payload ->> 'roll')::BIGINT AS roll_seq, (payload ->> 'total')::INTEGER AS total,
            (payload ->> 'dispelled')::BOOLEAN AS dispelled, cast_seq, (odds ->> 'dispel')::DOUBLE AS p_dispel
-    FROM attempts WHERE NOT taken_back AND type = 'DispelAttempted'
+    FROM attempts WHERE NOT taken_back AND fact = 'dispels'
 )
 SELECT d.*, (c.payload ->> 'spell') AS spell, (c.payload ->> 'total')::INTEGER AS casting_total
 FROM dispels d JOIN attempts c ON c.game = d.game AND c.seq = d.cast_seq;

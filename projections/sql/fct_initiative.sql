@@ -19,8 +19,10 @@ SELECT e.game, e.seq, e.turn, e.payload ->> 'warrior' AS warrior, (e.payload ->>
        (e.payload ->> 'index')::INTEGER AS die_index, (e.payload ->> 'line')::INTEGER AS line,
        (e.payload ->> 'exhausted')::BOOLEAN AS exhausted, (e.payload ->> 'mvt')::INTEGER AS mvt,
        (e.payload ->> 'cbt')::INTEGER AS cbt, (e.payload ->> 'def')::INTEGER AS def, false AS set_aside
-FROM fct_events e WHERE NOT e.taken_back AND e.type = 'ActionDieAssigned'
+FROM fct_events e WHERE NOT e.taken_back
+    AND e.type IN (SELECT type FROM dim_facts WHERE fact = 'initiative' AND kind = 'assigned')
 UNION ALL
 SELECT e.game, e.seq, e.turn, NULL, NULL, unnest(CAST(e.payload -> 'set_aside' AS INTEGER[])), NULL, NULL, NULL,
        NULL, NULL, true
-FROM fct_events e WHERE NOT e.taken_back AND e.type = 'PhaseStarted' AND json_array_length(e.payload -> 'set_aside') > 0;
+FROM fct_events e WHERE NOT e.taken_back AND json_array_length(e.payload -> 'set_aside') > 0
+    AND e.type IN (SELECT type FROM dim_facts WHERE fact = 'initiative' AND kind = 'set_aside');

@@ -12,4 +12,4 @@ INSERT INTO stat_ether
 SELECT e.game, e.player, count(*), count(*) FILTER (WHERE (e.payload ->> 'success')::BOOLEAN),
        sum(coalesce((e.payload ->> 'ether_gained')::BIGINT, 0))
 FROM stat_rows_of('fct_events', $few) e SEMI JOIN stat_touched t ON t.game = e.game
-WHERE e.type = 'VortexExplored' AND NOT e.taken_back GROUP BY e.game, e.player;
+WHERE e.type IN (SELECT type FROM dim_facts WHERE fact = 'explorations') AND NOT e.taken_back GROUP BY e.game, e.player;

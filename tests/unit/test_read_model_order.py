@@ -68,11 +68,31 @@ def test_a_new_model_file_takes_its_place_by_what_it_reads() -> None:
     assert "fct_counted" in batch
 
 
-def test_the_inputs_no_model_makes_are_the_replays_batch_tables_and_the_default_dice() -> None:
+def test_the_inputs_no_model_makes_are_the_replays_batch_tables_the_default_dice_and_the_packs_facts() -> None:
     from projections.replay import Batch
 
     assert BATCH_TABLES == {f"batch_{t}" for t in Batch().tables()}
-    assert LOADED == {"dim_default_dice"}
+    assert LOADED == {"dim_default_dice", "dim_facts"}
+
+
+def test_no_read_model_names_a_systems_event_type_or_roll_purpose() -> None:
+    """What a pack's events are to the read models is the pack's to say (GameSystem.facts, loaded as dim_facts):
+    the SQL names facts, and only the record format's own events (GameCreated, TakenBack, …)."""
+    import re
+    from importlib import resources
+
+    from domain.systems import every_fact
+    from domain.systems.pack import GameSystem
+
+    own = set(GameSystem.specs)  # the events every system shares: the record format's
+    packs = {fact.type for _system, fact in every_fact()} | {t for p in GameSystem.registry.values()
+                                                            for t in p.specs} - own
+    purposes = {fact.purpose for _system, fact in every_fact() if fact.purpose}
+    for entry in resources.files("projections").joinpath("sql").iterdir():
+        code = re.sub(r"--[^\n]*", "", entry.read_text(encoding="utf-8"))
+        quoted = set(re.findall(r"'([A-Za-z_]+)'", code))
+        assert not quoted & (packs - own), f"{entry.name} names {quoted & (packs - own)}"
+        assert not quoted & purposes, f"{entry.name} names the purposes {quoted & purposes}"
 
 
 def test_every_stored_table_is_defined_in_the_file_named_after_it_with_its_columns_said() -> None:

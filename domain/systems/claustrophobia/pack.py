@@ -15,6 +15,7 @@ from domain.record import check_keys, did_you_mean, field as get_field, setup_it
 from domain.systems.claustrophobia.legal import InitiativeActions
 from domain.systems.fields import EventSpec, integer, text
 from domain.systems.pack import GameSystem
+from domain.systems.facts import Fact
 from domain.systems.claustrophobia.presentation import ClaustrophobiaPresentation
 from domain.systems.state import Checks, GameState
 
@@ -95,6 +96,8 @@ class Claustrophobia(InitiativeActions, GameSystem):
     rule_data = "claustrophobia"
     state_class = ClaustrophobiaState
     phases = ("initiative", "action")
+    facts = (Fact("initiative", "ActionDieAssigned", kind="assigned"),
+             Fact("initiative", "PhaseStarted", kind="set_aside"))  # the dice it sets aside
     scoring_reasons = ("objective", "warrior slain")
 
     def seats(self, a: tuple[str, str | None], b: tuple[str, str | None]) -> tuple[tuple, tuple]:

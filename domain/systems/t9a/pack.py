@@ -17,6 +17,7 @@ from domain.record import (bounded, check_keys, did_you_mean, field as get_field
 from domain.systems.odds import probability
 from domain.systems.fields import EventSpec, dice_count, integer, integer_in, one_of, text
 from domain.systems.pack import GameSystem
+from domain.systems.facts import Fact
 from domain.systems.t9a.presentation import T9APresentation
 from domain.systems.state import Checks, GameState
 from domain.systems.t9a.legal import MagicActions
@@ -167,6 +168,8 @@ class T9A(MagicActions, GameSystem):
     state_class = T9AState
     scoring_reasons = ("spell damage", "objective")
     draw_events = ("FluxCardDrawn",)
+    facts = (Fact("casts", "CastingAttempted"), Fact("dispels", "DispelAttempted"),
+             Fact("magic_phases", "MagicPhaseStarted"), Fact("flux_draws", "FluxCardDrawn", kind="flux"))
 
     specs = {
         "MagicPhaseStarted": EventSpec({"active": text}),

@@ -11,6 +11,7 @@ from domain.record import (bounded, check_keys, did_you_mean, field, one_of_fiel
                            setup_object, show, unknown_value)
 from domain.systems.fields import EventSpec, a_list, any_value, integer, integer_in, one_of, text
 from domain.systems.pack import GameSystem
+from domain.systems.facts import Fact
 from domain.systems.tornscape.presentation import TornscapePresentation
 from domain.systems.state import Checks, GameState
 from domain.systems.actions import Action
@@ -54,6 +55,10 @@ class Tornscape(VortexRules, GameSystem):
     phases = ("activation", "vortex_movement")
     scoring_reasons = ("objective", "vortex explored", "vortex held")
     draw_events = ("PhenomenonDrawn",)
+    facts = (Fact("moves", "ModelMoved"), Fact("placements", "ModelPlaced"),
+             Fact("ejections", "ModelEjected", kind="ejected"), Fact("ejections", "ModelDisplaced", kind="displaced"),
+             Fact("phenomena", "PhenomenonDrawn", kind="phenomena"), Fact("explorations", "VortexExplored"),
+             Fact("stabilisations", "DiceRolled", purpose="stabilisation"))
     roll_outcomes = {"explore": "successes", "dodge": "any"}  # R17 exploring counts successes; R61 one dodges
 
     specs = {
