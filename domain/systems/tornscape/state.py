@@ -12,7 +12,7 @@ from i18n import N_, _
 SIZES = ("infantry", "large", "huge")
 # the words a person reads for a size and a move action (translated where shown: size_name, action_name)
 SIZE_NAMES = {"infantry": N_("infantry"), "large": N_("large"), "huge": N_("huge")}
-ACTION_NAMES = {"step": N_("Step"), "run": N_("Run"), "effect": N_("effect"), "panic": N_("panic")}
+ACTION_NAMES = {"step": N_("step"), "run": N_("run"), "effect": N_("effect"), "panic": N_("panic")}
 
 
 def size_name(size: str) -> str:
@@ -21,7 +21,7 @@ def size_name(size: str) -> str:
 
 
 def action_name(action: str) -> str:
-    """A move action (Step, Run, an effect's move, panic) in the words of the language spoken."""
+    """A move action (step, run, an effect's move, panic) in the words of the language spoken."""
     return _(ACTION_NAMES[action]) if action in ACTION_NAMES else action
 
 

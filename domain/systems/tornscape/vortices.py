@@ -15,11 +15,11 @@ from i18n import N_, _
 DOMAINS = ("creation", "destruction", "life", "death")
 HOSTILE = {"creation": "destruction", "destruction": "creation", "life": "death", "death": "life"}  # R06, R07
 TRIGGERS = ("explore_success", "explore_failure", "entering")
-# the words a person reads for these values (translated where shown: in_words)
-WORDS = {"creation": N_("Creation"), "destruction": N_("Destruction"), "life": N_("Life"), "death": N_("Death"),
-         "explore_success": N_("successful explore"), "explore_failure": N_("failed explore"),
-         "entering": N_("entering the vortex"), "allied": N_("allied"), "neutral": N_("neutral"),
-         "hostile": N_("hostile"), "positive": N_("positive"), "negative": N_("negative")}
+# the words a person reads for these values: in English the values themselves (translated where shown: in_words)
+WORDS = {"creation": N_("creation"), "destruction": N_("destruction"), "life": N_("life"), "death": N_("death"),
+         "explore_success": N_("explore_success"), "explore_failure": N_("explore_failure"),
+         "entering": N_("entering"), "allied": N_("allied"), "neutral": N_("neutral"), "hostile": N_("hostile"),
+         "positive": N_("positive"), "negative": N_("negative")}
 VORTEX_FIELDS = ("id", "at", "facing", "ether", "sides", "allegiance")
 # Events that may come while ejections or phenomenon draws are still due.
 RESOLVING = frozenset({"ModelEjected", "MarkerEjected", "DiceRolled", "DieRerolled", "Noted", "PhenomenonDrawn",
