@@ -141,17 +141,18 @@ def _die_look(state: dict, i: int, focus_index: int | None, owners: dict[int, st
         status, note, cls = "free", _("to give"), ""
     if focus_index == i:
         cls += " rc-focus"
+    title = _("die {n}: {face}").format(n=i + 1, face=face)
     return {(did, "class"): f"rc-action-die{cls}", (did, "data-status"): status, (did, "data-face"): str(face),
-            (did, "html"): f'{d6_svg(face, size=26, title=_("die {n}: {face}").format(n=i + 1, face=face))}<span class="rc-die-note">'
+            (did, "html"): f'{d6_svg(face, size=26, title=title)}<span class="rc-die-note">'
                            f"{_e(note)}</span>"}
 
 
 def _dice_look(state: dict, focus_index: int | None, names: Names, slots: int) -> Look:
     init = state.get("initiative")
     look: Look = {("rc-action-dice", "data-roll"): str(init.get("roll")) if init else "",
-                  ("rc-dice-title", "html"): (f'<span class="rc-muted">{_e(_("Action dice (roll {roll})").format(roll=init.get("roll")))}</span>'
-                                              if init else
-                                              f'<span class="rc-none">{_e(_("Action dice not rolled yet"))}</span>')}
+                  ("rc-dice-title", "html"): ('<span class="rc-muted">' + _e(_("Action dice (roll {roll})").format(roll=init.get("roll")))
+                                              + "</span>" if init else
+                                              '<span class="rc-none">' + _e(_("Action dice not rolled yet")) + "</span>")}
     owners = dice_owners(state)
     for i in range(slots):
         look.update(_die_look(state, i, focus_index, owners, names))
@@ -199,7 +200,7 @@ def _warrior_look(wid: str, w: dict, focus: tuple[str | None, str | None, int | 
     if out:
         badges.append(_badge(_("out of play"), "#555", "rc-out-badge"))
     if w.get("die") is None:
-        now = f'<span class="rc-none">{_e(_("no action die yet"))}</span>' if not out else ""
+        now = '<span class="rc-none">' + _e(_("no action die yet")) + "</span>" if not out else ""
     else:
         order = (STATS[2], STATS[0], STATS[1]) if exhausted else STATS  # the rule's own order: DEF, MVT, CBT
         values = " · ".join(f"{_e(_(label))} <b>{_e(w.get(k))}</b>" for k, label in order)
@@ -240,8 +241,8 @@ def initiative_look(state: dict, event: dict | None, names: Names | None = None,
 
 def initiative_shell(game, seq, warriors, look: Look, slots: int = 6) -> str:
     """The picture's HTML (every warrior's card, ``slots`` action dice) with each element as ``look`` says."""
-    head = (f"<tr><th>{_e(_('line'))}</th><th>{_e(_('die'))}</th>"
-            + "".join(f"<th>{_e(_(label))}</th>" for _key, label in STATS) + f"<th>{_e(_('gift'))}</th></tr>")
+    words = [_e(_("line")), _e(_("die")), *(_e(_(label)) for _key, label in STATS), _e(_("gift"))]
+    head = "<tr>" + "".join(f"<th>{word}</th>" for word in words) + "</tr>"
     cards = []
     for wid in warriors:
         cid = f"card-{wid}"
@@ -266,7 +267,7 @@ def initiative_shell(game, seq, warriors, look: Look, slots: int = 6) -> str:
 
 
 def _no_warriors() -> str:
-    return f'<span class="rc-none">{_e(_("no warriors"))}</span>'
+    return '<span class="rc-none">' + _e(_("no warriors")) + "</span>"
 
 
 def render_initiative(state: dict, event: dict | None = None, names: Names | None = None) -> str:
@@ -307,9 +308,9 @@ def _card_warrior(wid: str, w: dict, names: Names) -> str:
     elif die is None:
         now = _e(_("no action die"))
     elif exhausted:
-        now = f"{_e(_('exhausted'))} · {dfn} {_e(w.get('def'))}"
+        now = _e(_("exhausted")) + f" · {dfn} {_e(w.get('def'))}"
     else:
-        now = (f"{_e(_('line {line}').format(line=w.get('line')))} · {mvt} {_e(w.get('mvt'))} {cbt} {_e(w.get('cbt'))} "
+        now = (_e(_("line {line}").format(line=w.get("line"))) + f" · {mvt} {_e(w.get('mvt'))} {cbt} {_e(w.get('cbt'))} "
                f"{dfn} {_e(w.get('def'))}")
     cls = "rc-out" if out else "rc-exhausted" if exhausted else ""
     face = d6_svg(die, size=15, title=_("action die: {die}").format(die=die)) if die is not None and not out else ""
@@ -330,8 +331,8 @@ def render_initiative_card(state: dict, names: Names | None = None) -> str:
     dice = "".join(f'<span class="{"rc-aside" if i in aside else ""}">{d6_svg(f, size=16, title=_("action die: {die}").format(die=f))}'
                    "</span>" for i, f in enumerate(init.get("faces") or []))
     rows = "".join(_card_warrior(str(wid), w or {}, names) for wid, w in (state.get("warriors") or {}).items())
-    no_dice = f'<span class="rc-muted">{_e(_("action dice not rolled yet"))}</span>'
-    no_rows = f'<tr><td>{_e(_("no warriors"))}</td></tr>'
+    no_dice = '<span class="rc-muted">' + _e(_("action dice not rolled yet")) + "</span>"
+    no_rows = "<tr><td>" + _e(_("no warriors")) + "</td></tr>"
     return (f'<style>{CARD_CSS}</style><div class="rc-init-card" data-game="{_e(state.get("game"))}" '
             f'data-seq="{_e(state.get("seq"))}"><div class="rc-card-head">'
             f'<b>{_e(_("Warriors of {player}").format(player=name))}</b>'

@@ -128,8 +128,8 @@ class Claustrophobia(InitiativeActions, GameSystem):
                 number = self._line(key, f"{where}.lines")
                 if not isinstance(stats, dict) or not all(type(stats.get(s)) is int and 0 <= stats[s] <= limits.STAT
                                                           for s in STATS):
-                    raise MalformedRecord(_("{where}.lines.{key} needs mvt, cbt and def numbers from 0 to {STAT}").format(
-                                              where=where, key=key, STAT=limits.STAT),
+                    raise MalformedRecord(_("{where}.lines.{key} needs mvt, cbt and def numbers from 0 to {most}").format(
+                                              where=where, key=key, most=limits.STAT),
                                           field=f"{where}.lines")
                 check_keys(stats, STATS, f"{where}.lines.{key}")
                 lines[number] = {s: stats[s] for s in STATS}

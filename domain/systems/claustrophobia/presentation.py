@@ -49,8 +49,9 @@ def initiative_text(state: dict, names: Names) -> str:
         slots = " ".join(("[" + str(n) + "]" if w["die"] == int(n) else f" {n} ") if line["available"] else " x "
                          for n, line in w["lines"].items())
         status = _("EXHAUSTED") if w["exhausted"] else _stats(w)
-        lines.append(f"  {names.of('warriors', wid):<18} {slots}  {status if w['die'] else _('no die')}"
-                     f"{'' if w['in_play'] else ' ' + _('(out)')}")
+        shown = status if w["die"] else _("no die")
+        out = "" if w["in_play"] else " " + _("(out)")
+        lines.append(f"  {names.of('warriors', wid):<18} {slots}  {shown}{out}")
     init = state.get("initiative")
     if init:
         aside = [init["faces"][i] for i in init["set_aside"]]

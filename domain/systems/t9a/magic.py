@@ -198,9 +198,9 @@ def _cast_html(state: dict, context: dict, names: Names) -> str:
     cast = magic.get("cast")
     if not cast:
         if magic.get("step") == "ended":
-            return f'<div class="rc-cast rc-cast-none">{_none(N_("The magic phase has ended."))}</div>'
+            return '<div class="rc-cast rc-cast-none">' + _none(N_("The magic phase has ended.")) + "</div>"
         if magic.get("active"):
-            return f'<div class="rc-cast rc-cast-none">{_none(N_("No casting attempt yet this phase."))}</div>'
+            return '<div class="rc-cast rc-cast-none">' + _none(N_("No casting attempt yet this phase.")) + "</div>"
         return ""
     spell = (state.get("spells") or {}).get(str(cast.get("spell"))) or {}
     wizard = cast.get("wizard")
@@ -216,7 +216,7 @@ def _cast_html(state: dict, context: dict, names: Names) -> str:
     casts = (_("{wizard} casts {spell} (boosted)") if version == "boosted" else _("{wizard} casts {spell}")).format(
         wizard=f'<b>{_e(names.of("wizards", wizard))}</b>', spell=f'<b>{_e(spell.get("name") or cast.get("spell"))}</b>')
     title = (f'<span>{casts}</span>'
-             + (f'<span class="rc-muted">{_e(_("at {target}").format(target=context["target"]))}</span>'
+             + ('<span class="rc-muted">' + _e(_("at {target}").format(target=context["target"])) + "</span>"
                 if context.get("target") else "")
              + f'<span class="rc-muted">· seq {_e(cast.get("seq"))}</span>')
     parts.append(f'<div class="rc-cast-line">{title}</div>')
@@ -227,7 +227,8 @@ def _cast_html(state: dict, context: dict, names: Names) -> str:
         if context.get("modifier"):
             line.append(f'<span class="rc-muted">{_e(_signed(context["modifier"]))}</span>')
         line.append("=")
-    line.append(f'<span class="rc-total" title="{_e(_("casting total"))}">{_e(total)}</span>')
+    tip = _e(_("casting total"))
+    line.append(f'<span class="rc-total" title="{tip}">{_e(total)}</span>')
     if value is not None and spell.get("kind") != "bound":
         line.append(f'<span>{_compare(total, value)} <b>{_e(value)}</b> <span class="rc-muted">{_e(how)}</span></span>')
     else:
@@ -239,8 +240,8 @@ def _cast_html(state: dict, context: dict, names: Names) -> str:
     parts.append(f'<div class="rc-cast-line">{"".join(line)}</div>')
     if (not cast.get("passed") and value is not None and isinstance(total, int) and total >= value
             and spell.get("kind") != "bound"):
-        parts.append(f'<div class="rc-cast-line rc-muted">{_e(_("a single die showing a natural 1 or 2 always fails"))}'
-                     '</div>')
+        parts.append('<div class="rc-cast-line rc-muted">' + _e(_("a single die showing a natural 1 or 2 always fails"))
+                     + "</div>")
 
     dispel = context.get("dispel")
     if dispel:
@@ -308,8 +309,9 @@ def _flux_shell(pid: str, cards: list[str], look: Look) -> str:
         spans.append(f'<span id="{_e(fid)}" data-card="{_e(card)}" title="{_e(tip)}"'
                      f'{look_attrs(look, fid, "class", "data-status")}>{_e(card)}</span>')
     rid = f"side-{pid}-fluxrow"
+    label = _e(_("Flux cards"))
     return (f'<div class="rc-row rc-flux" id="{_e(rid)}"{look_attrs(look, rid, "data-flux-left")}>'
-            f'<span class="rc-label">{_e(_("Flux cards"))}<br/><span class="rc-flux-left" id="side-{_e(pid)}-fluxleft">'
+            f'<span class="rc-label">{label}<br/><span class="rc-flux-left" id="side-{_e(pid)}-fluxleft">'
             f'{_e(look.get((f"side-{pid}-fluxleft", "text"), ""))}</span></span>{"".join(spans)}</div>')
 
 
@@ -337,6 +339,7 @@ def _spell_chip(state: dict, sid, casting: bool) -> str:
 
 def _wizards_html(state: dict, pid: str, names: Names) -> str:
     cast = (state.get("magic") or {}).get("cast") or {}
+    no_spells = _none(N_("no spells"))
     rows = []
     for wid, w in (state.get("wizards") or {}).items():
         if str(w.get("player")) != pid:
@@ -344,11 +347,11 @@ def _wizards_html(state: dict, pid: str, names: Names) -> str:
         casting = cast.get("wizard") == wid
         cls = "rc-wizard" + (" rc-casting" if casting else "") + (" rc-fleeing" if w.get("fleeing") else "")
         chips = "".join(_spell_chip(state, sid, casting and cast.get("spell") == sid) for sid in w.get("spells") or [])
-        flee = f' <span class="rc-muted">{_e(_("(fleeing)"))}</span>' if w.get("fleeing") else ""
+        flee = ' <span class="rc-muted">' + _e(_("(fleeing)")) + "</span>" if w.get("fleeing") else ""
         rows.append(f'<div class="{cls}" data-wizard="{_e(wid)}"><span class="rc-wizard-name">'
                     f'{_e(names.bare("wizards", wid))}</span>'
-                    f"{flee}{chips or _none(N_('no spells'))}</div>")
-    return "".join(rows) or f'<div class="rc-none">{_e(_("no wizards"))}</div>'
+                    f"{flee}{chips or no_spells}</div>")
+    return "".join(rows) or '<div class="rc-none">' + _e(_("no wizards")) + "</div>"
 
 
 def _side_look(state: dict, pid: str, player: dict, names: Names, cards: list[str]) -> Look:
@@ -386,15 +389,16 @@ def _side_shell(pid: str, name: str, colour: str, look: Look, cards: list[str]) 
         value = look.get((f"{sid}-{part}", what), "")
         return f'<{tag} id="{_e(sid)}-{part}" class="{cls}">{value if what == "html" else _e(value)}</{tag}>'
 
+    labels = [_e(_("Magic dice")), _e(_("Veil tokens")), _e(_("Wizards"))]
     return (
         f'<div id="{_e(sid)}" data-player="{_e(pid)}" style="--pc:{colour}"'
         f'{look_attrs(look, sid, "class", "data-dice", "data-veil")}>'
         f'<div><span class="rc-side-name">{_e(name)}</span>{region("role", "rc-side-role", "span", "text")}</div>'
-        f'<div class="rc-row rc-pool"><span class="rc-label">{_e(_("Magic dice"))}</span>{region("pool")}'
+        f'<div class="rc-row rc-pool"><span class="rc-label">{labels[0]}</span>{region("pool")}'
         f'{region("dice", "rc-count", "span", "text")}</div>'
-        f'<div class="rc-row rc-veil"><span class="rc-label">{_e(_("Veil tokens"))}</span>{region("tokens")}'
+        f'<div class="rc-row rc-veil"><span class="rc-label">{labels[1]}</span>{region("tokens")}'
         f'{region("veil", "rc-count", "span", "text")}</div>'
-        f'{_flux_shell(pid, cards, look)}<div class="rc-row rc-wizards"><span class="rc-label">{_e(_("Wizards"))}</span></div>{region("wizards")}'
+        f'{_flux_shell(pid, cards, look)}<div class="rc-row rc-wizards"><span class="rc-label">{labels[2]}</span></div>{region("wizards")}'
         "</div>"
     )
 
@@ -406,8 +410,8 @@ def _head_html(state: dict) -> str:
     players = state.get("players") or {}
     active = magic.get("active")
     if not active:
-        return (f'<div class="rc-magic-head"><span class="rc-magic-title">{_e(_("Magic"))}</span>'
-                f'{_none(N_("no magic phase yet"))}</div>')
+        return ('<div class="rc-magic-head"><span class="rc-magic-title">' + _e(_("Magic")) + "</span>"
+                + _none(N_("no magic phase yet")) + "</div>")
     name = (players.get(active) or {}).get("name") or active
     step = "casting" if magic.get("step") == "siphoned" and magic.get("cast") else magic.get("step")
     keys = [k for k, _label in PHASE_STEPS]
@@ -427,7 +431,8 @@ def _head_html(state: dict) -> str:
         drawn = (f'<span class="rc-drawn-card" data-card="{_e(card)}" '
                  f'data-miscast-modifier="{_e(magic.get("miscast_modifier", 0))}">{_e(_("Flux card"))} <b>{_e(card)}</b>'
                  f'<span class="rc-muted">{" · ".join(facts)}</span></span>')
-    return (f'<div class="rc-magic-head"><span class="rc-magic-title">{_e(_("Magic phase of {player}").format(player=name))}</span>'
+    title = _e(_("Magic phase of {player}").format(player=name))
+    return (f'<div class="rc-magic-head"><span class="rc-magic-title">{title}</span>'
             f'<span class="rc-phase-steps">{chips}</span>{drawn}</div>')
 
 
@@ -498,13 +503,15 @@ def _card_side(pid: str, player: dict, name: str, colour: str, active: bool) -> 
     flux = len(player.get("flux_left") or [])
     die = d6_svg(None, size=14, fill="#efe8ff", pip="#5b3f99", stroke="#5b3f99")
     token = token_svg(12)
+    titles = [_e(ngettext("{n} magic die", "{n} magic dice", dice).format(n=dice)),
+              _e(ngettext("{n} veil token", "{n} veil tokens", veil).format(n=veil)), _e(_("{n} Flux left").format(n=flux))]
     return (f'<div class="rc-card-side{" rc-active" if active else ""}" data-player="{_e(pid)}" '
             f'data-dice="{dice}" data-veil="{veil}" style="--pc:{colour}"><b>{_e(name)}</b>'
-            f'<span class="rc-card-count" title="{_e(ngettext("{n} magic die", "{n} magic dice", dice).format(n=dice))}">'
+            f'<span class="rc-card-count" title="{titles[0]}">'
             f'{die * min(dice, CARD_ICONS)}{dice}</span>'
-            f'<span class="rc-card-count" title="{_e(ngettext("{n} veil token", "{n} veil tokens", veil).format(n=veil))}">'
+            f'<span class="rc-card-count" title="{titles[1]}">'
             f'{token * min(veil, CARD_ICONS)}{veil}</span>'
-            f'<span class="rc-muted">{_e(_("{n} Flux left").format(n=flux))}</span></div>')
+            f'<span class="rc-muted">{titles[2]}</span></div>')
 
 
 def render_magic_card(state: dict, names: Names | None = None) -> str:
@@ -518,10 +525,11 @@ def render_magic_card(state: dict, names: Names | None = None) -> str:
     if active:
         steps = dict(PHASE_STEPS)
         step = "casting" if magic.get("step") == "siphoned" and magic.get("cast") else magic.get("step")
-        head = (f'<b>{_e(_("Magic phase of {player}").format(player=names.player(active)))}</b>'
+        title = _e(_("Magic phase of {player}").format(player=names.player(active)))
+        head = (f'<b>{title}</b>'
                 f'<span class="rc-chip rc-now">{_e(_(steps[step]) if step in steps else step or "")}</span>')
     else:
-        head = f'<b>{_e(_("Magic"))}</b><span class="rc-muted">{_e(_("no magic phase yet"))}</span>'
+        head = "<b>" + _e(_("Magic")) + '</b><span class="rc-muted">' + _e(_("no magic phase yet")) + "</span>"
     sides = "".join(_card_side(str(pid), p or {}, names.player(pid), colours.get(str(pid), "#8c8c8c"), pid == active)
                     for pid, p in players.items())
     cast = magic.get("cast")

@@ -204,7 +204,7 @@ class T9A(MagicActions, GameSystem):
                 if not (isinstance(levels, list) and len(levels) == 2
                         and all(type(v) is int and 0 <= v <= limits.STAT for v in levels)):
                     raise MalformedRecord(_("{where}.power_level must be [value with 2 dice, value with 3 dice], "
-                                            "each from 0 to {STAT}").format(where=where, STAT=limits.STAT), field=f"{where}.power_level")
+                                            "each from 0 to {most}").format(where=where, most=limits.STAT), field=f"{where}.power_level")
                 spell["power_level"] = levels
             state.spells[sid] = spell
         for where, raw in setup_items(setup, "wizards", WIZARD_FIELDS):
@@ -224,7 +224,7 @@ class T9A(MagicActions, GameSystem):
         for pid, value in (get_field(setup, "channel", dict, optional=True, default={}) or {}).items():
             if pid not in state.players or type(value) is not int or not 0 <= value <= limits.STAT:
                 raise MalformedRecord(_("setup.channel: '{pid}' must be a player with a number of tokens (0 to "
-                                        "{STAT})").format(pid=pid, STAT=limits.STAT), field="setup.channel")
+                                        "{most})").format(pid=pid, most=limits.STAT), field="setup.channel")
             state.channel[pid] = value
 
     # --- helpers ---------------------------------------------------------------------------
@@ -345,8 +345,8 @@ class T9A(MagicActions, GameSystem):
             chk.fail("R89", _("{dice} magic dice from veil tokens; at most {max_dice} per phase").format(
                                 dice=dice, max_dice=rules['max_dice']))
         if dice * rules["tokens_per_die"] > phase.veil:
-            chk.fail("R88", _("{dice} dice cost {dice2} veil tokens ({tokens_per_die} each); the pool holds {veil}").format(
-                                dice=dice, dice2=dice * rules['tokens_per_die'], tokens_per_die=rules['tokens_per_die'], veil=phase.veil))
+            chk.fail("R88", _("{dice} dice cost {cost} veil tokens ({tokens_per_die} each); the pool holds {veil}").format(
+                                dice=dice, cost=dice * rules['tokens_per_die'], tokens_per_die=rules['tokens_per_die'], veil=phase.veil))
         pool = max(phase.veil - dice * rules["tokens_per_die"], 0)
         magic = dict(state.magic_dice)
         magic[phase.active] += dice
@@ -387,8 +387,8 @@ class T9A(MagicActions, GameSystem):
                 chk.fail("R92", _("{active} already tried {sid} this phase; a spell is tried once per phase").format(
                                     active=phase.active, sid=sid))
             if spell["kind"] == "attribute" and self.on(state, "X04") and spell.get("path") not in phase.passed_paths:
-                chk.fail("X04", _("attribute {sid} follows a successful spell of its path {get}").format(
-                                    sid=sid, get=spell.get('path')))
+                chk.fail("X04", _("attribute {sid} follows a successful spell of its path {path}").format(
+                                    sid=sid, path=spell.get('path')))
             pending = phase.cast
             if pending is not None and pending.awaits_effect():
                 chk.fail("R77", _("the cast of {spell} passed and was not dispelled: its effect (step D) comes "
@@ -428,8 +428,8 @@ class T9A(MagicActions, GameSystem):
             chk.fail("X03", _("a bound spell's dice are removed from the pool unrolled; roll {roll} is not used").format(
                                 roll=event['roll']))
         if dice not in allowed:
-            chk.fail("X03", _("a bound spell uses {map} dice, not {dice}").format(
-                                map=' or '.join(map(str, allowed)), dice=dice))
+            chk.fail("X03", _("a bound spell uses {allowed} dice, not {dice}").format(
+                                allowed=' or '.join(map(str, allowed)), dice=dice))
         if version == "boosted":
             chk.fail("X03", _("a bound spell is never boosted"))
         if event.get("modifier"):
@@ -615,8 +615,8 @@ class T9A(MagicActions, GameSystem):
         if spell["kind"] != "attribute":
             chk.fail("X04", _("{spell} is not an attribute spell").format(spell=event['spell']))
         elif self.on(state, "X04") and spell.get("path") != state.spells[cast.spell].get("path"):
-            chk.fail("X04", _("attribute {spell} belongs to path {get}, not to the path of {spell2}").format(
-                                spell=event['spell'], get=spell.get('path'), spell2=cast.spell))
+            chk.fail("X04", _("attribute {spell} belongs to path {path}, not to the path of {spell2}").format(
+                                spell=event['spell'], path=spell.get('path'), spell2=cast.spell))
 
     def apply_AttributeResolved(self, state: T9AState, event: dict) -> None:
         if self.cast_of(state) is not None:

@@ -133,8 +133,9 @@ def facing_svg(facing: int, size: float = 44) -> str:
              f'<line x1="{-r * .35:.1f}" y1="0" x2="{r * .55:.1f}" y2="0" stroke="#1f4e8c" stroke-width="{size * .07:.1f}" '
              f'stroke-linecap="round"/><polygon points="{r * .8:.1f},0 {r * .38:.1f},{-r * .3:.1f} {r * .38:.1f},{r * .3:.1f}" '
              f'fill="#1f4e8c"/></g>')
+    title = _("facing {facing}").format(facing=facing % 6)
     return (f'<svg class="rc-facing" data-facing="{facing % 6}" xmlns="http://www.w3.org/2000/svg" width="{size:g}" '
-            f'height="{size:g}" viewBox="0 0 {size:g} {size:g}" role="img"><title>{e(_("facing {facing}").format(facing=facing % 6))}</title>'
+            f'height="{size:g}" viewBox="0 0 {size:g} {size:g}" role="img"><title>{e(title)}</title>'
             f'<polygon points="{corners}" fill="#f6f1e3" stroke="#7a6f5a" stroke-width="1.5"/>{arrow}</svg>')
 
 

@@ -122,8 +122,8 @@ class Tornscape(VortexRules, GameSystem):
             model = self.parse_model(state, raw, where)
             clash = self._setup_clash(state, model)
             if clash:
-                raise MalformedRecord(_("{where}: {model} at {items} overlaps {clash}").format(
-                                          where=where, model=model.id, items=show([list(h) for h in model.at]), clash=clash), field=f"{where}.at")
+                raise MalformedRecord(_("{where}: {model} at {at} overlaps {clash}").format(
+                                          where=where, model=model.id, at=show([list(h) for h in model.at]), clash=clash), field=f"{where}.at")
             state.add_model(model)
         zones = field(setup, "deployment_zones", dict, optional=True, default={})
         for pid, hexes in zones.items():
@@ -243,11 +243,11 @@ class Tornscape(VortexRules, GameSystem):
         if size != "infantry":
             for c in at:
                 if not hx.is_hexon_centre(c):
-                    raise MalformedRecord(_("field `{name}`: {c} is not a hexon centre ({size} models stand on "
-                                            "hexons)").format(name=name, c=_h(c), size=size_name(size)), field=name)
+                    raise MalformedRecord(_("field `{name}`: {hexon} is not a hexon centre ({size} models stand on "
+                                            "hexons)").format(name=name, hexon=_h(c), size=size_name(size)), field=name)
             if size == "huge" and (len(set(at)) != len(at) or not hx.hexons_connected(at)):
-                raise MalformedRecord(_("field `{name}`: the hexons {items} of a huge model must be distinct and "
-                                        "adjacent").format(name=name, items=show([list(c) for c in at])), field=name)
+                raise MalformedRecord(_("field `{name}`: the hexons {at} of a huge model must be distinct and "
+                                        "adjacent").format(name=name, at=show([list(c) for c in at])), field=name)
         board = hx.board_cells(state.width, state.height)
         for h in hx.footprint(size, at):
             if h not in board:
@@ -716,8 +716,8 @@ class Tornscape(VortexRules, GameSystem):
         model = self.parse_model(state, event["model"], "model")
         clash = self._setup_clash(state, model)
         if clash:
-            chk.fail("R66", _("{model} may not be placed on {items}: it would overlap {clash}").format(
-                                model=model.id, items=show([list(h) for h in model.at]), clash=clash))
+            chk.fail("R66", _("{model} may not be placed on {at}: it would overlap {clash}").format(
+                                model=model.id, at=show([list(h) for h in model.at]), clash=clash))
 
     def apply_ModelPlaced(self, state: TornscapeState, event: dict) -> None:
         state.add_model(self.parse_model(state, event["model"], "model"))

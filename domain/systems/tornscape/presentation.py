@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Any
 
 from domain.systems.presentation import (Names, Presentation, Taps, dice_text, head_text, ids_text, payload, pos_text,
-                                         plural, scores_text, words)
+                                         scores_text, words)
 from domain.systems.tornscape import board as bd
 from domain.systems.tornscape import hexes as hx
 from domain.systems.tornscape.state import action_name, size_name

@@ -111,8 +111,8 @@ class VortexRules:
             at = position(raw.get("at"), f"{where}.at")
             if not hx.is_hexon_centre(at) or not all(hx.on_board(h, state.width, state.height)
                                                      for h in hx.hexon_hexes(at)):
-                raise MalformedRecord(_("{where}.at: {list} is not a hexon centre on the board").format(
-                                          where=where, list=show(list(at))),
+                raise MalformedRecord(_("{where}.at: {at} is not a hexon centre on the board").format(
+                                          where=where, at=show(list(at))),
                                       field=f"{where}.at")
             facing = get_field(raw, "facing", int, optional=True, default=0)
             if not 0 <= facing <= 5:
@@ -137,8 +137,8 @@ class VortexRules:
         if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
             raise MalformedRecord(_("setup.phenomena_deck must be a list of card ids"), field="setup.phenomena_deck")
         if len(deck) != 16 or len(set(deck)) != 16:
-            chk.fail("R01", _("the ether phenomenon deck has {n_set} different cards of {n_deck}; it has exactly 16").format(
-                                n_set=len(set(deck)), n_deck=len(deck)))
+            chk.fail("R01", _("the ether phenomenon deck has {different} different cards of {n_deck}; it has exactly 16").format(
+                                different=len(set(deck)), n_deck=len(deck)))
         state.deck = list(deck)
 
     # --- helpers ---------------------------------------------------------------------------
@@ -267,9 +267,9 @@ class VortexRules:
                               "stabilised").format(vortex=vortex.id, allegiance=in_words(vortex.allegiance)))
         entering = any(c.model == model.id and c.vortex == vortex.id for c in state.draws)  # R25-R27
         if not entering and hx.footprint_distance(model.fp, vortex.hexes) > state.rules.get("explore_range", 1):
-            chk.fail("R15", _("{model} at {items} does not interact with vortex {vortex}: it is neither in it nor "
+            chk.fail("R15", _("{model} at {position} does not interact with vortex {vortex}: it is neither in it nor "
                               "within explore range").format(
-                                model=model.id, items=show([list(h) for h in model.at]), vortex=vortex.id))
+                                model=model.id, position=show([list(h) for h in model.at]), vortex=vortex.id))
         if state.activation != model.id and not any(c.model == model.id for c in state.draws):
             chk.fail("F05", _("{model} interacts with vortex {vortex} outside its own activation").format(
                                 model=model.id, vortex=vortex.id))
@@ -308,8 +308,8 @@ class VortexRules:
                                 model=model.id, vortex=vortex.id, opponent=state.opponent(model.player)))
         reach = state.rules.get("explore_range", 1)
         if hx.footprint_distance(model.fp, vortex.hexes) > reach:
-            chk.fail("R15", _("{model} at {items} is out of explore range of vortex {vortex} at {list}").format(
-                                model=model.id, items=show([list(h) for h in model.at]), vortex=vortex.id, list=show(list(vortex.at))))
+            chk.fail("R15", _("{model} at {position} is out of explore range of vortex {vortex} at {at}").format(
+                                model=model.id, position=show([list(h) for h in model.at]), vortex=vortex.id, at=show(list(vortex.at))))
         roll = self.use_roll(state, chk, event["roll"], purpose="explore", player=model.player, die="attack",
                              count=model.explore, what=_("{model}'s explore").format(model=model.id), count_rule="R16")
         successes = state.dice.successes(roll.faces)
@@ -339,8 +339,8 @@ class VortexRules:
         wanted = event.get("vortex")
         candidates = [c for c in state.draws if c.source_seq == state.draws[0].source_seq]
         if wanted is None and len({c.vortex for c in candidates}) > 1:
-            raise MalformedRecord(_("field `vortex` is needed: one event entered vortices {items}").format(
-                                      items=', '.join((c.vortex for c in candidates))), field="vortex")
+            raise MalformedRecord(_("field `vortex` is needed: one event entered vortices {vortices}").format(
+                                      vortices=', '.join((c.vortex for c in candidates))), field="vortex")
         cell = next((c for c in candidates if wanted in (None, c.vortex)), None)
         if cell is None:
             chk.fail("R23", _("no phenomenon is due for vortex {wanted}").format(wanted=wanted))
@@ -414,8 +414,8 @@ class VortexRules:
                                 turn=state.turn))
         if any(len(state.activated[pid]) < state.in_play[pid] for pid in state.players):
             waiting = [m.id for m in state.models.values() if m.id not in state.activated[m.player]]
-            chk.fail("R31", _("Phase V starts before {sorted} activated this turn").format(
-                                sorted=', '.join(sorted(waiting))))
+            chk.fail("R31", _("Phase V starts before {waiting} activated this turn").format(
+                                waiting=', '.join(sorted(waiting))))
 
     def decide_VortexMoved(self, state, event: dict, chk: Checks) -> dict:
         vortex = self.vortex(state, event, chk)
