@@ -149,10 +149,10 @@ def _die_look(state: dict, i: int, focus_index: int | None, owners: dict[int, st
 
 def _dice_look(state: dict, focus_index: int | None, names: Names, slots: int) -> Look:
     init = state.get("initiative")
+    title = ('<span class="rc-muted">' + _e(_("Action dice (roll {roll})").format(roll=init.get("roll"))) + "</span>"
+             if init else '<span class="rc-none">' + _e(_("Action dice not rolled yet")) + "</span>")
     look: Look = {("rc-action-dice", "data-roll"): str(init.get("roll")) if init else "",
-                  ("rc-dice-title", "html"): ('<span class="rc-muted">' + _e(_("Action dice (roll {roll})").format(roll=init.get("roll")))
-                                              + "</span>" if init else
-                                              '<span class="rc-none">' + _e(_("Action dice not rolled yet")) + "</span>")}
+                  ("rc-dice-title", "html"): title}
     owners = dice_owners(state)
     for i in range(slots):
         look.update(_die_look(state, i, focus_index, owners, names))
@@ -310,7 +310,8 @@ def _card_warrior(wid: str, w: dict, names: Names) -> str:
     elif exhausted:
         now = _e(_("exhausted")) + f" · {dfn} {_e(w.get('def'))}"
     else:
-        now = (_e(_("line {line}").format(line=w.get("line"))) + f" · {mvt} {_e(w.get('mvt'))} {cbt} {_e(w.get('cbt'))} "
+        now = (_e(_("line {line}").format(line=w.get("line")))
+               + f" · {mvt} {_e(w.get('mvt'))} {cbt} {_e(w.get('cbt'))} "
                f"{dfn} {_e(w.get('def'))}")
     cls = "rc-out" if out else "rc-exhausted" if exhausted else ""
     face = d6_svg(die, size=15, title=_("action die: {die}").format(die=die)) if die is not None and not out else ""
@@ -328,8 +329,9 @@ def render_initiative_card(state: dict, names: Names | None = None) -> str:
     phase = state.get("phase")
     init = state.get("initiative") or {}
     aside = set(init.get("set_aside") or [])
-    dice = "".join(f'<span class="{"rc-aside" if i in aside else ""}">{d6_svg(f, size=16, title=_("action die: {die}").format(die=f))}'
-                   "</span>" for i, f in enumerate(init.get("faces") or []))
+    dice = "".join(f'<span class="{"rc-aside" if i in aside else ""}">'
+                   + d6_svg(f, size=16, title=_("action die: {die}").format(die=f)) + "</span>"
+                   for i, f in enumerate(init.get("faces") or []))
     rows = "".join(_card_warrior(str(wid), w or {}, names) for wid, w in (state.get("warriors") or {}).items())
     no_dice = '<span class="rc-muted">' + _e(_("action dice not rolled yet")) + "</span>"
     no_rows = "<tr><td>" + _e(_("no warriors")) + "</td></tr>"

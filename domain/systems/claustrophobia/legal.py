@@ -58,7 +58,8 @@ class InitiativeActions:
             if not due:
                 return []
             return [Action({"type": "DiceRolled", "player": state.human, "purpose": "initiative", "die": "d6"},
-                           _("Action dice ({due})").format(due=due), "initiative", open={"faces": faces(D6, due)}, actor=state.human)]
+                           _("Action dice ({due})").format(due=due), "initiative", open={"faces": faces(D6, due)},
+                           actor=state.human)]
         roll = state.rolls[state.initiative_roll]
         free = [i for i in range(len(roll.faces)) if i not in state.dice_taken]
         return [Action({"type": "ActionDieAssigned", "warrior": w.id, "roll": roll.seq, "index": i},
@@ -74,7 +75,8 @@ class InitiativeActions:
                 continue
             open_lines = [n for n in sorted(w.lines) if n not in w.lost]
             if open_lines:
-                actions.append(Action({"type": "LineLost", "warrior": w.id}, _("{w} loses a line").format(w=w.id), "warriors",
+                actions.append(Action({"type": "LineLost", "warrior": w.id}, _("{w} loses a line").format(w=w.id),
+                                      "warriors",
                                       open={"line": one_of(open_lines)}))
             if w.lost:
                 actions.append(Action({"type": "LineRestored", "warrior": w.id}, _("{w} gets a line back").format(
@@ -84,5 +86,6 @@ class InitiativeActions:
                 actions += [Action({"type": "GiftUsed", "warrior": w.id, "gift": gift}, _("{w} uses {gift}").format(
                                                                                             w=w.id, gift=gift),
                                    "warriors") for line, gift in sorted(w.gifts.items()) if line == w.die]
-            actions.append(Action({"type": "WarriorRemoved", "warrior": w.id}, _("{w} is removed").format(w=w.id), "warriors"))
+            actions.append(Action({"type": "WarriorRemoved", "warrior": w.id}, _("{w} is removed").format(w=w.id),
+                                  "warriors"))
         return actions

@@ -128,15 +128,16 @@ class Claustrophobia(InitiativeActions, GameSystem):
                 number = self._line(key, f"{where}.lines")
                 if not isinstance(stats, dict) or not all(type(stats.get(s)) is int and 0 <= stats[s] <= limits.STAT
                                                           for s in STATS):
-                    raise MalformedRecord(_("{where}.lines.{key} needs mvt, cbt and def numbers from 0 to {most}").format(
-                                              where=where, key=key, most=limits.STAT),
+                    raise MalformedRecord(_("{where}.lines.{key} needs mvt, cbt and def numbers from 0 to "
+                                            "{most}").format(where=where, key=key, most=limits.STAT),
                                           field=f"{where}.lines")
                 check_keys(stats, STATS, f"{where}.lines.{key}")
                 lines[number] = {s: stats[s] for s in STATS}
             for key, gift in (get_field(raw, "gifts", dict, optional=True, default={}) or {}).items():
                 gifts[self._line(key, f"{where}.gifts")] = gift
             if wid in state.warriors:
-                raise MalformedRecord(_("{where}: warrior id '{wid}' is used twice").format(where=where, wid=wid), field=f"{where}.id")
+                raise MalformedRecord(_("{where}: warrior id '{wid}' is used twice").format(where=where, wid=wid),
+                                      field=f"{where}.id")
             state.warriors[wid] = Warrior(wid, get_field(raw, "kind", str, optional=True, default=wid), lines, gifts,
                                           sceptre=bool(raw.get("sceptre", False)))
         limit = state.rules["max_party"]["warriors"]
@@ -169,7 +170,8 @@ class Claustrophobia(InitiativeActions, GameSystem):
         warrior = state.warriors.get(event["warrior"])
         if warrior is None:
             raise MalformedRecord(_("field `warrior`: no warrior '{warrior}'{did_you_mean}").format(
-                                      warrior=event['warrior'], did_you_mean=did_you_mean(event['warrior'], state.warriors)), field="warrior")
+                                      warrior=event['warrior'],
+                                      did_you_mean=did_you_mean(event['warrior'], state.warriors)), field="warrior")
         return warrior
 
     def dice_due(self, state: ClaustrophobiaState) -> int:

@@ -51,7 +51,8 @@ class MagicActions:
     def phase_actions(self, state: GameState, phase) -> list[Action]:
         reactive = state.opponent(phase.active)
         if phase.step == "started":
-            return [Action({"type": "FluxCardDrawn"}, _("Flux card drawn by {reactive}").format(reactive=reactive), "magic", actor=reactive,
+            return [Action({"type": "FluxCardDrawn"}, _("Flux card drawn by {reactive}").format(reactive=reactive),
+                           "magic", actor=reactive,
                            open={"card": one_of(state.flux_left[phase.active])})]
         if phase.step == "flux":
             siphon = state.rules["siphon"]

@@ -214,7 +214,8 @@ def _cast_html(state: dict, context: dict, names: Names) -> str:
              f'data-miscast="{"true" if miscast else "false"}" data-step="{_e(cast.get("step"))}"')
     parts = [f'<div class="rc-cast" {attrs}>']
     casts = (_("{wizard} casts {spell} (boosted)") if version == "boosted" else _("{wizard} casts {spell}")).format(
-        wizard=f'<b>{_e(names.of("wizards", wizard))}</b>', spell=f'<b>{_e(spell.get("name") or cast.get("spell"))}</b>')
+        wizard=f'<b>{_e(names.of("wizards", wizard))}</b>',
+        spell=f'<b>{_e(spell.get("name") or cast.get("spell"))}</b>')
     title = (f'<span>{casts}</span>'
              + ('<span class="rc-muted">' + _e(_("at {target}").format(target=context["target"])) + "</span>"
                 if context.get("target") else "")
@@ -236,7 +237,8 @@ def _cast_html(state: dict, context: dict, names: Names) -> str:
     colour = OUTCOME_COLOURS[outcome]
     line.append(f'<span class="rc-verdict rc-{outcome}" style="background:{colour}">{_e(outcome_name(outcome))}</span>')
     if miscast:
-        line.append(f'<span class="rc-verdict rc-miscast" style="background:{MISCAST_COLOUR}">{_e(_("miscast"))}</span>')
+        word = _e(_("miscast"))
+        line.append(f'<span class="rc-verdict rc-miscast" style="background:{MISCAST_COLOUR}">{word}</span>')
     parts.append(f'<div class="rc-cast-line">{"".join(line)}</div>')
     if (not cast.get("passed") and value is not None and isinstance(total, int) and total >= value
             and spell.get("kind") != "bound"):
@@ -331,7 +333,8 @@ def _spell_chip(state: dict, sid, casting: bool) -> str:
         note = _("attribute")
     else:
         note = str(spell.get("casting_value")) + (f"/{spell['boosted_value']}+" if spell.get("boosted_value") else "")
-    title = f"{spell.get('name') or sid}" + (f" ({spell['path']})" if spell.get("path") else "") + f", {_(KINDS.get(kind, kind))}"
+    title = (f"{spell.get('name') or sid}" + (f" ({spell['path']})" if spell.get("path") else "")
+             + f", {_(KINDS[kind]) if kind in KINDS else kind}")
     cls = "rc-spell rc-cast-now" if casting else "rc-spell"
     return (f'<span class="{cls}" data-spell="{_e(sid)}" title="{_e(title)}">{_e(spell.get("name") or sid)} '
             f'<small>{_e(note)}</small></span>')
@@ -398,7 +401,8 @@ def _side_shell(pid: str, name: str, colour: str, look: Look, cards: list[str]) 
         f'{region("dice", "rc-count", "span", "text")}</div>'
         f'<div class="rc-row rc-veil"><span class="rc-label">{labels[1]}</span>{region("tokens")}'
         f'{region("veil", "rc-count", "span", "text")}</div>'
-        f'{_flux_shell(pid, cards, look)}<div class="rc-row rc-wizards"><span class="rc-label">{labels[2]}</span></div>{region("wizards")}'
+        f'{_flux_shell(pid, cards, look)}<div class="rc-row rc-wizards"><span class="rc-label">{labels[2]}</span>'
+        f'</div>{region("wizards")}'
         "</div>"
     )
 
@@ -428,8 +432,9 @@ def _head_html(state: dict) -> str:
             facts.append(_e(_("{dice} magic dice").format(dice=data.get("magic_dice"))))
             facts.append(_e(_("{tokens} veil tokens").format(tokens=data.get("veil_tokens"))))
         facts.append(_e(_("miscast {modifier}").format(modifier=_signed(magic.get("miscast_modifier", 0)))))
+        flux = _e(_("Flux card"))
         drawn = (f'<span class="rc-drawn-card" data-card="{_e(card)}" '
-                 f'data-miscast-modifier="{_e(magic.get("miscast_modifier", 0))}">{_e(_("Flux card"))} <b>{_e(card)}</b>'
+                 f'data-miscast-modifier="{_e(magic.get("miscast_modifier", 0))}">{flux} <b>{_e(card)}</b>'
                  f'<span class="rc-muted">{" · ".join(facts)}</span></span>')
     title = _e(_("Magic phase of {player}").format(player=name))
     return (f'<div class="rc-magic-head"><span class="rc-magic-title">{title}</span>'
@@ -504,7 +509,8 @@ def _card_side(pid: str, player: dict, name: str, colour: str, active: bool) -> 
     die = d6_svg(None, size=14, fill="#efe8ff", pip="#5b3f99", stroke="#5b3f99")
     token = token_svg(12)
     titles = [_e(ngettext("{n} magic die", "{n} magic dice", dice).format(n=dice)),
-              _e(ngettext("{n} veil token", "{n} veil tokens", veil).format(n=veil)), _e(_("{n} Flux left").format(n=flux))]
+              _e(ngettext("{n} veil token", "{n} veil tokens", veil).format(n=veil)),
+              _e(_("{n} Flux left").format(n=flux))]
     return (f'<div class="rc-card-side{" rc-active" if active else ""}" data-player="{_e(pid)}" '
             f'data-dice="{dice}" data-veil="{veil}" style="--pc:{colour}"><b>{_e(name)}</b>'
             f'<span class="rc-card-count" title="{titles[0]}">'

@@ -204,7 +204,8 @@ class T9A(MagicActions, GameSystem):
                 if not (isinstance(levels, list) and len(levels) == 2
                         and all(type(v) is int and 0 <= v <= limits.STAT for v in levels)):
                     raise MalformedRecord(_("{where}.power_level must be [value with 2 dice, value with 3 dice], "
-                                            "each from 0 to {most}").format(where=where, most=limits.STAT), field=f"{where}.power_level")
+                                            "each from 0 to {most}").format(where=where, most=limits.STAT),
+                                            field=f"{where}.power_level")
                 spell["power_level"] = levels
             state.spells[sid] = spell
         for where, raw in setup_items(setup, "wizards", WIZARD_FIELDS):
@@ -249,7 +250,8 @@ class T9A(MagicActions, GameSystem):
         return phase
 
     def wizard(self, state: T9AState, event: dict, name: str = "wizard") -> dict:
-        return _in_setup(state.wizards, event, name, _("field `{name}`: no wizard '{value}' in the setup{did_you_mean}"))
+        return _in_setup(state.wizards, event, name,
+                         _("field `{name}`: no wizard '{value}' in the setup{did_you_mean}"))
 
     def spell(self, state: T9AState, event: dict, name: str = "spell") -> dict:
         return _in_setup(state.spells, event, name, _("field `{name}`: no spell '{value}' in the setup{did_you_mean}"))
@@ -315,7 +317,8 @@ class T9A(MagicActions, GameSystem):
                                     opponent=state.opponent(phase.active), active=phase.active, drawer=drawer))
         if phase is not None and card not in state.flux_left[phase.active]:
             chk.fail("R83", _("{active}'s Flux card {card} was already used this game (left: {flux_left})").format(
-                                active=phase.active, card=card, flux_left=', '.join(state.flux_left[phase.active]) or _("none")))
+                                active=phase.active, card=card,
+                                flux_left=', '.join(state.flux_left[phase.active]) or _("none")))
         return {"magic_dice": data["magic_dice"], "veil_tokens": data["veil_tokens"],
                 "miscast_modifier": data.get("miscast_modifier", 0)}
 
@@ -345,8 +348,10 @@ class T9A(MagicActions, GameSystem):
             chk.fail("R89", _("{dice} magic dice from veil tokens; at most {max_dice} per phase").format(
                                 dice=dice, max_dice=rules['max_dice']))
         if dice * rules["tokens_per_die"] > phase.veil:
-            chk.fail("R88", _("{dice} dice cost {cost} veil tokens ({tokens_per_die} each); the pool holds {veil}").format(
-                                dice=dice, cost=dice * rules['tokens_per_die'], tokens_per_die=rules['tokens_per_die'], veil=phase.veil))
+            chk.fail("R88",
+                     _("{dice} dice cost {cost} veil tokens ({tokens_per_die} each); the pool holds {veil}").format(
+                                dice=dice, cost=dice * rules['tokens_per_die'], tokens_per_die=rules['tokens_per_die'],
+                                veil=phase.veil))
         pool = max(phase.veil - dice * rules["tokens_per_die"], 0)
         magic = dict(state.magic_dice)
         magic[phase.active] += dice
@@ -425,7 +430,8 @@ class T9A(MagicActions, GameSystem):
                chk: Checks) -> dict:
         allowed = state.rules["bound_spells"]["dice"]
         if event.get("roll") is not None:
-            chk.fail("X03", _("a bound spell's dice are removed from the pool unrolled; roll {roll} is not used").format(
+            chk.fail("X03",
+                     _("a bound spell's dice are removed from the pool unrolled; roll {roll} is not used").format(
                                 roll=event['roll']))
         if dice not in allowed:
             chk.fail("X03", _("a bound spell uses {allowed} dice, not {dice}").format(
@@ -520,7 +526,8 @@ class T9A(MagicActions, GameSystem):
             chk.fail("R95", _("{dice} dice but {reactive}'s pool holds {magic_dice}").format(
                                 dice=dice, reactive=reactive, magic_dice=state.magic_dice[reactive]))
         roll = self.use_roll(state, chk, event["roll"], purpose="dispel", player=reactive, die="d6", count=dice,
-                             what=_("{wizard}'s dispel").format(wizard=event['wizard']), count_rule="X07" if x07 else "F03",
+                             what=_("{wizard}'s dispel").format(wizard=event['wizard']),
+                             count_rule="X07" if x07 else "F03",
                              player_rule="X07" if x07 else "F03")
         faces = [int(f) for f in roll.faces]
         total = sum(faces)

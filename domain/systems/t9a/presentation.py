@@ -49,7 +49,8 @@ def _dispel(pr, p: dict, rolls, names: Names) -> str:
 
 
 def _count_veil(n) -> str:
-    return ngettext("{n} veil token", "{n} veil tokens", n).format(n=n) if isinstance(n, int) else plural(n, "veil token")
+    return ngettext("{n} veil token", "{n} veil tokens", n).format(n=n) if isinstance(n, int) else plural(n,
+                                                                                                          "veil token")
 
 
 SUMMARIES = {

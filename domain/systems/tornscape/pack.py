@@ -123,12 +123,14 @@ class Tornscape(VortexRules, GameSystem):
             clash = self._setup_clash(state, model)
             if clash:
                 raise MalformedRecord(_("{where}: {model} at {at} overlaps {clash}").format(
-                                          where=where, model=model.id, at=show([list(h) for h in model.at]), clash=clash), field=f"{where}.at")
+                                          where=where, model=model.id, at=show([list(h) for h in model.at]),
+                                          clash=clash), field=f"{where}.at")
             state.add_model(model)
         zones = field(setup, "deployment_zones", dict, optional=True, default={})
         for pid, hexes in zones.items():
             if pid not in state.players:
-                raise MalformedRecord(_("setup.deployment_zones: unknown player '{pid}'").format(pid=pid), field="setup.deployment_zones")
+                raise MalformedRecord(_("setup.deployment_zones: unknown player '{pid}'").format(pid=pid),
+                                      field="setup.deployment_zones")
             state.zones[pid] = {position(h, f"setup.deployment_zones.{pid}") for h in hexes}
         for model in state.models.values():
             self._check_deployment(state, model, chk)
@@ -138,7 +140,8 @@ class Tornscape(VortexRules, GameSystem):
         tid = field(raw, "id", str)
         kind = one_of_field(raw, "kind", TERRAIN_KINDS, where)
         if tid in state.terrain:
-            raise MalformedRecord(_("{where}: terrain id '{tid}' is used twice").format(where=where, tid=tid), field=f"{where}.id")
+            raise MalformedRecord(_("{where}: terrain id '{tid}' is used twice").format(where=where, tid=tid),
+                                  field=f"{where}.id")
         cells = [self.on_board(state, position(h, f"{where}.hexes"), f"{where}.hexes") for h in field(raw, "hexes", list)]
         state.terrain[tid] = {"kind": kind, "hexes": cells}
         if kind == "solid":
@@ -150,7 +153,8 @@ class Tornscape(VortexRules, GameSystem):
         kind = one_of_field(raw, "kind", MARKER_KINDS, where)
         at = self.on_board(state, position(raw.get("at"), f"{where}.at"), f"{where}.at")
         if mid in state.markers or at in state.marker_at:
-            raise MalformedRecord(_("{where}: marker '{mid}' repeats an id or a hex").format(where=where, mid=mid), field=f"{where}.id")
+            raise MalformedRecord(_("{where}: marker '{mid}' repeats an id or a hex").format(where=where, mid=mid),
+                                  field=f"{where}.id")
         state.markers[mid] = Marker(mid, kind, at)
         state.marker_at[at] = mid
 
@@ -158,7 +162,8 @@ class Tornscape(VortexRules, GameSystem):
         setup_object(raw, MODEL_FIELDS, where)
         mid = field(raw, "id", str)
         if mid in state.models:
-            raise MalformedRecord(_("{where}: model id '{mid}' is used twice").format(where=where, mid=mid), field=f"{where}.id")
+            raise MalformedRecord(_("{where}: model id '{mid}' is used twice").format(where=where, mid=mid),
+                                  field=f"{where}.id")
         player = player_field(raw, where, state.players)
         size = one_of_field(raw, "size", SIZES, where)
         at = self.position_of(state, size, field(raw, "at", list), f"{where}.at")
@@ -232,7 +237,8 @@ class Tornscape(VortexRules, GameSystem):
                         return [centre]
         if size == "huge":
             if not isinstance(value, list) or len(value) < 2:
-                raise MalformedRecord(_("field `{name}`: a huge model stands on a list of two or more hexon centres").format(
+                raise MalformedRecord(_("field `{name}`: a huge model stands on a list of two or more hexon "
+                                        "centres").format(
                                           name=name),
                                       field=name)
             at = [position(v, name) for v in value]
@@ -390,8 +396,10 @@ class Tornscape(VortexRules, GameSystem):
         path = [self.position_of(state, size, p, "path") for p in raw_path]
         if action in MOVE_ACTIONS:
             if state.activation != model.id:
-                chk.fail("F05", _("{model} makes a {action} action outside its own activation (open: {activation})").format(
-                                    model=model.id, action=action_name(action), activation=state.activation or _("none")))
+                chk.fail("F05",
+                         _("{model} makes a {action} action outside its own activation (open: {activation})").format(
+                                    model=model.id, action=action_name(action),
+                                    activation=state.activation or _("none")))
             if action in state.actions_used:
                 chk.fail("R41", _("{model} already made a {action} action in this activation").format(
                                     model=model.id, action=action_name(action)))
@@ -405,9 +413,10 @@ class Tornscape(VortexRules, GameSystem):
         step_is_adjacent = hx.step_is_adjacent
         for after in path:
             if not step_is_adjacent(size, before, after):
-                chk.fail("R42", (_("{model} jumps from {start} to {end}; each step moves one hex") if model.size == "infantry" else
-                                 _("{model} jumps from {start} to {end}; each step moves one hexon")).format(
-                                    model=model.id, start=show([list(h) for h in before]), end=show([list(h) for h in after])))
+                text = (_("{model} jumps from {start} to {end}; each step moves one hex") if model.size == "infantry"
+                        else _("{model} jumps from {start} to {end}; each step moves one hexon"))
+                chk.fail("R42", text.format(model=model.id, start=show([list(h) for h in before]),
+                                            end=show([list(h) for h in after])))
             before = after
 
         free_attacks: list[str] = []
@@ -450,10 +459,12 @@ class Tornscape(VortexRules, GameSystem):
                 chk.fail(rule, _("{size} {model} may not pass through {fp}, occupied by enemy model {other}").format(
                                    size=size_name(model.size), model=model.id, fp=_meet(fp, other), other=other.id))
             elif model.size == "large" and other.size != "infantry":
-                chk.fail("R47", _("large {model} may not pass through {fp}, occupied by allied {size} model {other}").format(
+                chk.fail("R47",
+                         _("large {model} may not pass through {fp}, occupied by allied {size} model {other}").format(
                                     model=model.id, fp=_meet(fp, other), size=size_name(other.size), other=other.id))
             elif model.size == "huge" and other.size != "infantry":
-                chk.fail("R51", _("huge {model} may pass only allied infantry, not {size} model {other} at {fp}").format(
+                chk.fail("R51",
+                         _("huge {model} may pass only allied infantry, not {size} model {other} at {fp}").format(
                                     model=model.id, size=size_name(other.size), other=other.id, fp=_meet(fp, other)))
         self._solid_terrain(state, model, fp, destroyed, chk, ending=False)
 
@@ -665,7 +676,8 @@ class Tornscape(VortexRules, GameSystem):
     def decide_MarkerEjected(self, state: TornscapeState, event: dict, chk: Checks) -> None:
         marker = state.markers.get(event["marker"])
         if marker is None:
-            raise MalformedRecord(_("field `marker`: no marker '{marker}' on the board").format(marker=event['marker']), field="marker")
+            raise MalformedRecord(_("field `marker`: no marker '{marker}' on the board").format(marker=event["marker"]),
+                                  field="marker")
         to = self.on_board(state, position(event["to"], "to"), "to")
         pending = self._pending(state, "marker", marker.id, chk)
         if pending is None:
@@ -694,7 +706,8 @@ class Tornscape(VortexRules, GameSystem):
                                 marker=event['marker'], taken=state.taken[event['marker']], model=model.id))
             return
         if marker is None:
-            raise MalformedRecord(_("field `marker`: no marker '{marker}' on the board").format(marker=event['marker']), field="marker")
+            raise MalformedRecord(_("field `marker`: no marker '{marker}' on the board").format(marker=event["marker"]),
+                                  field="marker")
         if hx.footprint_distance(model.fp, frozenset([marker.at])) > 1:
             chk.fail("F06", _("{model} is not next to marker {marker} at {at}").format(
                                 model=model.id, marker=marker.id, at=_h(marker.at)))

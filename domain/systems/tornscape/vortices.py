@@ -116,10 +116,12 @@ class VortexRules:
                                       field=f"{where}.at")
             facing = get_field(raw, "facing", int, optional=True, default=0)
             if not 0 <= facing <= 5:
-                raise MalformedRecord(_("{where}.facing must be a direction 0-5").format(where=where), field=f"{where}.facing")
+                raise MalformedRecord(_("{where}.facing must be a direction 0-5").format(where=where),
+                                      field=f"{where}.facing")
             ether = bounded(raw, "ether", 0, limits.COUNT, where=where)
             if ether < 1:
-                chk.fail("R02", _("vortex {vid} starts with {ether} ether; a scenario gives each vortex a supply").format(
+                chk.fail("R02",
+                         _("vortex {vid} starts with {ether} ether; a scenario gives each vortex a supply").format(
                                     vid=vid, ether=ether))
             if raw.get("allegiance") is not None:
                 chk.fail("R05", _("vortex {vid} starts aligned to {allegiance}; every vortex starts unaligned").format(
@@ -137,7 +139,8 @@ class VortexRules:
         if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
             raise MalformedRecord(_("setup.phenomena_deck must be a list of card ids"), field="setup.phenomena_deck")
         if len(deck) != 16 or len(set(deck)) != 16:
-            chk.fail("R01", _("the ether phenomenon deck has {different} different cards of {n_deck}; it has exactly 16").format(
+            chk.fail("R01", _("the ether phenomenon deck has {different} different cards of {n_deck}; it has "
+                              "exactly 16").format(
                                 different=len(set(deck)), n_deck=len(deck)))
         state.deck = list(deck)
 
@@ -146,7 +149,8 @@ class VortexRules:
         vortex = state.vortices.get(event[name])
         if vortex is None:
             raise MalformedRecord(_("field `{name}`: no vortex '{vortex}' in this game{did_you_mean}").format(
-                                      name=name, vortex=event[name], did_you_mean=did_you_mean(event[name], state.vortices)), field=name)
+                                      name=name, vortex=event[name],
+                                      did_you_mean=did_you_mean(event[name], state.vortices)), field=name)
         if vortex.removed:
             chk.fail("R03", _("vortex {vortex} was removed when its ether ran out; nothing may use it").format(
                                 vortex=vortex.id))
@@ -278,10 +282,10 @@ class VortexRules:
                                 activation=state.activation) if state.activation else
                      _("a stabilisation roll was already made in this activation"))
         opponent = state.opponent(model.player)
+        what = _("the stabilisation of {vortex} (by {opponent}, the opponent of {model}'s player)").format(
+            vortex=vortex.id, opponent=opponent, model=model.id)
         roll = self.use_roll(state, chk, event["roll"], purpose="stabilisation", player=opponent, die="attack",
-                             count=1, what=_("the stabilisation of {vortex} (by {opponent}, the opponent of "
-                                             "{model}'s player)").format(
-                                               vortex=vortex.id, opponent=opponent, model=model.id), count_rule="R10", player_rule="R10")
+                             count=1, what=what, count_rule="R10", player_rule="R10")
         domain = self.domain_of(state, model, chk)
         face = roll.faces[0] if roll.faces else None
         if domain is None:
@@ -309,7 +313,8 @@ class VortexRules:
         reach = state.rules.get("explore_range", 1)
         if hx.footprint_distance(model.fp, vortex.hexes) > reach:
             chk.fail("R15", _("{model} at {position} is out of explore range of vortex {vortex} at {at}").format(
-                                model=model.id, position=show([list(h) for h in model.at]), vortex=vortex.id, at=show(list(vortex.at))))
+                                model=model.id, position=show([list(h) for h in model.at]), vortex=vortex.id,
+                                at=show(list(vortex.at))))
         roll = self.use_roll(state, chk, event["roll"], purpose="explore", player=model.player, die="attack",
                              count=model.explore, what=_("{model}'s explore").format(model=model.id), count_rule="R16")
         successes = state.dice.successes(roll.faces)
@@ -361,7 +366,8 @@ class VortexRules:
         if index < len(polarities) and event["effect"] != polarities[index]:
             chk.fail("R23", _("card {index} of {n_polarities} for a {rel} vortex on {trigger} plays its "
                               "{polarities} effect, not {effect}").format(
-                                index=index + 1, n_polarities=len(polarities), rel=in_words(rel), trigger=in_words(cell.trigger),
+                                index=index + 1, n_polarities=len(polarities), rel=in_words(rel),
+                                trigger=in_words(cell.trigger),
                                 polarities=in_words(polarities[index]), effect=in_words(event['effect'])))
         return {"vortex": cell.vortex, "model": cell.model, "relation": rel, "trigger": cell.trigger,
                 "shuffled": index + 1 >= len(polarities)}
@@ -425,9 +431,10 @@ class VortexRules:
             chk.fail("R33", _("vortex {vortex} was already moved in this Phase V").format(vortex=vortex.id))
         first = state.finished[0] if state.finished else next(iter(state.players))
         mover = first if len(state.vortices_moved) % 2 == 0 else state.opponent(first)
-        roll = self.use_roll(state, chk, event["roll"], purpose="vortex_move", player=mover, die="attack",
-                             count=2, what=_("the movement of vortex {vortex} ({first} finished activating first, "
-                                             "then players alternate)").format(vortex=vortex.id, first=first), count_rule="R34", player_rule="R32")
+        what = _("the movement of vortex {vortex} ({first} finished activating first, then players alternate)").format(
+            vortex=vortex.id, first=first)
+        roll = self.use_roll(state, chk, event["roll"], purpose="vortex_move", player=mover, die="attack", count=2,
+                             what=what, count_rule="R34", player_rule="R32")
         facing = event.get("facing")
         if facing is not None and not 0 <= facing <= 5:
             raise MalformedRecord(_("field `facing` must be a direction 0-5"), field="facing")
