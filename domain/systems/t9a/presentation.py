@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.systems.presentation import Names, Presentation, add_roll, dice_text, head_text, plural, signed
 from domain.systems.t9a import magic
 from domain.systems.t9a.magic import miscast_words
-from i18n import _, ngettext
+from i18n import N_, _, ngettext
 
 
 def _flux(pr, p: dict, rolls, names: Names) -> str:
@@ -97,8 +97,13 @@ def magic_text(state: dict, names: Names) -> str:
 class T9APresentation(Presentation):
     SUMMARIES = SUMMARIES
     NAMED = {"spells": "spells", "wizards": "wizards"}
-    NOUNS = {"wizards": "Wizard"}
+    NOUNS = {"wizards": N_("Wizard")}  # translated where a thing is named (thing_name)
     CSS = magic.CSS
+
+    def thing_name(self, kind: str, thing: dict) -> str:
+        """A wizard without a name is called by its kind ("Wizard 2"), in the language spoken."""
+        name = super().thing_name(kind, thing)
+        return _(name) if not thing.get("name") and name == self.NOUNS.get(kind) else name
 
     def picture(self, state: dict, event: dict | None = None, before: dict | None = None,
                 events: list[dict] | None = None, names: Names | None = None, mark: dict | None = None) -> str:

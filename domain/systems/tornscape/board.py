@@ -28,6 +28,7 @@ from domain.systems.presentation import Names, e, status_html
 from domain.systems.scene import FrameLog, Look, Scene, look_attrs, moments
 from domain.systems.tornscape import hexes as hx
 from domain.systems.tornscape.state import size_name
+from domain.systems.tornscape.vortices import in_words
 from i18n import N_, _, current
 
 HEX_SIZE = 16.0
@@ -113,6 +114,13 @@ def model_look(mid: str, m: dict | None, size: float) -> Look:
     return look
 
 
+def vortex_title(allegiance: str | None, ether, removed: bool) -> str:
+    """A vortex's tooltip: ``vortex · creation · ether 2`` (`` · removed``), in the language spoken."""
+    text = _("vortex · {allegiance} · ether {ether}").format(
+        allegiance=in_words(allegiance) if allegiance else _("unaligned"), ether=ether)
+    return text + (" · " + _("removed") if removed else "")
+
+
 def terrain_name(kind: str) -> str:
     """A terrain kind in the language spoken (``burning_ground`` -> Burning ground; an unknown kind in words)."""
     return _(TERRAIN_LABELS[kind]) if kind in TERRAIN_LABELS else kind.replace("_", " ")
@@ -164,8 +172,7 @@ def vortex_look(vid: str, v: dict | None, size: float) -> Look:
         (f"{gid}-symbol", "text"): ALLEGIANCE_SYMBOLS.get(allegiance, str(allegiance)[:2].upper()) if allegiance else "",
         (f"{gid}-ether", "text"): "" if ether is None else str(ether),
         (f"{gid}-ether-disc", "display"): None if ether is not None else "none",
-        (f"{gid}-title", "text"): (f"vortex · {allegiance or 'unaligned'} · ether {ether}"
-                                   + (" · removed" if removed else "")),
+        (f"{gid}-title", "text"): vortex_title(allegiance, ether, removed),
     }
 
 

@@ -247,7 +247,8 @@ class TornscapePresentation(Presentation):
         if kind == "terrain" and not thing.get("name") and thing.get("kind"):
             kind = str(thing["kind"])
             return _(TERRAIN_NAMES[kind]) if kind in TERRAIN_NAMES else bd.terrain_name(kind).capitalize()
-        return super().thing_name(kind, thing)
+        name = super().thing_name(kind, thing)
+        return _(name) if not thing.get("name") and name == self.NOUNS.get(kind) else name  # "Vortex", translated
 
     def details(self, event: dict | None, names: Names | None = None) -> str | None:
         """The card of a PhenomenonDrawn: its name, effect, relation and trigger."""
