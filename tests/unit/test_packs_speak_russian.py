@@ -109,3 +109,12 @@ def test_a_summary_and_an_action_label_read_russian_too(russian) -> None:
         .startswith("a Бег → [4,2] (2 шага)")
     assert system_for("claustrophobia").presentation.summary(
         {"type": "LineLost", "seq": 4, "warrior": "blade", "line": 2}).endswith("теряет Линию 2")
+
+
+@pytest.mark.parametrize(("system", "lines", "rule", "english", "russian_text"), CASES, ids=[c[0] for c in CASES])
+def test_a_lenient_record_keeps_the_violation_in_english(app: Rollcall, russian, system, lines, rule, english,
+                                                         russian_text) -> None:
+    made = lines()
+    imported = app.import_record(made, FILE, lenient=True)
+    kept = [v for line in app.stored_lines(imported.game) for v in line.get("violations", [])]
+    assert {"rule": rule, "message": english} in kept

@@ -10,7 +10,7 @@ from domain.errors import MalformedRecord, RollcallError
 from domain.record import bounded, did_you_mean, field as get_field, position, setup_items, show, unknown_value
 from domain.systems.state import Checks
 from domain.systems.tornscape import hexes as hx
-from i18n import N_, _
+from i18n import N_, SOURCE, Translated, _, current, english
 
 DOMAINS = ("creation", "destruction", "life", "death")
 HOSTILE = {"creation": "destruction", "destruction": "creation", "life": "death", "death": "life"}  # R06, R07
@@ -29,6 +29,13 @@ RESOLVING = frozenset({"ModelEjected", "MarkerEjected", "DiceRolled", "DieReroll
 def in_words(value) -> str:
     """A domain, trigger, relation or card effect in the language spoken (any other value as it is)."""
     return _(WORDS[value]) if value in WORDS else str(value)
+
+
+def listed_in_words(values) -> str:
+    """Values in words, separated by commas; a translation keeps its English (what a lenient record stores)."""
+    shown = [in_words(v) for v in values]
+    text = ", ".join(shown)
+    return text if current() == SOURCE else Translated(text, ", ".join(map(english, shown)))
 
 
 def relation(vortex_domain: str | None, model_domain: str | None) -> str:
@@ -167,7 +174,7 @@ class VortexRules:
         if chosen is None and chk is not None:
             chk.fail("R09", _("{model} has domains {domains} and must choose one (DomainChosen) at its first "
                               "vortex interaction of the activation").format(
-                                model=model.id, domains=', '.join(model.domains)))
+                                model=model.id, domains=listed_in_words(model.domains)))
         return chosen
 
     def domain_due(self, state, model) -> bool:
@@ -251,7 +258,7 @@ class VortexRules:
             raise unknown_value("domain", event["domain"], DOMAINS)
         if event["domain"] not in model.domains:
             chk.fail("R09", _("{model} is devoted to {domains}, not {domain}").format(
-                                model=model.id, domains=', '.join(map(in_words, model.domains)) or _("no domain"),
+                                model=model.id, domains=listed_in_words(model.domains) or _("no domain"),
                                 domain=in_words(event['domain'])))
         chosen = state.chosen.get(model.id)
         if chosen is not None and chosen != event["domain"]:
