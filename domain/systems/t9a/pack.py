@@ -20,7 +20,7 @@ from domain.systems.pack import GameSystem
 from domain.systems.t9a.presentation import T9APresentation
 from domain.systems.state import Checks, GameState
 from domain.systems.t9a.legal import MagicActions
-from i18n import _
+from i18n import SOURCE, Translated, _, current
 
 KINDS = ("normal", "bound", "attribute", "replicable")
 SETUP_FIELDS = ("spells", "wizards", "channel")
@@ -148,6 +148,15 @@ def miscast_effect(table: dict, value: int) -> str:
     keys = sorted(int(k) for k in table if not k.startswith("_"))
     value = min(max(value, keys[0]), keys[-1])
     return table[str(value)]
+
+
+def either(values) -> str:
+    """``2 or 3`` in the language spoken (keeping its English, which a lenient record stores)."""
+    text = " or ".join(map(str, values))
+    if current() == SOURCE:
+        return text
+    word = _("or")
+    return Translated(f" {word} ".join(map(str, values)), text)
 
 
 def _in_setup(things: dict, event: dict, name: str, missing: str) -> dict:
@@ -434,8 +443,8 @@ class T9A(MagicActions, GameSystem):
                      _("a bound spell's dice are removed from the pool unrolled; roll {roll} is not used").format(
                                 roll=event['roll']))
         if dice not in allowed:
-            chk.fail("X03", _("a bound spell uses {allowed} dice, not {dice}").format(
-                                allowed=' or '.join(map(str, allowed)), dice=dice))
+            chk.fail("X03", _("a bound spell uses {allowed} dice, not {dice}").format(allowed=either(allowed),
+                                                                                         dice=dice))
         if version == "boosted":
             chk.fail("X03", _("a bound spell is never boosted"))
         if event.get("modifier"):
