@@ -63,7 +63,8 @@ class InitiativeActions:
         roll = state.rolls[state.initiative_roll]
         free = [i for i in range(len(roll.faces)) if i not in state.dice_taken]
         return [Action({"type": "ActionDieAssigned", "warrior": w.id, "roll": roll.seq, "index": i},
-                       _("{w} takes the {face}").format(w=w.id, face=roll.faces[i]), "initiative", actor=state.human)
+                       _("{warrior} takes the {face}").format(warrior=w.id, face=roll.faces[i]), "initiative",
+                       actor=state.human)
                 for w in state.warriors.values() if w.in_play and w.die is None for i in free]
 
     def warrior_actions(self, state: GameState) -> list[Action]:
@@ -75,17 +76,17 @@ class InitiativeActions:
                 continue
             open_lines = [n for n in sorted(w.lines) if n not in w.lost]
             if open_lines:
-                actions.append(Action({"type": "LineLost", "warrior": w.id}, _("{w} loses a line").format(w=w.id),
-                                      "warriors",
+                actions.append(Action({"type": "LineLost", "warrior": w.id},
+                                      _("{warrior} loses a line").format(warrior=w.id), "warriors",
                                       open={"line": one_of(open_lines)}))
             if w.lost:
-                actions.append(Action({"type": "LineRestored", "warrior": w.id}, _("{w} gets a line back").format(
-                                                                                     w=w.id),
-                                      "warriors", open={"line": one_of(sorted(w.lost))}))
+                actions.append(Action({"type": "LineRestored", "warrior": w.id},
+                                      _("{warrior} gets a line back").format(warrior=w.id), "warriors",
+                                      open={"line": one_of(sorted(w.lost))}))
             if w.die is not None and not w.exhausted:
-                actions += [Action({"type": "GiftUsed", "warrior": w.id, "gift": gift}, _("{w} uses {gift}").format(
-                                                                                            w=w.id, gift=gift),
-                                   "warriors") for line, gift in sorted(w.gifts.items()) if line == w.die]
-            actions.append(Action({"type": "WarriorRemoved", "warrior": w.id}, _("{w} is removed").format(w=w.id),
-                                  "warriors"))
+                actions += [Action({"type": "GiftUsed", "warrior": w.id, "gift": gift},
+                                   _("{warrior} uses {gift}").format(warrior=w.id, gift=gift), "warriors")
+                            for line, gift in sorted(w.gifts.items()) if line == w.die]
+            actions.append(Action({"type": "WarriorRemoved", "warrior": w.id},
+                                  _("{warrior} is removed").format(warrior=w.id), "warriors"))
         return actions
