@@ -18,15 +18,16 @@ from __future__ import annotations
 from domain.systems.dice_svg import d6_svg
 from domain.systems.presentation import Names, e, payload
 from domain.systems.scene import Look, look_attrs
+from i18n import N_, _
 
 __all__ = ["render_initiative", "render_initiative_card", "dice_owners", "initiative_look", "initiative_shell"]
 
 LINES = tuple(str(n) for n in range(1, 7))
-STATS = (("mvt", "MVT"), ("cbt", "CBT"), ("def", "DEF"))
+STATS = (("mvt", N_("MVT")), ("cbt", N_("CBT")), ("def", N_("DEF")))  # labels translated where shown
+# the phase a person reads (the record's phase name stays as it is)
+PHASES = {"initiative": N_("initiative phase"), "action": N_("action phase")}
 COLS = ('<colgroup><col class="rc-c-line"/><col class="rc-c-die"/><col class="rc-c-stat"/><col class="rc-c-stat"/>'
         '<col class="rc-c-stat"/><col class="rc-c-gift"/></colgroup>')
-NO_WARRIORS = '<span class="rc-none">no warriors</span>'
-NO_DICE = '<span class="rc-muted">action dice not rolled yet</span>'
 WARRIOR_EVENTS = ("ActionDieAssigned", "LineLost", "LineRestored", "GiftUsed", "WarriorRemoved")
 
 CSS = """
@@ -81,6 +82,13 @@ def _words(value) -> str:
     return str(value).replace("_", " ")
 
 
+def phase_name(phase) -> str:
+    """The phase in the language spoken (``setup`` before any)."""
+    if not phase:
+        return _("setup")
+    return _(PHASES[phase]) if phase in PHASES else _("{phase} phase").format(phase=_words(phase))
+
+
 def _badge(text: str, colour: str, cls: str) -> str:
     return f'<span class="rc-badge {cls}" style="background:{colour}">{_e(text)}</span>'
 
@@ -128,21 +136,23 @@ def _die_look(state: dict, i: int, focus_index: int | None, owners: dict[int, st
     if i in set(init.get("taken") or []):
         status, note, cls = "taken", f"→ {names.of('warriors', owners.get(i, '?'))}", ""
     elif i in set(init.get("set_aside") or []) and not during:
-        status, note, cls = "set-aside", "set aside", " rc-aside"
+        status, note, cls = "set-aside", _("set aside"), " rc-aside"
     else:
-        status, note, cls = "free", "to give", ""
+        status, note, cls = "free", _("to give"), ""
     if focus_index == i:
         cls += " rc-focus"
+    title = _("die {n}: {face}").format(n=i + 1, face=face)
     return {(did, "class"): f"rc-action-die{cls}", (did, "data-status"): status, (did, "data-face"): str(face),
-            (did, "html"): f'{d6_svg(face, size=26, title=f"die {i + 1}: {face}")}<span class="rc-die-note">'
+            (did, "html"): f'{d6_svg(face, size=26, title=title)}<span class="rc-die-note">'
                            f"{_e(note)}</span>"}
 
 
 def _dice_look(state: dict, focus_index: int | None, names: Names, slots: int) -> Look:
     init = state.get("initiative")
+    title = ('<span class="rc-muted">' + _e(_("Action dice (roll {roll})").format(roll=init.get("roll"))) + "</span>"
+             if init else '<span class="rc-none">' + _e(_("Action dice not rolled yet")) + "</span>")
     look: Look = {("rc-action-dice", "data-roll"): str(init.get("roll")) if init else "",
-                  ("rc-dice-title", "html"): (f'<span class="rc-muted">Action dice (roll {_e(init.get("roll"))})</span>'
-                                              if init else '<span class="rc-none">Action dice not rolled yet</span>')}
+                  ("rc-dice-title", "html"): title}
     owners = dice_owners(state)
     for i in range(slots):
         look.update(_die_look(state, i, focus_index, owners, names))
@@ -151,7 +161,7 @@ def _dice_look(state: dict, focus_index: int | None, names: Names, slots: int) -
 
 def _line_look(wid: str, w: dict, n: str, focus_line: str | None) -> Look:
     line = (w.get("lines") or {}).get(n) or {}
-    has_stats = any(line.get(k) is not None for k, _ in STATS)
+    has_stats = any(line.get(k) is not None for k, _label in STATS)
     status = "available" if line.get("available") else "lost" if has_stats else "none"
     cls = {"available": "rc-available", "lost": "rc-lost", "none": "rc-blank"}[status]
     die = w.get("die")
@@ -161,11 +171,12 @@ def _line_look(wid: str, w: dict, n: str, focus_line: str | None) -> Look:
     if focus_line == n:
         cls += " rc-focus-line"
     slot = (d6_svg(die, size=22, fill="#fff" if not w.get("exhausted") else "#ffd6d0",
-                   title=f"action die: {die}") if holds else '<span class="rc-slot-empty"></span>')
-    stats = "".join(f"<td>{_e(line[k]) if line.get(k) is not None else '–'}</td>" for k, _ in STATS)
+                   title=_("action die: {die}").format(die=die)) if holds else '<span class="rc-slot-empty"></span>')
+    stats = "".join(f"<td>{_e(line[k]) if line.get(k) is not None else '–'}</td>" for k, _label in STATS)
     gift = (w.get("gifts") or {}).get(n)
     gift_cell = f'<td class="rc-gift" data-gift="{_e(gift)}">{_e(_words(gift))}</td>' if gift else "<td></td>"
-    title = {"available": f"line {n}", "lost": f"line {n} lost", "none": f"line {n}: none on the card"}[status]
+    title = {"available": _("line {n}"), "lost": _("line {n} lost"), "none": _("line {n}: none on the card")}[status]
+    title = title.format(n=n)
     rid = f"line-{wid}-{n}"
     return {(rid, "class"): f"rc-line {cls}", (rid, "data-status"): status, (rid, "title"): title,
             (rid, "html"): (f'<td class="rc-line-no"><b>{n}</b></td><td class="rc-slot" '
@@ -183,18 +194,18 @@ def _warrior_look(wid: str, w: dict, focus: tuple[str | None, str | None, int | 
         cls += " rc-focus"
     badges = []
     if w.get("sceptre"):
-        badges.append(_badge("Sceptre", "#d4a017", "rc-sceptre"))
+        badges.append(_badge(_("Sceptre"), "#d4a017", "rc-sceptre"))
     if exhausted:
-        badges.append(_badge("Exhausted", "#c62828", "rc-exhausted-badge"))
+        badges.append(_badge(_("Exhausted"), "#c62828", "rc-exhausted-badge"))
     if out:
-        badges.append(_badge("out of play", "#555", "rc-out-badge"))
+        badges.append(_badge(_("out of play"), "#555", "rc-out-badge"))
     if w.get("die") is None:
-        now = '<span class="rc-none">no action die yet</span>' if not out else ""
+        now = '<span class="rc-none">' + _e(_("no action die yet")) + "</span>" if not out else ""
     else:
-        order = (("def", "DEF"), ("mvt", "MVT"), ("cbt", "CBT")) if exhausted else STATS  # the rule's own order
-        values = " · ".join(f"{label} <b>{_e(w.get(k))}</b>" for k, label in order)
-        lead = (f"Exhausted (line {_e(w.get('die'))} unavailable): " if exhausted
-                else f"Line {_e(w.get('line'))}: ")
+        order = (STATS[2], STATS[0], STATS[1]) if exhausted else STATS  # the rule's own order: DEF, MVT, CBT
+        values = " · ".join(f"{_e(_(label))} <b>{_e(w.get(k))}</b>" for k, label in order)
+        lead = _e(_("Exhausted (line {line} unavailable): ").format(line=w.get("die")) if exhausted
+                  else _("Line {line}: ").format(line=w.get("line")))
         now = f"{lead}{values}"
     die = w.get("die")
     look: Look = {(cid, "class"): cls, (cid, "data-die"): str(die) if die is not None else "",
@@ -219,8 +230,8 @@ def initiative_look(state: dict, event: dict | None, names: Names | None = None,
     human = state.get("human")
     phase = state.get("phase")
     name = (players.get(human) or {}).get("name") or (names.player(human) if human else "?")
-    look: Look = {("rc-init-title", "text"): f"Warriors of {name}",
-                  ("rc-init-phase", "text"): f"{_words(phase)} phase" if phase else "setup"}
+    look: Look = {("rc-init-title", "text"): _("Warriors of {player}").format(player=name),
+                  ("rc-init-phase", "text"): phase_name(phase)}
     look.update(_dice_look(state, focus[2], names, slots))
     present = state.get("warriors") or {}
     for wid in warriors or present:
@@ -230,7 +241,8 @@ def initiative_look(state: dict, event: dict | None, names: Names | None = None,
 
 def initiative_shell(game, seq, warriors, look: Look, slots: int = 6) -> str:
     """The picture's HTML (every warrior's card, ``slots`` action dice) with each element as ``look`` says."""
-    head = "<tr><th>line</th><th>die</th>" + "".join(f"<th>{label}</th>" for _, label in STATS) + "<th>gift</th></tr>"
+    words = [_e(_("line")), _e(_("die")), *(_e(_(label)) for _key, label in STATS), _e(_("gift"))]
+    head = "<tr>" + "".join(f"<th>{word}</th>" for word in words) + "</tr>"
     cards = []
     for wid in warriors:
         cid = f"card-{wid}"
@@ -251,7 +263,11 @@ def initiative_shell(game, seq, warriors, look: Look, slots: int = 6) -> str:
             f'{_e(look.get(("rc-init-phase", "text"), ""))}</span></div>'
             f'<div class="rc-action-dice" id="rc-action-dice"{look_attrs(look, "rc-action-dice", "data-roll")}>'
             f'<span id="rc-dice-title">{look.get(("rc-dice-title", "html"), "")}</span>{dice}</div>'
-            f'<div class="rc-warriors">{"".join(cards) or NO_WARRIORS}</div></div>')
+            f'<div class="rc-warriors">{"".join(cards) or _no_warriors()}</div></div>')
+
+
+def _no_warriors() -> str:
+    return '<span class="rc-none">' + _e(_("no warriors")) + "</span>"
 
 
 def render_initiative(state: dict, event: dict | None = None, names: Names | None = None) -> str:
@@ -286,16 +302,19 @@ def _card_warrior(wid: str, w: dict, names: Names) -> str:
     die = w.get("die")
     out = not w.get("in_play", True)
     exhausted = bool(w.get("exhausted")) and die is not None
+    mvt, cbt, dfn = (_e(_(label)) for _key, label in STATS)
     if out:
-        now = "out of play"
+        now = _e(_("out of play"))
     elif die is None:
-        now = "no action die"
+        now = _e(_("no action die"))
     elif exhausted:
-        now = f"exhausted · DEF {_e(w.get('def'))}"
+        now = _e(_("exhausted")) + f" · {dfn} {_e(w.get('def'))}"
     else:
-        now = f"line {_e(w.get('line'))} · MVT {_e(w.get('mvt'))} CBT {_e(w.get('cbt'))} DEF {_e(w.get('def'))}"
+        now = (_e(_("line {line}").format(line=w.get("line")))
+               + f" · {mvt} {_e(w.get('mvt'))} {cbt} {_e(w.get('cbt'))} "
+               f"{dfn} {_e(w.get('def'))}")
     cls = "rc-out" if out else "rc-exhausted" if exhausted else ""
-    face = d6_svg(die, size=15, title=f"action die: {die}") if die is not None and not out else ""
+    face = d6_svg(die, size=15, title=_("action die: {die}").format(die=die)) if die is not None and not out else ""
     return (f'<tr class="{cls}" data-warrior="{_e(wid)}"><td>{_e(names.of("warriors", wid))}'
             f'{" ♛" if w.get("sceptre") else ""}</td><td>{face}</td><td class="rc-muted">{now}</td></tr>')
 
@@ -310,10 +329,14 @@ def render_initiative_card(state: dict, names: Names | None = None) -> str:
     phase = state.get("phase")
     init = state.get("initiative") or {}
     aside = set(init.get("set_aside") or [])
-    dice = "".join(f'<span class="{"rc-aside" if i in aside else ""}">{d6_svg(f, size=16, title=f"action die: {f}")}'
-                   "</span>" for i, f in enumerate(init.get("faces") or []))
+    dice = "".join(f'<span class="{"rc-aside" if i in aside else ""}">'
+                   + d6_svg(f, size=16, title=_("action die: {die}").format(die=f)) + "</span>"
+                   for i, f in enumerate(init.get("faces") or []))
     rows = "".join(_card_warrior(str(wid), w or {}, names) for wid, w in (state.get("warriors") or {}).items())
+    no_dice = '<span class="rc-muted">' + _e(_("action dice not rolled yet")) + "</span>"
+    no_rows = "<tr><td>" + _e(_("no warriors")) + "</td></tr>"
     return (f'<style>{CARD_CSS}</style><div class="rc-init-card" data-game="{_e(state.get("game"))}" '
-            f'data-seq="{_e(state.get("seq"))}"><div class="rc-card-head"><b>Warriors of {_e(name)}</b>'
-            f'<span class="rc-muted">{_e(_words(phase) + " phase" if phase else "setup")}</span>'
-            f'<span class="rc-card-dice">{dice or NO_DICE}</span></div><table>{rows or "<tr><td>no warriors</td></tr>"}</table></div>')
+            f'data-seq="{_e(state.get("seq"))}"><div class="rc-card-head">'
+            f'<b>{_e(_("Warriors of {player}").format(player=name))}</b>'
+            f'<span class="rc-muted">{_e(phase_name(phase))}</span>'
+            f'<span class="rc-card-dice">{dice or no_dice}</span></div><table>{rows or no_rows}</table></div>')

@@ -15,6 +15,7 @@ from typing import Any
 
 from domain.systems.actions import Action, faces, one_of
 from domain.systems.state import GameState
+from i18n import _
 
 D6 = tuple(range(1, 7))
 
@@ -57,11 +58,13 @@ class InitiativeActions:
             if not due:
                 return []
             return [Action({"type": "DiceRolled", "player": state.human, "purpose": "initiative", "die": "d6"},
-                           f"Action dice ({due})", "initiative", open={"faces": faces(D6, due)}, actor=state.human)]
+                           _("Action dice ({due})").format(due=due), "initiative", open={"faces": faces(D6, due)},
+                           actor=state.human)]
         roll = state.rolls[state.initiative_roll]
         free = [i for i in range(len(roll.faces)) if i not in state.dice_taken]
         return [Action({"type": "ActionDieAssigned", "warrior": w.id, "roll": roll.seq, "index": i},
-                       f"{w.id} takes the {roll.faces[i]}", "initiative", actor=state.human)
+                       _("{warrior} takes the {face}").format(warrior=w.id, face=roll.faces[i]), "initiative",
+                       actor=state.human)
                 for w in state.warriors.values() if w.in_play and w.die is None for i in free]
 
     def warrior_actions(self, state: GameState) -> list[Action]:
@@ -73,13 +76,17 @@ class InitiativeActions:
                 continue
             open_lines = [n for n in sorted(w.lines) if n not in w.lost]
             if open_lines:
-                actions.append(Action({"type": "LineLost", "warrior": w.id}, f"{w.id} loses a line", "warriors",
+                actions.append(Action({"type": "LineLost", "warrior": w.id},
+                                      _("{warrior} loses a line").format(warrior=w.id), "warriors",
                                       open={"line": one_of(open_lines)}))
             if w.lost:
-                actions.append(Action({"type": "LineRestored", "warrior": w.id}, f"{w.id} gets a line back",
-                                      "warriors", open={"line": one_of(sorted(w.lost))}))
+                actions.append(Action({"type": "LineRestored", "warrior": w.id},
+                                      _("{warrior} gets a line back").format(warrior=w.id), "warriors",
+                                      open={"line": one_of(sorted(w.lost))}))
             if w.die is not None and not w.exhausted:
-                actions += [Action({"type": "GiftUsed", "warrior": w.id, "gift": gift}, f"{w.id} uses {gift}",
-                                   "warriors") for line, gift in sorted(w.gifts.items()) if line == w.die]
-            actions.append(Action({"type": "WarriorRemoved", "warrior": w.id}, f"{w.id} is removed", "warriors"))
+                actions += [Action({"type": "GiftUsed", "warrior": w.id, "gift": gift},
+                                   _("{warrior} uses {gift}").format(warrior=w.id, gift=gift), "warriors")
+                            for line, gift in sorted(w.gifts.items()) if line == w.die]
+            actions.append(Action({"type": "WarriorRemoved", "warrior": w.id},
+                                  _("{warrior} is removed").format(warrior=w.id), "warriors"))
         return actions

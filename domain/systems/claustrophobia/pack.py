@@ -18,6 +18,7 @@ from domain.systems.pack import GameSystem
 from domain.systems.facts import Fact
 from domain.systems.claustrophobia.presentation import ClaustrophobiaPresentation
 from domain.systems.state import Checks, GameState
+from i18n import _
 
 LINES = range(1, 7)
 SETUP_FIELDS = ("human", "warriors")
@@ -121,7 +122,7 @@ class Claustrophobia(InitiativeActions, GameSystem):
         check_keys(setup, SETUP_FIELDS, "setup")
         human = get_field(setup, "human", str)
         if human not in state.players:
-            raise MalformedRecord(f"setup.human: unknown player '{human}'", field="setup.human")
+            raise MalformedRecord(_("setup.human: unknown player '{human}'").format(human=human), field="setup.human")
         state.human = human
         for where, raw in setup_items(setup, "warriors", WARRIOR_FIELDS, optional=False):
             wid = get_field(raw, "id", str)
@@ -130,24 +131,27 @@ class Claustrophobia(InitiativeActions, GameSystem):
                 number = self._line(key, f"{where}.lines")
                 if not isinstance(stats, dict) or not all(type(stats.get(s)) is int and 0 <= stats[s] <= limits.STAT
                                                           for s in STATS):
-                    raise MalformedRecord(f"{where}.lines.{key} needs mvt, cbt and def numbers from 0 to {limits.STAT}",
+                    raise MalformedRecord(_("{where}.lines.{key} needs mvt, cbt and def numbers from 0 to "
+                                            "{most}").format(where=where, key=key, most=limits.STAT),
                                           field=f"{where}.lines")
                 check_keys(stats, STATS, f"{where}.lines.{key}")
                 lines[number] = {s: stats[s] for s in STATS}
             for key, gift in (get_field(raw, "gifts", dict, optional=True, default={}) or {}).items():
                 gifts[self._line(key, f"{where}.gifts")] = gift
             if wid in state.warriors:
-                raise MalformedRecord(f"{where}: warrior id '{wid}' is used twice", field=f"{where}.id")
+                raise MalformedRecord(_("{where}: warrior id '{wid}' is used twice").format(where=where, wid=wid),
+                                      field=f"{where}.id")
             state.warriors[wid] = Warrior(wid, get_field(raw, "kind", str, optional=True, default=wid), lines, gifts,
                                           sceptre=bool(raw.get("sceptre", False)))
         limit = state.rules["max_party"]["warriors"]
         if self.on(state, "X09") and len(state.warriors) > limit:
-            chk.fail("X09", f"a human party has at most {limit} warriors, not {len(state.warriors)}")
+            chk.fail("X09", _("a human party has at most {limit} warriors, not {n_warriors}").format(
+                                limit=limit, n_warriors=len(state.warriors)))
 
     @staticmethod
     def _line(key: str, where: str) -> int:
         if not str(key).isdigit() or int(key) not in LINES:
-            raise MalformedRecord(f"{where}: line '{key}' must be 1-6", field=where)
+            raise MalformedRecord(_("{where}: line '{key}' must be 1-6").format(where=where, key=key), field=where)
         return int(key)
 
     def derived_rule(self, state: ClaustrophobiaState, event: dict, name: str, given, value) -> str:
@@ -168,8 +172,9 @@ class Claustrophobia(InitiativeActions, GameSystem):
     def warrior(self, state: ClaustrophobiaState, event: dict) -> Warrior:
         warrior = state.warriors.get(event["warrior"])
         if warrior is None:
-            raise MalformedRecord(f"field `warrior`: no warrior '{event['warrior']}'"
-                                  f"{did_you_mean(event['warrior'], state.warriors)}", field="warrior")
+            raise MalformedRecord(_("field `warrior`: no warrior '{warrior}'{did_you_mean}").format(
+                                      warrior=event['warrior'],
+                                      did_you_mean=did_you_mean(event['warrior'], state.warriors)), field="warrior")
         return warrior
 
     def dice_due(self, state: ClaustrophobiaState) -> int:
@@ -187,22 +192,23 @@ class Claustrophobia(InitiativeActions, GameSystem):
             return
         waiting = [w.id for w in state.warriors.values() if w.in_play and w.die is None]
         if waiting:
-            chk.fail("R99", f"every warrior takes one die before {what}: {', '.join(waiting)} has none")
+            chk.fail("R99", _("every warrior takes one die before {what}: {waiting} has none").format(
+                                what=what, waiting=', '.join(waiting)))
 
     def decide_PhaseStarted(self, state: ClaustrophobiaState, event: dict, chk: Checks) -> dict:
         super().decide_PhaseStarted(state, event, chk)
-        self.check_dice_dealt(state, "the initiative ends", chk)
+        self.check_dice_dealt(state, _("the initiative ends"), chk)
         if state.phase == "initiative" and state.initiative_roll is not None:
             return {"set_aside": state.dice_left()}  # R105
         return {}
 
     def decide_TurnStarted(self, state: ClaustrophobiaState, event: dict, chk: Checks) -> None:
         super().decide_TurnStarted(state, event, chk)
-        self.check_dice_dealt(state, f"round {event['turn']} starts", chk)
+        self.check_dice_dealt(state, _("round {turn} starts").format(turn=event['turn']), chk)
 
     def decide_GameEnded(self, state: ClaustrophobiaState, event: dict, chk: Checks) -> None:
         super().decide_GameEnded(state, event, chk)
-        self.check_dice_dealt(state, "the game ends", chk)
+        self.check_dice_dealt(state, _("the game ends"), chk)
 
     def apply_PhaseStarted(self, state: ClaustrophobiaState, event: dict) -> None:
         super().apply_PhaseStarted(state, event)
@@ -219,17 +225,17 @@ class Claustrophobia(InitiativeActions, GameSystem):
         if event["purpose"] != "initiative":
             return
         if state.phase != "initiative":
-            chk.fail("R98", "action dice are rolled in the initiative phase")
+            chk.fail("R98", _("action dice are rolled in the initiative phase"))
         if event["player"] != state.human:
-            chk.fail("R98", f"the human player {state.human} rolls the action dice")
+            chk.fail("R98", _("the human player {human} rolls the action dice").format(human=state.human))
         if event["die"] != "d6":
-            chk.fail("R98", "action dice are six-sided (d6)")
+            chk.fail("R98", _("action dice are six-sided (d6)"))
         due = self.dice_due(state)
         if len(event["faces"]) != due:  # R98 (R106 is the rule text's example of it, with the Sceptre)
-            chk.fail("R98", f"{len(event['faces'])} action dice rolled; {due} are due "
-                            "(one per warrior in play, one more for the Sceptre of Command)")
+            chk.fail("R98", _("{n_faces} action dice rolled; {due} are due (one per warrior in play, one more for "
+                              "the Sceptre of Command)").format(n_faces=len(event['faces']), due=due))
         if state.initiative_roll is not None:
-            chk.fail("R98", "the action dice were already rolled this initiative")
+            chk.fail("R98", _("the action dice were already rolled this initiative"))
 
     def apply_DiceRolled(self, state: ClaustrophobiaState, event: dict) -> None:
         super().apply_DiceRolled(state, event)
@@ -240,15 +246,18 @@ class Claustrophobia(InitiativeActions, GameSystem):
         warrior = self.warrior(state, event)
         roll = self.roll(state, event["roll"])
         if event["roll"] != state.initiative_roll:
-            chk.fail("R99", f"roll {event['roll']} is not this initiative's action dice roll")
+            chk.fail("R99", _("roll {roll} is not this initiative's action dice roll").format(roll=event['roll']))
         if not 0 <= event["index"] < len(roll.faces):
-            raise MalformedRecord(f"field `index`: roll {roll.seq} has {len(roll.faces)} dice", field="index")
+            raise MalformedRecord(_("field `index`: roll {seq} has {n_faces} dice").format(
+                                      seq=roll.seq, n_faces=len(roll.faces)), field="index")
         if event["index"] in state.dice_taken:
-            chk.fail("R99", f"die {event['index']} of roll {roll.seq} was already given to a warrior")
+            chk.fail("R99", _("die {index} of roll {seq} was already given to a warrior").format(
+                                index=event['index'], seq=roll.seq))
         if warrior.die is not None:
-            chk.fail("R99", f"{warrior.id} already has a die this initiative (one die per warrior)")
+            chk.fail("R99", _("{warrior} already has a die this initiative (one die per warrior)").format(
+                                warrior=warrior.id))
         if not warrior.in_play:
-            chk.fail("R99", f"{warrior.id} is no longer in play")
+            chk.fail("R99", _("{warrior} is no longer in play").format(warrior=warrior.id))
         face = int(roll.faces[event["index"]])
         stats, exhausted = state.stats_for(warrior, face)
         return {"line": face, **stats, "exhausted": exhausted}
@@ -266,7 +275,8 @@ class Claustrophobia(InitiativeActions, GameSystem):
         warrior = self.warrior(state, event)
         self._line(str(event["line"]), "line")
         if event["line"] in warrior.lost or event["line"] not in warrior.lines:
-            chk.fail("R102", f"line {event['line']} of {warrior.id} is already unavailable")
+            chk.fail("R102", _("line {line} of {warrior} is already unavailable").format(
+                                 line=event['line'], warrior=warrior.id))
 
     def apply_LineLost(self, state: ClaustrophobiaState, event: dict) -> None:
         state.warriors[event["warrior"]].lost.add(event["line"])
@@ -276,7 +286,7 @@ class Claustrophobia(InitiativeActions, GameSystem):
         warrior = self.warrior(state, event)
         self._line(str(event["line"]), "line")
         if event["line"] not in warrior.lost:
-            chk.fail("X08", f"line {event['line']} of {warrior.id} was not lost")
+            chk.fail("X08", _("line {line} of {warrior} was not lost").format(line=event['line'], warrior=warrior.id))
 
     def apply_LineRestored(self, state: ClaustrophobiaState, event: dict) -> None:
         warrior = state.warriors[event["warrior"]]
@@ -290,13 +300,14 @@ class Claustrophobia(InitiativeActions, GameSystem):
         warrior = self.warrior(state, event)
         lines = [n for n, g in warrior.gifts.items() if g == event["gift"]]
         if not lines:
-            raise MalformedRecord(f"field `gift`: {warrior.id} has no gift '{event['gift']}'", field="gift")
+            raise MalformedRecord(_("field `gift`: {warrior} has no gift '{gift}'").format(
+                                      warrior=warrior.id, gift=event['gift']), field="gift")
         if warrior.die not in lines:
-            chk.fail("R101", f"{warrior.id}'s gift {event['gift']} needs a die of {lines[0]}; its die is "
-                             f"{warrior.die}")
+            chk.fail("R101", _("{warrior}'s gift {gift} needs a die of {line}; its die is {die}").format(
+                                 warrior=warrior.id, gift=event["gift"], line=lines[0], die=warrior.die))
         elif warrior.exhausted:
-            chk.fail("R104", f"{warrior.id} is exhausted: its line {warrior.die} is unavailable, so its gift "
-                             f"{event['gift']} cannot be used")
+            chk.fail("R104", _("{warrior} is exhausted: its line {die} is unavailable, so its gift {gift} cannot "
+                               "be used").format(warrior=warrior.id, die=warrior.die, gift=event['gift']))
 
     def decide_WarriorRemoved(self, state: ClaustrophobiaState, event: dict, chk: Checks) -> None:
         self.warrior(state, event)

@@ -5,15 +5,22 @@ from __future__ import annotations
 
 from domain.systems.claustrophobia import initiative
 from domain.systems.presentation import Names, Presentation, die_symbol, head_text, title_words, words
+from i18n import _
 
 
 def _assigned(pr, p: dict, rolls, names: Names) -> str:
     faces = ((rolls or {}).get(p.get("roll")) or {}).get("faces") or []
     index = p.get("index")
     face = faces[index] if isinstance(index, int) and 0 <= index < len(faces) else p.get("line")
-    stats = f"MVT {p.get('mvt')} CBT {p.get('cbt')} DEF {p.get('def')}"
-    text = f"{names.of('warriors', p.get('warrior'))} takes {die_symbol(face)} ({face}): line {p.get('line')}, {stats}"
-    return text + (", exhausted" if p.get("exhausted") else "")
+    text = _("{warrior} takes {symbol} ({face}): line {line}, {stats}").format(
+        warrior=names.of("warriors", p.get("warrior")), symbol=die_symbol(face), face=face, line=p.get("line"),
+        stats=_stats(p))
+    return text + (_(", exhausted") if p.get("exhausted") else "")
+
+
+def _stats(w: dict) -> str:
+    """``MVT 1 CBT 2 DEF 4`` in the language spoken."""
+    return " ".join(f"{_(label)} {w.get(key)}" for key, label in initiative.STATS)
 
 
 def _warrior(p: dict, names: Names) -> str:
@@ -22,27 +29,33 @@ def _warrior(p: dict, names: Names) -> str:
 
 SUMMARIES = {
     "ActionDieAssigned": _assigned,
-    "LineLost": lambda pr, p, rolls, names: f"{_warrior(p, names)} loses line {p.get('line')}",
-    "LineRestored": lambda pr, p, rolls, names: f"{_warrior(p, names)} regains line {p.get('line')}",
-    "GiftUsed": lambda pr, p, rolls, names: f"{_warrior(p, names)} uses {words(p.get('gift'))}",
-    "WarriorRemoved": lambda pr, p, rolls, names: f"{_warrior(p, names)} out of play",
+    "LineLost": lambda pr, p, rolls, names: _("{warrior} loses line {line}").format(
+        warrior=_warrior(p, names), line=p.get("line")),
+    "LineRestored": lambda pr, p, rolls, names: _("{warrior} regains line {line}").format(
+        warrior=_warrior(p, names), line=p.get("line")),
+    "GiftUsed": lambda pr, p, rolls, names: _("{warrior} uses {gift}").format(
+        warrior=_warrior(p, names), gift=words(p.get("gift"))),
+    "WarriorRemoved": lambda pr, p, rolls, names: _("{warrior} out of play").format(warrior=_warrior(p, names)),
 }
 
 
 def initiative_text(state: dict, names: Names) -> str:
     human = state.get("human")
-    lines = [head_text(state, names, f"  human player {names.player(human) if human else '-'}")]
-    lines.append("  " + " " * 18 + "  " + "  ".join(f"{n} " for n in initiative.LINES) + "  (lines; [n] the die, x lost)")
+    lines = [head_text(state, names, "  " + _("human player {player}").format(
+        player=names.player(human) if human else "-"))]
+    lines.append("  " + " " * 18 + "  " + "  ".join(f"{n} " for n in initiative.LINES) + "  "
+                 + _("(lines; [n] the die, x lost)"))
     for wid, w in state.get("warriors", {}).items():
         slots = " ".join(("[" + str(n) + "]" if w["die"] == int(n) else f" {n} ") if line["available"] else " x "
                          for n, line in w["lines"].items())
-        status = "EXHAUSTED" if w["exhausted"] else f"MVT {w['mvt']} CBT {w['cbt']} DEF {w['def']}"
-        lines.append(f"  {names.of('warriors', wid):<18} {slots}  {status if w['die'] else 'no die'}"
-                     f"{'' if w['in_play'] else ' (out)'}")
+        status = _("EXHAUSTED") if w["exhausted"] else _stats(w)
+        shown = status if w["die"] else _("no die")
+        out = "" if w["in_play"] else " " + _("(out)")
+        lines.append(f"  {names.of('warriors', wid):<18} {slots}  {shown}{out}")
     init = state.get("initiative")
     if init:
         aside = [init["faces"][i] for i in init["set_aside"]]
-        lines.append(f"action dice {init['faces']}; not taken: {aside or 'none'}")
+        lines.append(_("action dice {faces}; not taken: {aside}").format(faces=init["faces"], aside=aside or _("none")))
     return "\n".join(lines)
 
 

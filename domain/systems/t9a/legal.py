@@ -19,6 +19,7 @@ from typing import Any
 from domain.systems.actions import Action, count, faces, one_of
 from domain.corrections import NOT_IN_PLAY
 from domain.systems.state import GameState, Roll
+from i18n import _
 
 D6 = tuple(range(1, 7))
 
@@ -45,17 +46,18 @@ class MagicActions:
         players = [pid for pid in state.players if state.flux_left[pid]]
         if not players:
             return []
-        return [Action({"type": "MagicPhaseStarted"}, "Magic phase", "magic", open={"active": one_of(players)})]
+        return [Action({"type": "MagicPhaseStarted"}, _("Magic phase"), "magic", open={"active": one_of(players)})]
 
     def phase_actions(self, state: GameState, phase) -> list[Action]:
         reactive = state.opponent(phase.active)
         if phase.step == "started":
-            return [Action({"type": "FluxCardDrawn"}, f"Flux card drawn by {reactive}", "magic", actor=reactive,
+            return [Action({"type": "FluxCardDrawn"}, _("Flux card drawn by {reactive}").format(reactive=reactive),
+                           "magic", actor=reactive,
                            open={"card": one_of(state.flux_left[phase.active])})]
         if phase.step == "flux":
             siphon = state.rules["siphon"]
             most = min(siphon["max_dice"], phase.veil // siphon["tokens_per_die"])  # R88, R89
-            return [Action({"type": "VeilSiphoned"}, "Siphon the Veil", "magic", actor=phase.active,
+            return [Action({"type": "VeilSiphoned"}, _("Siphon the Veil"), "magic", actor=phase.active,
                            open={"converted_dice": count(0, most)})]
         cast = phase.cast
         awaiting = cast is not None and cast.awaits_effect()  # R77: no other cast, no end, before its effect
@@ -67,7 +69,7 @@ class MagicActions:
         if awaiting:
             return rolls + self.resolutions(state, phase)
         return (rolls + self.bound_casts(state, phase, castable) + self.attributes(state, phase)
-                + [Action({"type": "MagicPhaseEnded"}, "End of the magic phase", "magic")])
+                + [Action({"type": "MagicPhaseEnded"}, _("End of the magic phase"), "magic")])
 
     # --- casting ---------------------------------------------------------------------------
     def may_try(self, state: GameState, phase, wid: str, sid: str) -> bool:
@@ -98,11 +100,11 @@ class MagicActions:
     def casting_rolls(self, state: GameState, phase, castable: list[tuple[str, str]]) -> list[Action]:
         """The roll of a casting attempt, one action per number of dice the pool allows (R94, R95), when a
         spell of ``castable`` is cast with rolled dice."""
-        if not any(not self.is_bound(state, sid) for _, sid in castable):
+        if not any(not self.is_bound(state, sid) for _wid, sid in castable):
             return []
         rules = state.rules["casting"]
         most = min(rules["max_dice"], state.magic_dice[phase.active])
-        return [self.roll_action(phase.active, "casting", n, f"Casting roll, {n} dice")
+        return [self.roll_action(phase.active, "casting", n, _("Casting roll, {n} dice").format(n=n))
                 for n in range(rules["min_dice"], most + 1)]
 
     @staticmethod
@@ -116,7 +118,8 @@ class MagicActions:
         dice = [n for n in state.rules["bound_spells"]["dice"] if n <= pool]
         if not dice:
             return []
-        return [Action({"type": "CastingAttempted", "wizard": wid, "spell": sid}, f"{wid} casts bound {sid}",
+        return [Action({"type": "CastingAttempted", "wizard": wid, "spell": sid}, _("{wid} casts bound {sid}").format(
+                                                                                      wid=wid, sid=sid),
                        "magic", open={"dice": one_of(dice)}, actor=phase.active)
                 for wid, sid in castable if self.is_bound(state, sid)]
 
@@ -126,16 +129,17 @@ class MagicActions:
         the reactive player's wizards."""
         dice = len(roll.faces)
         if roll.purpose == "dispel":
-            return [Action({"type": "DispelAttempted", "dice": dice, "roll": roll.seq}, "Dispel attempt", "magic",
+            return [Action({"type": "DispelAttempted", "dice": dice, "roll": roll.seq}, _("Dispel attempt"), "magic",
                            open={"wizard": one_of(self.dispellers(state, phase))}, actor=roll.player)]
         actions = []
         for wid, sid in castable:
             if self.is_bound(state, sid):
                 continue
             event = {"type": "CastingAttempted", "wizard": wid, "spell": sid, "dice": dice, "roll": roll.seq}
-            actions.append(Action(event, f"{wid} casts {sid}", "magic", actor=phase.active))
+            actions.append(Action(event, _("{wid} casts {sid}").format(wid=wid, sid=sid), "magic", actor=phase.active))
             if state.spells[sid].get("boosted_value") is not None:
-                actions.append(Action({**event, "version": "boosted"}, f"{wid} casts {sid}, boosted", "magic",
+                actions.append(Action({**event, "version": "boosted"}, _("{wid} casts {sid}, boosted").format(
+                                                                           wid=wid, sid=sid), "magic",
                                       actor=phase.active))
         return actions
 
@@ -168,15 +172,17 @@ class MagicActions:
         rules, reactive = state.rules["dispel"], state.opponent(phase.active)
         most = state.magic_dice[reactive] if rules["max_dice"] is None else min(rules["max_dice"],
                                                                                  state.magic_dice[reactive])
-        return [self.roll_action(reactive, "dispel", n, f"Dispel roll, {n} dice")
+        return [self.roll_action(reactive, "dispel", n, _("Dispel roll, {n} dice").format(n=n))
                 for n in range(max(rules["min_dice"], 1), most + 1)]
 
     def resolutions(self, state: GameState, phase) -> list[Action]:
         """The miscast (C) when the cast rolled one and it is not resolved, else the spell's effect (D)."""
         cast = phase.cast
         if cast.miscast and cast.step in "AB":
-            return [Action({"type": "MiscastResolved", "wizard": cast.wizard}, f"Miscast of {cast.wizard}", "magic")]
-        return [Action({"type": "SpellResolved", "spell": cast.spell}, f"{cast.spell} takes effect", "magic")]
+            return [Action({"type": "MiscastResolved", "wizard": cast.wizard}, _("Miscast of {wizard}").format(
+                                                                                   wizard=cast.wizard), "magic")]
+        return [Action({"type": "SpellResolved", "spell": cast.spell}, _("{spell} takes effect").format(
+                                                                           spell=cast.spell), "magic")]
 
     def attributes(self, state: GameState, phase) -> list[Action]:
         """After a spell's effect (D), the attribute spells of its path its caster knows (E, X04)."""
@@ -185,5 +191,5 @@ class MagicActions:
             return []
         path = state.spells[cast.spell].get("path")
         known = dict.fromkeys(state.wizards[cast.wizard]["spells"])
-        return [Action({"type": "AttributeResolved", "spell": sid}, f"Attribute {sid}", "magic")
+        return [Action({"type": "AttributeResolved", "spell": sid}, _("Attribute {sid}").format(sid=sid), "magic")
                 for sid in known if state.spells[sid]["kind"] == "attribute" and state.spells[sid].get("path") == path]

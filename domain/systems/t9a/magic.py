@@ -16,18 +16,26 @@ from __future__ import annotations
 from functools import lru_cache
 
 from domain.systems.dice_svg import d6_svg, token_svg
-from domain.systems.presentation import Names, e, Presentation, die_symbol, payload, plural, rolls_by_seq
+from domain.systems.presentation import Names, e, Presentation, die_symbol, payload, rolls_by_seq, words
 from domain.systems.scene import Look, look_attrs
+from i18n import N_, _, current, ngettext
 
 __all__ = ["render_magic", "render_magic_card", "cast_outcome", "magic_look", "magic_shell"]
 
-PHASE_STEPS = (("started", "Start"), ("flux", "Flux card"), ("siphoned", "Siphon the Veil"), ("casting", "Casting"),
-               ("ended", "End"))
-CAST_STEPS = (("A", "cast"), ("B", "dispel"), ("C", "miscast"), ("D", "spell"), ("E", "attribute"))
+PHASE_STEPS = (("started", N_("Start")), ("flux", N_("Flux card")), ("siphoned", N_("Siphon the Veil")),
+               ("casting", N_("Casting")), ("ended", N_("End")))  # labels translated where shown
+CAST_STEPS = (("A", N_("cast")), ("B", N_("dispel")), ("C", N_("miscast")), ("D", N_("spell")), ("E", N_("attribute")))
+# a phase's step as the text board names it (its record value, in the language spoken)
+STEP_WORDS = {"started": N_("started"), "flux": N_("flux"), "siphoned": N_("siphoned"), "ended": N_("ended")}
+# an attempt's outcome as a person reads it (the value itself stays in data-result)
+OUTCOMES = {"passed": N_("passed"), "failed": N_("failed"), "dispelled": N_("dispelled")}
+# the words a person reads for a miscast's effect (the rule data's table values)
+MISCAST_EFFECTS = {"none": N_("none"), "broken_concentration": N_("broken concentration"), "witchfire": N_("witchfire"),
+                   "magical_inferno": N_("magical inferno"), "amnesia": N_("amnesia"), "backlash": N_("backlash"),
+                   "implosion": N_("implosion"), "breach_in_the_veil": N_("breach in the veil")}
+KINDS = {"normal": N_("normal"), "bound": N_("bound"), "attribute": N_("attribute"), "replicable": N_("replicable")}
 OUTCOME_COLOURS = {"passed": "#2a9d5c", "failed": "#c62828", "dispelled": "#6b2e8f"}
 MISCAST_COLOUR = "#e8562a"
-NONE = '<span class="rc-none">none</span>'
-NO_SPELLS = '<span class="rc-none">no spells</span>'
 
 CSS = """
 .rc-region{display:contents}
@@ -80,6 +88,25 @@ text-transform:uppercase;font-size:.85em;letter-spacing:.04em}
 
 def _e(value) -> str:
     return e(value)
+
+
+def _none(text: str = N_("none")) -> str:
+    """A muted "none" (or another text of nothing) in the language spoken."""
+    return f'<span class="rc-none">{_e(_(text))}</span>'
+
+
+def step_name(step) -> str:
+    """A magic phase's step in the language spoken (``flux`` as is in English)."""
+    return _(STEP_WORDS[step]) if step in STEP_WORDS else str(step)
+
+
+def miscast_words(effect) -> str:
+    """A miscast's effect in the language spoken (``broken_concentration`` -> broken concentration)."""
+    return _(MISCAST_EFFECTS[effect]) if effect in MISCAST_EFFECTS else words(effect or _("none"))
+
+
+def outcome_name(outcome: str) -> str:
+    return _(OUTCOMES[outcome]) if outcome in OUTCOMES else outcome
 
 
 @lru_cache(maxsize=1)
@@ -152,12 +179,12 @@ def _value_text(spell: dict, version: str | None, dice) -> tuple[int | None, str
     if kind == "bound":
         levels = spell.get("power_level") or []
         level = levels[0] if dice is None or int(dice) <= 2 else levels[-1] if levels else None
-        return level, f"bound spell, power level {level} (never rolled, always cast)"
+        return level, _("bound spell, power level {level} (never rolled, always cast)").format(level=level)
     if kind == "attribute" and spell.get("casting_value") is None:
-        return None, "attribute spell"
+        return None, _("attribute spell")
     if version == "boosted" and spell.get("boosted_value") is not None:
-        return spell["boosted_value"], "boosted casting value"
-    return spell.get("casting_value"), "casting value"
+        return spell["boosted_value"], _("boosted casting value")
+    return spell.get("casting_value"), _("casting value")
 
 
 def _dice_row(faces, fill: str = "#fffdf6") -> str:
@@ -171,10 +198,9 @@ def _cast_html(state: dict, context: dict, names: Names) -> str:
     cast = magic.get("cast")
     if not cast:
         if magic.get("step") == "ended":
-            return '<div class="rc-cast rc-cast-none"><span class="rc-none">The magic phase has ended.</span></div>'
+            return '<div class="rc-cast rc-cast-none">' + _none(N_("The magic phase has ended.")) + "</div>"
         if magic.get("active"):
-            return ('<div class="rc-cast rc-cast-none"><span class="rc-none">No casting attempt yet this phase.'
-                    '</span></div>')
+            return '<div class="rc-cast rc-cast-none">' + _none(N_("No casting attempt yet this phase.")) + "</div>"
         return ""
     spell = (state.get("spells") or {}).get(str(cast.get("spell"))) or {}
     wizard = cast.get("wizard")
@@ -187,9 +213,12 @@ def _cast_html(state: dict, context: dict, names: Names) -> str:
              f'data-value="{_e("" if value is None else value)}" data-result="{outcome}" '
              f'data-miscast="{"true" if miscast else "false"}" data-step="{_e(cast.get("step"))}"')
     parts = [f'<div class="rc-cast" {attrs}>']
-    title = (f'<span><b>{_e(names.of("wizards", wizard))}</b> casts <b>{_e(spell.get("name") or cast.get("spell"))}</b>'
-             + (" (boosted)" if version == "boosted" else "") + "</span>"
-             + (f'<span class="rc-muted">at {_e(context["target"])}</span>' if context.get("target") else "")
+    casts = (_("{wizard} casts {spell} (boosted)") if version == "boosted" else _("{wizard} casts {spell}")).format(
+        wizard=f'<b>{_e(names.of("wizards", wizard))}</b>',
+        spell=f'<b>{_e(spell.get("name") or cast.get("spell"))}</b>')
+    title = (f'<span>{casts}</span>'
+             + ('<span class="rc-muted">' + _e(_("at {target}").format(target=context["target"])) + "</span>"
+                if context.get("target") else "")
              + f'<span class="rc-muted">· seq {_e(cast.get("seq"))}</span>')
     parts.append(f'<div class="rc-cast-line">{title}</div>')
 
@@ -199,38 +228,44 @@ def _cast_html(state: dict, context: dict, names: Names) -> str:
         if context.get("modifier"):
             line.append(f'<span class="rc-muted">{_e(_signed(context["modifier"]))}</span>')
         line.append("=")
-    line.append(f'<span class="rc-total" title="casting total">{_e(total)}</span>')
+    tip = _e(_("casting total"))
+    line.append(f'<span class="rc-total" title="{tip}">{_e(total)}</span>')
     if value is not None and spell.get("kind") != "bound":
         line.append(f'<span>{_compare(total, value)} <b>{_e(value)}</b> <span class="rc-muted">{_e(how)}</span></span>')
     else:
         line.append(f'<span class="rc-muted">{_e(how)}</span>')
     colour = OUTCOME_COLOURS[outcome]
-    line.append(f'<span class="rc-verdict rc-{outcome}" style="background:{colour}">{outcome}</span>')
+    line.append(f'<span class="rc-verdict rc-{outcome}" style="background:{colour}">{_e(outcome_name(outcome))}</span>')
     if miscast:
-        line.append(f'<span class="rc-verdict rc-miscast" style="background:{MISCAST_COLOUR}">miscast</span>')
+        word = _e(_("miscast"))
+        line.append(f'<span class="rc-verdict rc-miscast" style="background:{MISCAST_COLOUR}">{word}</span>')
     parts.append(f'<div class="rc-cast-line">{"".join(line)}</div>')
     if (not cast.get("passed") and value is not None and isinstance(total, int) and total >= value
             and spell.get("kind") != "bound"):
-        parts.append('<div class="rc-cast-line rc-muted">a single die showing a natural 1 or 2 always fails</div>')
+        parts.append('<div class="rc-cast-line rc-muted">' + _e(_("a single die showing a natural 1 or 2 always fails"))
+                     + "</div>")
 
     dispel = context.get("dispel")
     if dispel:
         verdict = "dispelled" if dispel.get("dispelled") else "failed"
         parts.append(
-            '<div class="rc-cast-line rc-dispel"><span>Dispel by <b>' + _e(names.of("wizards", dispel.get("wizard"))) + "</b>:</span>"
+            '<div class="rc-cast-line rc-dispel"><span>' + _("Dispel by {wizard}:").format(
+                wizard="<b>" + _e(names.of("wizards", dispel.get("wizard"))) + "</b>") + "</span>"
             + _dice_row(dispel.get("faces"), fill="#f0f0f0")
             + ("=" if dispel.get("faces") else "")
             + f'<span><b>{_e(dispel.get("total"))}</b> {_compare(dispel.get("total"), total)} {_e(total)}</span>'
-            + f'<span class="rc-verdict" style="background:{OUTCOME_COLOURS[verdict]}">{verdict}</span></div>')
+            + f'<span class="rc-verdict" style="background:{OUTCOME_COLOURS[verdict]}">{_e(outcome_name(verdict))}'
+            '</span></div>')
     elif cast.get("dispelled"):
-        parts.append('<div class="rc-cast-line rc-dispel">dispelled</div>')
+        parts.append(f'<div class="rc-cast-line rc-dispel">{_e(_("dispelled"))}</div>')
     mis = context.get("miscast")
     if mis:
-        effect = str(mis.get("effect") or "none").replace("_", " ")
-        parts.append(f'<div class="rc-cast-line rc-miscast-effect"><span>Miscast: value <b>{_e(mis.get("value"))}</b>'
-                     f' → <b>{_e(effect)}</b></span>'
-                     f'<span class="rc-muted">(Flux modifier {_e(_signed(magic.get("miscast_modifier", 0)))})</span>'
-                     "</div>")
+        effect = miscast_words(mis.get("effect") or "none")
+        text = _("Miscast: value {value} → {effect}").format(value=f"<b>{_e(mis.get('value'))}</b>",
+                                                              effect=f"<b>{_e(effect)}</b>")
+        modifier = _("(Flux modifier {modifier})").format(modifier=_signed(magic.get("miscast_modifier", 0)))
+        parts.append(f'<div class="rc-cast-line rc-miscast-effect"><span>{text}</span>'
+                     f'<span class="rc-muted">{_e(modifier)}</span></div>')
 
     # steps A-E: done up to the cast's step; B-E skipped after a failure, C-E after a dispel
     order = "ABCDE"
@@ -240,7 +275,7 @@ def _cast_html(state: dict, context: dict, names: Names) -> str:
         i = order.index(letter)
         skipped = (outcome == "failed" and i >= 1) or (outcome == "dispelled" and i >= 2)
         cls = "rc-skipped" if skipped else "rc-now" if i == at else "rc-done" if i < at else ""
-        chips.append(f'<span class="rc-chip {cls}" data-cast-step="{letter}">{letter} {label}</span>')
+        chips.append(f'<span class="rc-chip {cls}" data-cast-step="{letter}">{letter} {_e(_(label))}</span>')
     parts.append(f'<div class="rc-cast-line rc-cast-steps">{"".join(chips)}</div>')
     parts.append("</div>")
     return "".join(parts)
@@ -253,7 +288,7 @@ def _flux_look(pid: str, player: dict, magic: dict, cards: list[str]) -> Look:
     left = {str(c) for c in player.get("flux_left") or []}
     drawn = str(magic.get("flux_card")) if magic.get("active") == pid and magic.get("flux_card") else None
     look: Look = {(f"side-{pid}-fluxrow", "data-flux-left"): ",".join(_card_order(left)),
-                  (f"side-{pid}-fluxleft", "text"): f"{len(left)} left"}
+                  (f"side-{pid}-fluxleft", "text"): _("{n} left").format(n=len(left))}
     for card in cards:
         status = "drawn" if card == drawn else "left" if card in left else "used"
         cls = {"drawn": "rc-flux-card rc-drawn", "left": "rc-flux-card", "used": "rc-flux-card rc-used"}[status]
@@ -267,16 +302,18 @@ def _flux_shell(pid: str, cards: list[str], look: Look) -> str:
     spans = []
     for card in cards:
         data = table.get(card) or {}
-        tip = f"Flux card {card}"
+        tip = _("Flux card {card}").format(card=card)
         if data:
-            tip += (f": {data.get('magic_dice')} magic dice, {data.get('veil_tokens')} veil tokens, "
-                    f"miscast {_signed(data.get('miscast_modifier', 0))}")
+            tip = _("Flux card {card}: {dice} magic dice, {tokens} veil tokens, miscast {modifier}").format(
+                card=card, dice=data.get("magic_dice"), tokens=data.get("veil_tokens"),
+                modifier=_signed(data.get("miscast_modifier", 0)))
         fid = f"flux-{pid}-{card}"
         spans.append(f'<span id="{_e(fid)}" data-card="{_e(card)}" title="{_e(tip)}"'
                      f'{look_attrs(look, fid, "class", "data-status")}>{_e(card)}</span>')
     rid = f"side-{pid}-fluxrow"
+    label = _e(_("Flux cards"))
     return (f'<div class="rc-row rc-flux" id="{_e(rid)}"{look_attrs(look, rid, "data-flux-left")}>'
-            f'<span class="rc-label">Flux cards<br/><span class="rc-flux-left" id="side-{_e(pid)}-fluxleft">'
+            f'<span class="rc-label">{label}<br/><span class="rc-flux-left" id="side-{_e(pid)}-fluxleft">'
             f'{_e(look.get((f"side-{pid}-fluxleft", "text"), ""))}</span></span>{"".join(spans)}</div>')
 
 
@@ -291,12 +328,13 @@ def _spell_chip(state: dict, sid, casting: bool) -> str:
     kind = spell.get("kind", "normal")
     if kind == "bound":
         levels = spell.get("power_level") or []
-        note = "bound " + "/".join(str(v) for v in levels)
+        note = _("bound {levels}").format(levels="/".join(str(v) for v in levels))
     elif kind == "attribute":
-        note = "attribute"
+        note = _("attribute")
     else:
         note = str(spell.get("casting_value")) + (f"/{spell['boosted_value']}+" if spell.get("boosted_value") else "")
-    title = f"{spell.get('name') or sid}" + (f" ({spell['path']})" if spell.get("path") else "") + f", {kind}"
+    title = (f"{spell.get('name') or sid}" + (f" ({spell['path']})" if spell.get("path") else "")
+             + f", {_(KINDS[kind]) if kind in KINDS else kind}")
     cls = "rc-spell rc-cast-now" if casting else "rc-spell"
     return (f'<span class="{cls}" data-spell="{_e(sid)}" title="{_e(title)}">{_e(spell.get("name") or sid)} '
             f'<small>{_e(note)}</small></span>')
@@ -304,6 +342,7 @@ def _spell_chip(state: dict, sid, casting: bool) -> str:
 
 def _wizards_html(state: dict, pid: str, names: Names) -> str:
     cast = (state.get("magic") or {}).get("cast") or {}
+    no_spells = _none(N_("no spells"))
     rows = []
     for wid, w in (state.get("wizards") or {}).items():
         if str(w.get("player")) != pid:
@@ -311,36 +350,39 @@ def _wizards_html(state: dict, pid: str, names: Names) -> str:
         casting = cast.get("wizard") == wid
         cls = "rc-wizard" + (" rc-casting" if casting else "") + (" rc-fleeing" if w.get("fleeing") else "")
         chips = "".join(_spell_chip(state, sid, casting and cast.get("spell") == sid) for sid in w.get("spells") or [])
-        flee = ' <span class="rc-muted">(fleeing)</span>' if w.get("fleeing") else ""
+        flee = ' <span class="rc-muted">' + _e(_("(fleeing)")) + "</span>" if w.get("fleeing") else ""
         rows.append(f'<div class="{cls}" data-wizard="{_e(wid)}"><span class="rc-wizard-name">'
                     f'{_e(names.bare("wizards", wid))}</span>'
-                    f"{flee}{chips or NO_SPELLS}</div>")
-    return "".join(rows) or '<div class="rc-none">no wizards</div>'
+                    f"{flee}{chips or no_spells}</div>")
+    return "".join(rows) or '<div class="rc-none">' + _e(_("no wizards")) + "</div>"
 
 
 def _side_look(state: dict, pid: str, player: dict, names: Names, cards: list[str]) -> Look:
     magic = state.get("magic") or {}
     active = magic.get("active") == pid
-    role = "" if not magic.get("active") else "active" if active else "reactive"
+    role = "" if not magic.get("active") else _("active") if active else _("reactive")
     dice = int(player.get("magic_dice") or 0)
     veil = int(player.get("veil") or 0)
     sid = f"side-{pid}"
     return {(sid, "class"): "rc-magic-side" + (" rc-active" if active else ""), (sid, "data-dice"): str(dice),
             (sid, "data-veil"): str(veil), (f"{sid}-role", "text"): role,
-            (f"{sid}-pool", "html"): _pool(dice), (f"{sid}-dice", "text"): str(dice),
-            (f"{sid}-tokens", "html"): _tokens(veil), (f"{sid}-veil", "text"): str(veil),
+            (f"{sid}-pool", "html"): _pool(dice, current()), (f"{sid}-dice", "text"): str(dice),
+            (f"{sid}-tokens", "html"): _tokens(veil, current()), (f"{sid}-veil", "text"): str(veil),
             (f"{sid}-wizards", "html"): _wizards_html(state, pid, names), **_flux_look(pid, player, magic, cards)}
 
 
-@lru_cache(maxsize=32)
-def _pool(dice: int) -> str:
-    return "".join(d6_svg(None, size=20, fill="#efe8ff", pip="#5b3f99", stroke="#5b3f99", title="magic die")
-                   for _ in range(dice)) or NONE
+@lru_cache(maxsize=64)
+def _pool(dice: int, lang: str) -> str:
+    """A pool of magic dice (``lang``: the language spoken, which the cache keeps apart)."""
+    title = _("magic die")
+    return "".join(d6_svg(None, size=20, fill="#efe8ff", pip="#5b3f99", stroke="#5b3f99", title=title)
+                   for _die in range(dice)) or _none()
 
 
-@lru_cache(maxsize=32)
-def _tokens(veil: int) -> str:
-    return "".join(token_svg(15, title="veil token") for _ in range(veil)) or NONE
+@lru_cache(maxsize=64)
+def _tokens(veil: int, lang: str) -> str:
+    title = _("veil token")
+    return "".join(token_svg(15, title=title) for _token in range(veil)) or _none()
 
 
 def _side_shell(pid: str, name: str, colour: str, look: Look, cards: list[str]) -> str:
@@ -350,15 +392,17 @@ def _side_shell(pid: str, name: str, colour: str, look: Look, cards: list[str]) 
         value = look.get((f"{sid}-{part}", what), "")
         return f'<{tag} id="{_e(sid)}-{part}" class="{cls}">{value if what == "html" else _e(value)}</{tag}>'
 
+    labels = [_e(_("Magic dice")), _e(_("Veil tokens")), _e(_("Wizards"))]
     return (
         f'<div id="{_e(sid)}" data-player="{_e(pid)}" style="--pc:{colour}"'
         f'{look_attrs(look, sid, "class", "data-dice", "data-veil")}>'
         f'<div><span class="rc-side-name">{_e(name)}</span>{region("role", "rc-side-role", "span", "text")}</div>'
-        f'<div class="rc-row rc-pool"><span class="rc-label">Magic dice</span>{region("pool")}'
+        f'<div class="rc-row rc-pool"><span class="rc-label">{labels[0]}</span>{region("pool")}'
         f'{region("dice", "rc-count", "span", "text")}</div>'
-        f'<div class="rc-row rc-veil"><span class="rc-label">Veil tokens</span>{region("tokens")}'
+        f'<div class="rc-row rc-veil"><span class="rc-label">{labels[1]}</span>{region("tokens")}'
         f'{region("veil", "rc-count", "span", "text")}</div>'
-        f'{_flux_shell(pid, cards, look)}<div class="rc-row rc-wizards"><span class="rc-label">Wizards</span></div>{region("wizards")}'
+        f'{_flux_shell(pid, cards, look)}<div class="rc-row rc-wizards"><span class="rc-label">{labels[2]}</span>'
+        f'</div>{region("wizards")}'
         "</div>"
     )
 
@@ -370,28 +414,30 @@ def _head_html(state: dict) -> str:
     players = state.get("players") or {}
     active = magic.get("active")
     if not active:
-        return ('<div class="rc-magic-head"><span class="rc-magic-title">Magic</span>'
-                '<span class="rc-none">no magic phase yet</span></div>')
+        return ('<div class="rc-magic-head"><span class="rc-magic-title">' + _e(_("Magic")) + "</span>"
+                + _none(N_("no magic phase yet")) + "</div>")
     name = (players.get(active) or {}).get("name") or active
     step = "casting" if magic.get("step") == "siphoned" and magic.get("cast") else magic.get("step")
-    keys = [k for k, _ in PHASE_STEPS]
+    keys = [k for k, _label in PHASE_STEPS]
     at = keys.index(step) if step in keys else 0
     chips = "".join(
         f'<span class="rc-chip {"rc-now" if i == at else "rc-done" if i < at else ""}" data-phase-step="{k}">'
-        f"{label}</span>" for i, (k, label) in enumerate(PHASE_STEPS))
+        f"{_e(_(label))}</span>" for i, (k, label) in enumerate(PHASE_STEPS))
     card = magic.get("flux_card")
     drawn = ""
     if card:
         data = flux_cards().get(str(card)) or {}
         facts = []
         if data:
-            facts.append(f"{_e(data.get('magic_dice'))} magic dice")
-            facts.append(f"{_e(data.get('veil_tokens'))} veil tokens")
-        facts.append(f"miscast {_e(_signed(magic.get('miscast_modifier', 0)))}")
+            facts.append(_e(_("{dice} magic dice").format(dice=data.get("magic_dice"))))
+            facts.append(_e(_("{tokens} veil tokens").format(tokens=data.get("veil_tokens"))))
+        facts.append(_e(_("miscast {modifier}").format(modifier=_signed(magic.get("miscast_modifier", 0)))))
+        flux = _e(_("Flux card"))
         drawn = (f'<span class="rc-drawn-card" data-card="{_e(card)}" '
-                 f'data-miscast-modifier="{_e(magic.get("miscast_modifier", 0))}">Flux card <b>{_e(card)}</b>'
+                 f'data-miscast-modifier="{_e(magic.get("miscast_modifier", 0))}">{flux} <b>{_e(card)}</b>'
                  f'<span class="rc-muted">{" · ".join(facts)}</span></span>')
-    return (f'<div class="rc-magic-head"><span class="rc-magic-title">Magic phase of {_e(name)}</span>'
+    title = _e(_("Magic phase of {player}").format(player=name))
+    return (f'<div class="rc-magic-head"><span class="rc-magic-title">{title}</span>'
             f'<span class="rc-phase-steps">{chips}</span>{drawn}</div>')
 
 
@@ -462,12 +508,16 @@ def _card_side(pid: str, player: dict, name: str, colour: str, active: bool) -> 
     flux = len(player.get("flux_left") or [])
     die = d6_svg(None, size=14, fill="#efe8ff", pip="#5b3f99", stroke="#5b3f99")
     token = token_svg(12)
+    titles = [_e(ngettext("{n} magic die", "{n} magic dice", dice).format(n=dice)),
+              _e(ngettext("{n} veil token", "{n} veil tokens", veil).format(n=veil)),
+              _e(_("{n} Flux left").format(n=flux))]
     return (f'<div class="rc-card-side{" rc-active" if active else ""}" data-player="{_e(pid)}" '
             f'data-dice="{dice}" data-veil="{veil}" style="--pc:{colour}"><b>{_e(name)}</b>'
-            f'<span class="rc-card-count" title="{plural(dice, "magic die", "magic dice")}">'
+            f'<span class="rc-card-count" title="{titles[0]}">'
             f'{die * min(dice, CARD_ICONS)}{dice}</span>'
-            f'<span class="rc-card-count" title="{plural(veil, "veil token")}">{token * min(veil, CARD_ICONS)}{veil}</span>'
-            f'<span class="rc-muted">{_e(flux)} Flux left</span></div>')
+            f'<span class="rc-card-count" title="{titles[1]}">'
+            f'{token * min(veil, CARD_ICONS)}{veil}</span>'
+            f'<span class="rc-muted">{titles[2]}</span></div>')
 
 
 def render_magic_card(state: dict, names: Names | None = None) -> str:
@@ -481,10 +531,11 @@ def render_magic_card(state: dict, names: Names | None = None) -> str:
     if active:
         steps = dict(PHASE_STEPS)
         step = "casting" if magic.get("step") == "siphoned" and magic.get("cast") else magic.get("step")
-        head = (f'<b>Magic phase of {_e(names.player(active))}</b>'
-                f'<span class="rc-chip rc-now">{_e(steps.get(step, step or ""))}</span>')
+        title = _e(_("Magic phase of {player}").format(player=names.player(active)))
+        head = (f'<b>{title}</b>'
+                f'<span class="rc-chip rc-now">{_e(_(steps[step]) if step in steps else step or "")}</span>')
     else:
-        head = '<b>Magic</b><span class="rc-muted">no magic phase yet</span>'
+        head = "<b>" + _e(_("Magic")) + '</b><span class="rc-muted">' + _e(_("no magic phase yet")) + "</span>"
     sides = "".join(_card_side(str(pid), p or {}, names.player(pid), colours.get(str(pid), "#8c8c8c"), pid == active)
                     for pid, p in players.items())
     cast = magic.get("cast")
@@ -493,8 +544,10 @@ def render_magic_card(state: dict, names: Names | None = None) -> str:
         outcome = cast_outcome(cast)
         spell = ((state.get("spells") or {}).get(str(cast.get("spell"))) or {}).get("name") or names.of(
             "spells", cast.get("spell"))
-        line = (f'<div class="rc-card-cast">{_e(names.of("wizards", cast.get("wizard")))} casts {_e(spell)}: '
+        casts = _("{wizard} casts {spell}").format(wizard=names.of("wizards", cast.get("wizard")), spell=spell)
+        miscast = f' <b>{_e(_("miscast"))}</b>' if cast.get("miscast") else ""
+        line = (f'<div class="rc-card-cast">{_e(casts)}: '
                 f'{_e(cast.get("total"))} <span class="rc-verdict" style="background:{OUTCOME_COLOURS[outcome]}">'
-                f'{outcome}</span>{" <b>miscast</b>" if cast.get("miscast") else ""}</div>')
+                f'{_e(outcome_name(outcome))}</span>{miscast}</div>')
     return (f'<style>{CARD_CSS}</style><div class="rc-magic-card" data-game="{_e(state.get("game"))}" '
             f'data-seq="{_e(state.get("seq"))}"><div class="rc-card-head">{head}</div>{sides}{line}</div>')

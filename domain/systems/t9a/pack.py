@@ -21,6 +21,7 @@ from domain.systems.facts import Fact
 from domain.systems.t9a.presentation import T9APresentation
 from domain.systems.state import Checks, GameState
 from domain.systems.t9a.legal import MagicActions
+from i18n import SOURCE, Translated, _, current
 
 KINDS = ("normal", "bound", "attribute", "replicable")
 SETUP_FIELDS = ("spells", "wizards", "channel")
@@ -150,12 +151,22 @@ def miscast_effect(table: dict, value: int) -> str:
     return table[str(value)]
 
 
-def _in_setup(things: dict, event: dict, name: str, what: str) -> dict:
-    """The setup's ``what`` that the event's field ``name`` names; refused naming the near miss."""
+def either(values) -> str:
+    """``2 or 3`` in the language spoken (keeping its English, which a lenient record stores)."""
+    text = " or ".join(map(str, values))
+    if current() == SOURCE:
+        return text
+    word = _("or")
+    return Translated(f" {word} ".join(map(str, values)), text)
+
+
+def _in_setup(things: dict, event: dict, name: str, missing: str) -> dict:
+    """The setup's thing that the event's field ``name`` names; refused naming the near miss (``missing``: the
+    refusal's text, with ``{name}``, ``{value}`` and ``{did_you_mean}``)."""
     found = things.get(event[name])
     if found is None:
-        raise MalformedRecord(f"field `{name}`: no {what} '{event[name]}' in the setup"
-                              f"{did_you_mean(event[name], things)}", field=name)
+        raise MalformedRecord(missing.format(name=name, value=event[name],
+                                             did_you_mean=did_you_mean(event[name], things)), field=name)
     return found
 
 
@@ -204,8 +215,9 @@ class T9A(MagicActions, GameSystem):
                 levels = raw.get("power_level")
                 if not (isinstance(levels, list) and len(levels) == 2
                         and all(type(v) is int and 0 <= v <= limits.STAT for v in levels)):
-                    raise MalformedRecord(f"{where}.power_level must be [value with 2 dice, value with 3 dice], "
-                                          f"each from 0 to {limits.STAT}", field=f"{where}.power_level")
+                    raise MalformedRecord(_("{where}.power_level must be [value with 2 dice, value with 3 dice], "
+                                            "each from 0 to {most}").format(where=where, most=limits.STAT),
+                                            field=f"{where}.power_level")
                 spell["power_level"] = levels
             state.spells[sid] = spell
         for where, raw in setup_items(setup, "wizards", WIZARD_FIELDS):
@@ -214,16 +226,18 @@ class T9A(MagicActions, GameSystem):
             spells = get_field(raw, "spells", list, optional=True, default=[])
             for sid in spells:
                 if not isinstance(sid, str):
-                    raise MalformedRecord(f"{where}.spells must list spell ids, not {show(sid)}",
+                    raise MalformedRecord(_("{where}.spells must list spell ids, not {sid}").format(
+                                              where=where, sid=show(sid)),
                                           field=f"{where}.spells")
                 if sid not in state.spells:
-                    raise MalformedRecord(f"{where}.spells: unknown spell '{sid}'{did_you_mean(sid, state.spells)}",
+                    raise MalformedRecord(_("{where}.spells: unknown spell '{sid}'{did_you_mean}").format(
+                                              where=where, sid=sid, did_you_mean=did_you_mean(sid, state.spells)),
                                           field=f"{where}.spells")
             state.wizards[wid] = {"player": player, "spells": spells, "fleeing": bool(raw.get("fleeing", False))}
         for pid, value in (get_field(setup, "channel", dict, optional=True, default={}) or {}).items():
             if pid not in state.players or type(value) is not int or not 0 <= value <= limits.STAT:
-                raise MalformedRecord(f"setup.channel: '{pid}' must be a player with a number of tokens "
-                                      f"(0 to {limits.STAT})", field="setup.channel")
+                raise MalformedRecord(_("setup.channel: '{pid}' must be a player with a number of tokens (0 to "
+                                        "{most})").format(pid=pid, most=limits.STAT), field="setup.channel")
             state.channel[pid] = value
 
     # --- helpers ---------------------------------------------------------------------------
@@ -239,18 +253,20 @@ class T9A(MagicActions, GameSystem):
     def phase(self, state: T9AState, event: dict, chk: Checks, *, step: str | None = None) -> Phase | None:
         phase = state.phase_state
         if phase is None or phase.step == "ended":
-            chk.fail("R77", f"{event['type']} comes outside a magic phase (MagicPhaseStarted first)")
+            chk.fail("R77", _("{type} comes outside a magic phase (MagicPhaseStarted first)").format(
+                                type=event['type']))
             return None
         if step is not None and phase.step != step:
-            chk.fail("R77", f"{event['type']} comes at step '{phase.step}' of the magic phase; the order is start, "
-                            "Flux card, Siphon the Veil, casting, end")
+            chk.fail("R77", _("{type} comes at step '{step}' of the magic phase; the order is start, Flux card, "
+                              "Siphon the Veil, casting, end").format(type=event['type'], step=phase.step))
         return phase
 
     def wizard(self, state: T9AState, event: dict, name: str = "wizard") -> dict:
-        return _in_setup(state.wizards, event, name, "wizard")
+        return _in_setup(state.wizards, event, name,
+                         _("field `{name}`: no wizard '{value}' in the setup{did_you_mean}"))
 
     def spell(self, state: T9AState, event: dict, name: str = "spell") -> dict:
-        return _in_setup(state.spells, event, name, "spell")
+        return _in_setup(state.spells, event, name, _("field `{name}`: no spell '{value}' in the setup{did_you_mean}"))
 
     def derived_rule(self, state: T9AState, event: dict, name: str, given, value) -> str:
         """A wrong derived field breaks the rule that makes it: card 8's miscast modifier R86 (card 1's
@@ -284,7 +300,8 @@ class T9A(MagicActions, GameSystem):
         """The Flux card of the magic phase just started, from the active player's cards left (R84)."""
         phase = state.phase_state
         if phase is None or phase.step != "started":
-            raise RollcallError(f"no Flux card is due in game '{state.game}' (a magic phase has just started?)")
+            raise RollcallError(_("no Flux card is due in game '{game}' (a magic phase has just started?)").format(
+                                    game=state.game))
         card = randomness.draw(seed, state.game, state.seq + 1, state.flux_left[phase.active])
         return {"type": "FluxCardDrawn", "card": card, "source": "digital"}
 
@@ -292,7 +309,7 @@ class T9A(MagicActions, GameSystem):
     def decide_MagicPhaseStarted(self, state: T9AState, event: dict, chk: Checks) -> None:
         self.player(state, event, "active")
         if state.phase_state is not None and state.phase_state.step != "ended":
-            chk.fail("R77", "a magic phase starts while the last one has not ended")
+            chk.fail("R77", _("a magic phase starts while the last one has not ended"))
 
     def apply_MagicPhaseStarted(self, state: T9AState, event: dict) -> None:
         state.phase_state = Phase(event["active"])
@@ -303,15 +320,17 @@ class T9A(MagicActions, GameSystem):
         card = event["card"]
         data = state.rules["flux_cards"].get(card)
         if data is None or card.startswith("_"):
-            raise MalformedRecord(f"field `card`: no Flux card '{card}' (cards 1-8)", field="card")
+            raise MalformedRecord(_("field `card`: no Flux card '{card}' (cards 1-8)").format(card=card), field="card")
         if event.get("player") is not None:
             drawer = self.player(state, event)
             if phase is not None and drawer != state.opponent(phase.active):
-                chk.fail("R81", f"the reactive player {state.opponent(phase.active)} draws the Flux card from "
-                                f"{phase.active}'s deck, not {drawer}")
+                chk.fail("R81", _("the reactive player {opponent} draws the Flux card from {active}'s deck, not "
+                                  "{drawer}").format(
+                                    opponent=state.opponent(phase.active), active=phase.active, drawer=drawer))
         if phase is not None and card not in state.flux_left[phase.active]:
-            chk.fail("R83", f"{phase.active}'s Flux card {card} was already used this game "
-                            f"(left: {', '.join(state.flux_left[phase.active]) or 'none'})")
+            chk.fail("R83", _("{active}'s Flux card {card} was already used this game (left: {flux_left})").format(
+                                active=phase.active, card=card,
+                                flux_left=', '.join(state.flux_left[phase.active]) or _("none")))
         return {"magic_dice": data["magic_dice"], "veil_tokens": data["veil_tokens"],
                 "miscast_modifier": data.get("miscast_modifier", 0)}
 
@@ -334,14 +353,17 @@ class T9A(MagicActions, GameSystem):
         rules = state.rules["siphon"]
         dice = event["converted_dice"]
         if dice < 0:
-            raise MalformedRecord("field `converted_dice` must not be negative", field="converted_dice")
+            raise MalformedRecord(_("field `converted_dice` must not be negative"), field="converted_dice")
         if phase is None:
             return {"pool": 0, "kept": 0, "magic_dice": dict(state.magic_dice)}
         if dice > rules["max_dice"]:
-            chk.fail("R89", f"{dice} magic dice from veil tokens; at most {rules['max_dice']} per phase")
+            chk.fail("R89", _("{dice} magic dice from veil tokens; at most {max_dice} per phase").format(
+                                dice=dice, max_dice=rules['max_dice']))
         if dice * rules["tokens_per_die"] > phase.veil:
-            chk.fail("R88", f"{dice} dice cost {dice * rules['tokens_per_die']} veil tokens "
-                            f"({rules['tokens_per_die']} each); the pool holds {phase.veil}")
+            chk.fail("R88",
+                     _("{dice} dice cost {cost} veil tokens ({tokens_per_die} each); the pool holds {veil}").format(
+                                dice=dice, cost=dice * rules['tokens_per_die'], tokens_per_die=rules['tokens_per_die'],
+                                veil=phase.veil))
         pool = max(phase.veil - dice * rules["tokens_per_die"], 0)
         magic = dict(state.magic_dice)
         magic[phase.active] += dice
@@ -365,41 +387,48 @@ class T9A(MagicActions, GameSystem):
         casting = state.rules["casting"]
         if phase is not None:
             if wizard["player"] != phase.active:
-                chk.fail("R91", f"{wid} belongs to {wizard['player']}; only the active player {phase.active} casts")
+                chk.fail("R91", _("{wid} belongs to {player}; only the active player {active} casts").format(
+                                    wid=wid, player=wizard['player'], active=phase.active))
             if wizard["fleeing"]:
-                chk.fail("R91", f"{wid} is fleeing and may not cast")
+                chk.fail("R91", _("{wid} is fleeing and may not cast").format(wid=wid))
             if sid not in wizard["spells"]:
-                chk.fail("R91", f"{wid} does not know spell {sid}")
+                chk.fail("R91", _("{wid} does not know spell {sid}").format(wid=wid, sid=sid))
             if (wid, sid) in state.amnesia and self.on(state, "X06"):
-                chk.fail("X06", f"{wid} forgot {sid} to an amnesia miscast and cannot cast it again this game")
+                chk.fail("X06", _("{wid} forgot {sid} to an amnesia miscast and cannot cast it again this game").format(
+                                    wid=wid, sid=sid))
             if (wid, sid) in phase.cast_by_wizard and spell["kind"] != "attribute":  # R91: each model, each spell,
                 rule = "X05" if spell["kind"] == "replicable" else "R91"           # once a phase (bound ones too)
-                chk.fail(rule, f"{wid} already tried {sid} this phase")
+                chk.fail(rule, _("{wid} already tried {sid} this phase").format(wid=wid, sid=sid))
             exempt = casting["exempt_from_once_per_phase"]
             if sid in phase.cast_spells and spell["kind"] not in exempt:
-                chk.fail("R92", f"{phase.active} already tried {sid} this phase; a spell is tried once per phase")
+                chk.fail("R92", _("{active} already tried {sid} this phase; a spell is tried once per phase").format(
+                                    active=phase.active, sid=sid))
             if spell["kind"] == "attribute" and self.on(state, "X04") and spell.get("path") not in phase.passed_paths:
-                chk.fail("X04", f"attribute {sid} follows a successful spell of its path {spell.get('path')}")
+                chk.fail("X04", _("attribute {sid} follows a successful spell of its path {path}").format(
+                                    sid=sid, path=spell.get('path')))
             pending = phase.cast
             if pending is not None and pending.awaits_effect():
-                chk.fail("R77", f"the cast of {pending.spell} passed and was not dispelled: its effect (step D) "
-                                "comes before the next casting attempt")
+                chk.fail("R77", _("the cast of {spell} passed and was not dispelled: its effect (step D) comes "
+                                  "before the next casting attempt").format(spell=pending.spell))
         version = event.get("version", "basic")
         dice = event["dice"]
         if spell["kind"] == "bound" and self.on(state, "X03"):
             return self._bound(state, event, spell, dice, version, active, chk)
         if not casting["min_dice"] <= dice <= casting["max_dice"]:
-            chk.fail("R94", f"{dice} dice; a casting attempt uses {casting['min_dice']} to {casting['max_dice']}")
+            chk.fail("R94", _("{dice} dice; a casting attempt uses {min_dice} to {max_dice}").format(
+                                dice=dice, min_dice=casting['min_dice'], max_dice=casting['max_dice']))
         if dice > state.magic_dice[active]:
-            chk.fail("R95", f"{dice} dice but {active}'s pool holds {state.magic_dice[active]}")
+            chk.fail("R95", _("{dice} dice but {active}'s pool holds {magic_dice}").format(
+                                dice=dice, active=active, magic_dice=state.magic_dice[active]))
         if event.get("roll") is None:
-            raise MalformedRecord("field `roll`: a casting attempt names its roll (only bound spells are not rolled)",
+            raise MalformedRecord(_("field `roll`: a casting attempt names its roll (only bound spells are not "
+                                    "rolled)"),
                                   field="roll")
         roll = self.use_roll(state, chk, event["roll"], purpose="casting", player=active, die="d6",
-                             count=dice, what=f"{wid}'s casting of {sid}", count_rule="R95")
+                             count=dice, what=_("{wid}'s casting of {sid}").format(wid=wid, sid=sid), count_rule="R95")
         value = spell["boosted_value"] if version == "boosted" else spell["casting_value"]
         if version == "boosted" and value is None:
-            chk.fail("R97", f"spell {sid} has no boosted version")
+            chk.fail("R97", _("spell {sid} has no boosted version").format(sid=sid))
             value = spell["casting_value"]
         faces = [int(f) for f in roll.faces]
         total = sum(faces) + event.get("modifier", 0)
@@ -413,16 +442,19 @@ class T9A(MagicActions, GameSystem):
                chk: Checks) -> dict:
         allowed = state.rules["bound_spells"]["dice"]
         if event.get("roll") is not None:
-            chk.fail("X03", f"a bound spell's dice are removed from the pool unrolled; roll {event['roll']} is not "
-                            "used")
+            chk.fail("X03",
+                     _("a bound spell's dice are removed from the pool unrolled; roll {roll} is not used").format(
+                                roll=event['roll']))
         if dice not in allowed:
-            chk.fail("X03", f"a bound spell uses {' or '.join(map(str, allowed))} dice, not {dice}")
+            chk.fail("X03", _("a bound spell uses {allowed} dice, not {dice}").format(allowed=either(allowed),
+                                                                                         dice=dice))
         if version == "boosted":
-            chk.fail("X03", "a bound spell is never boosted")
+            chk.fail("X03", _("a bound spell is never boosted"))
         if event.get("modifier"):
-            chk.fail("X03", "casting modifiers do not apply to bound spells")
+            chk.fail("X03", _("casting modifiers do not apply to bound spells"))
         if dice > state.magic_dice[active]:
-            chk.fail("R95", f"{dice} dice but {active}'s pool holds {state.magic_dice[active]}")
+            chk.fail("R95", _("{dice} dice but {active}'s pool holds {magic_dice}").format(
+                                dice=dice, active=active, magic_dice=state.magic_dice[active]))
         levels = spell["power_level"]
         return {"total": levels[0] if dice <= 2 else levels[1], "passed": True, "miscast": False}
 
@@ -486,24 +518,28 @@ class T9A(MagicActions, GameSystem):
         if phase is None:
             pass
         elif cast is None or cast.step != "A":
-            chk.fail("R77", "a dispel answers the casting attempt just made")
+            chk.fail("R77", _("a dispel answers the casting attempt just made"))
         elif not cast.passed:
-            chk.fail("R78", f"the cast of {cast.spell} failed: no dispel (skip B-E)")
+            chk.fail("R78", _("the cast of {spell} failed: no dispel (skip B-E)").format(spell=cast.spell))
         elif state.spells[cast.spell]["kind"] == "attribute" and self.on(state, "X04"):
-            chk.fail("X04", f"attribute {cast.spell} cannot be dispelled")
+            chk.fail("X04", _("attribute {spell} cannot be dispelled").format(spell=cast.spell))
         if x07 and wizard["player"] != reactive:
-            chk.fail("X07", f"{event['wizard']} belongs to {wizard['player']}; the reactive player {reactive} dispels")
+            chk.fail("X07", _("{wizard} belongs to {player}; the reactive player {reactive} dispels").format(
+                                wizard=event['wizard'], player=wizard['player'], reactive=reactive))
         if x07 and wizard["fleeing"]:
-            chk.fail("X07", f"{event['wizard']} is fleeing and may not dispel")
+            chk.fail("X07", _("{wizard} is fleeing and may not dispel").format(wizard=event['wizard']))
         rules = state.rules["dispel"]
         dice = event["dice"]
         if x07 and (dice < rules["min_dice"] or (rules["max_dice"] is not None and dice > rules["max_dice"])):
-            chk.fail("X07", f"{dice} dispel dice; at least {rules['min_dice']}"
-                            + (f", at most {rules['max_dice']}" if rules["max_dice"] is not None else ""))
+            chk.fail("X07", (_("{dice} dispel dice; at least {least}") if rules["max_dice"] is None else
+                             _("{dice} dispel dice; at least {least}, at most {most}")).format(
+                                 dice=dice, least=rules["min_dice"], most=rules["max_dice"]))
         if dice > state.magic_dice[reactive]:
-            chk.fail("R95", f"{dice} dice but {reactive}'s pool holds {state.magic_dice[reactive]}")
+            chk.fail("R95", _("{dice} dice but {reactive}'s pool holds {magic_dice}").format(
+                                dice=dice, reactive=reactive, magic_dice=state.magic_dice[reactive]))
         roll = self.use_roll(state, chk, event["roll"], purpose="dispel", player=reactive, die="d6", count=dice,
-                             what=f"{event['wizard']}'s dispel", count_rule="X07" if x07 else "F03",
+                             what=_("{wizard}'s dispel").format(wizard=event['wizard']),
+                             count_rule="X07" if x07 else "F03",
                              player_rule="X07" if x07 else "F03")
         faces = [int(f) for f in roll.faces]
         total = sum(faces)
@@ -534,18 +570,19 @@ class T9A(MagicActions, GameSystem):
             return None
         cast = phase.cast
         if cast is None:
-            chk.fail("R77", f"{event['type']} follows a casting attempt")
+            chk.fail("R77", _("{type} follows a casting attempt").format(type=event['type']))
             return None
         if not cast.passed:
-            chk.fail("R78", f"the cast of {cast.spell} failed: skip B-E")
+            chk.fail("R78", _("the cast of {spell} failed: skip B-E").format(spell=cast.spell))
         elif cast.dispelled:
-            chk.fail("R79", f"{cast.spell} was dispelled: skip C-E")
+            chk.fail("R79", _("{spell} was dispelled: skip C-E").format(spell=cast.spell))
         elif cast.broken and step in "DE":
-            chk.fail("X06", f"the miscast broke {cast.wizard}'s concentration: {cast.spell} fails, no effect")
+            chk.fail("X06", _("the miscast broke {wizard}'s concentration: {spell} fails, no effect").format(
+                                wizard=cast.wizard, spell=cast.spell))
         order = "ABCDE"
         if order.index(cast.step) >= order.index(step):
-            chk.fail("R80", f"step {step} comes after step {cast.step} of the cast of {cast.spell}: "
-                            "miscast (C), spell (D), attribute (E)")
+            chk.fail("R80", _("step {step} comes after step {step2} of the cast of {spell}: miscast (C), spell "
+                              "(D), attribute (E)").format(step=step, step2=cast.step, spell=cast.spell))
         return cast
 
     def decide_MiscastResolved(self, state: T9AState, event: dict, chk: Checks) -> dict:
@@ -553,9 +590,10 @@ class T9A(MagicActions, GameSystem):
         if cast is None:
             return {}
         if event["wizard"] != cast.wizard:
-            chk.fail("X06", f"the miscast falls on the caster {cast.wizard}, not {event['wizard']}")
+            chk.fail("X06", _("the miscast falls on the caster {wizard}, not {wizard2}").format(
+                                wizard=cast.wizard, wizard2=event['wizard']))
         if not cast.miscast:
-            chk.fail("X06", f"the cast of {cast.spell} rolled no miscast")
+            chk.fail("X06", _("the cast of {spell} rolled no miscast").format(spell=cast.spell))
             return {"value": None, "effect": "none"}
         rules = state.rules["miscast"]
         roll = next(r for r in state.rolls.values() if r.used_by == cast.seq)
@@ -578,9 +616,9 @@ class T9A(MagicActions, GameSystem):
         self.spell(state, event)
         cast = self._cast_to_resolve(state, event, chk, "D")
         if cast is not None and event["spell"] != cast.spell:
-            chk.fail("R80", f"the spell resolved is the one cast, {cast.spell}")
+            chk.fail("R80", _("the spell resolved is the one cast, {spell}").format(spell=cast.spell))
         if cast is not None and cast.miscast and cast.step in "AB":  # A: not dispelled, B: a dispel that failed
-            chk.fail("R80", f"the miscast of {cast.spell} is resolved (C) before its effect (D)")
+            chk.fail("R80", _("the miscast of {spell} is resolved (C) before its effect (D)").format(spell=cast.spell))
 
     def apply_SpellResolved(self, state: T9AState, event: dict) -> None:
         if self.cast_of(state) is not None:
@@ -592,12 +630,12 @@ class T9A(MagicActions, GameSystem):
         if cast is None:
             return
         if cast.step != "D":
-            chk.fail("R80", f"the attribute (E) follows the effect of {cast.spell} (D)")
+            chk.fail("R80", _("the attribute (E) follows the effect of {spell} (D)").format(spell=cast.spell))
         if spell["kind"] != "attribute":
-            chk.fail("X04", f"{event['spell']} is not an attribute spell")
+            chk.fail("X04", _("{spell} is not an attribute spell").format(spell=event['spell']))
         elif self.on(state, "X04") and spell.get("path") != state.spells[cast.spell].get("path"):
-            chk.fail("X04", f"attribute {event['spell']} belongs to path {spell.get('path')}, not to the path of "
-                            f"{cast.spell}")
+            chk.fail("X04", _("attribute {spell} belongs to path {path}, not to the path of {spell2}").format(
+                                spell=event['spell'], path=spell.get('path'), spell2=cast.spell))
 
     def apply_AttributeResolved(self, state: T9AState, event: dict) -> None:
         if self.cast_of(state) is not None:
@@ -612,11 +650,11 @@ class T9A(MagicActions, GameSystem):
         if phase is None:
             return {"carried": 0}
         if phase.step in ("started", "flux"):
-            chk.fail("R77", "the magic phase ends before its Flux card and Siphon the Veil")
+            chk.fail("R77", _("the magic phase ends before its Flux card and Siphon the Veil"))
         pending = phase.cast
         if pending is not None and pending.awaits_effect():
-            chk.fail("R77", f"the cast of {pending.spell} passed and was not dispelled: its effect (step D) comes "
-                            "before the end of the phase")
+            chk.fail("R77", _("the cast of {spell} passed and was not dispelled: its effect (step D) comes before "
+                              "the end of the phase").format(spell=pending.spell))
         return {"carried": state.carried[phase.active]}
 
     def apply_MagicPhaseEnded(self, state: T9AState, event: dict) -> None:

@@ -2,78 +2,108 @@
 
 from __future__ import annotations
 
-from domain.systems.presentation import (Names, Presentation, add_roll, dice_text, head_text, plural, signed,
-                                         words)
+from domain.systems.presentation import Names, Presentation, add_roll, dice_text, head_text, plural, signed
 from domain.systems.t9a import magic
+from domain.systems.t9a.magic import miscast_words
+from i18n import N_, _, ngettext
 
 
 def _flux(pr, p: dict, rolls, names: Names) -> str:
-    text = f"Flux card {p.get('card')}: {p.get('magic_dice')} magic dice each, {p.get('veil_tokens')} veil tokens"
-    return text + (f", miscast {signed(p['miscast_modifier'])}" if p.get("miscast_modifier") else "")
+    text = _("Flux card {card}: {dice} magic dice each, {tokens} veil tokens").format(
+        card=p.get("card"), dice=p.get("magic_dice"), tokens=p.get("veil_tokens"))
+    if p.get("miscast_modifier"):
+        text += _(", miscast {modifier}").format(modifier=signed(p["miscast_modifier"]))
+    return text
 
 
 def _siphon(pr, p: dict, rolls, names: Names) -> str:
     n, kept = p.get("converted_dice"), p.get("kept")
     pools = ", ".join(f"{names.player(k)} {v}" for k, v in (p.get("magic_dice") or {}).items())
-    text = f"{plural(n, 'die', 'dice')} from the veil, {plural(kept, 'token')} kept"
-    return text + (f"; magic dice {pools}" if pools else "")
+    text = _("{dice} from the veil, {kept} kept").format(dice=_count_dice(n), kept=_count_tokens(kept))
+    return text + (_("; magic dice {pools}").format(pools=pools) if pools else "")
+
+
+def _count_dice(n) -> str:
+    return ngettext("{n} die", "{n} dice", n).format(n=n) if isinstance(n, int) else plural(n, "die", "dice")
+
+
+def _count_tokens(n) -> str:
+    return ngettext("{n} token", "{n} tokens", n).format(n=n) if isinstance(n, int) else plural(n, "token")
 
 
 def _cast(pr, p: dict, rolls, names: Names) -> str:
-    boosted = " (boosted)" if p.get("version") == "boosted" else ""
     modifier = f" {signed(p['modifier'])}" if p.get("modifier") else ""
-    text = (f"{names.of('wizards', p.get('wizard'))} casts {names.of('spells', p.get('spell'))}{boosted} with "
-            f"{plural(p.get('dice'), 'die', 'dice')}{dice_text(p, rolls)}{modifier}: {p.get('total')}, "
-            f"{'passed' if p.get('passed') else 'failed'}")
-    return text + (", miscast!" if p.get("miscast") else "")
+    text = (_("{wizard} casts {spell} (boosted) with {dice}{faces}{modifier}: {total}, {outcome}")
+            if p.get("version") == "boosted" else
+            _("{wizard} casts {spell} with {dice}{faces}{modifier}: {total}, {outcome}")).format(
+        wizard=names.of("wizards", p.get("wizard")), spell=names.of("spells", p.get("spell")),
+        dice=_count_dice(p.get("dice")), faces=dice_text(p, rolls), modifier=modifier, total=p.get("total"),
+        outcome=_("passed") if p.get("passed") else _("failed"))
+    return text + (_(", miscast!") if p.get("miscast") else "")
 
 
 def _dispel(pr, p: dict, rolls, names: Names) -> str:
-    return (f"{names.of('wizards', p.get('wizard'))} dispels with "
-            f"{plural(p.get('dice'), 'die', 'dice')}{dice_text(p, rolls)}: {p.get('total')}, "
-            f"{'dispelled' if p.get('dispelled') else 'failed'}")
+    return _("{wizard} dispels with {dice}{faces}: {total}, {outcome}").format(
+        wizard=names.of("wizards", p.get("wizard")), dice=_count_dice(p.get("dice")), faces=dice_text(p, rolls),
+        total=p.get("total"), outcome=_("dispelled") if p.get("dispelled") else _("failed"))
+
+
+def _count_veil(n) -> str:
+    return ngettext("{n} veil token", "{n} veil tokens", n).format(n=n) if isinstance(n, int) else plural(n,
+                                                                                                          "veil token")
 
 
 SUMMARIES = {
-    "MagicPhaseStarted": lambda pr, p, rolls, names: f"magic phase of {names.player(p.get('active'))}",
+    "MagicPhaseStarted": lambda pr, p, rolls, names: _("magic phase of {player}").format(
+        player=names.player(p.get("active"))),
     "FluxCardDrawn": _flux,
     "VeilSiphoned": _siphon,
     "CastingAttempted": _cast,
     "DispelAttempted": _dispel,
-    "MiscastResolved": lambda pr, p, rolls, names: (f"miscast of {names.of('wizards', p.get('wizard'))}: "
-                                                    f"{p.get('value')} → {words(p.get('effect') or 'none')}"),
-    "SpellResolved": lambda pr, p, rolls, names: f"{names.of('spells', p.get('spell'))} takes effect",
-    "AttributeResolved": lambda pr, p, rolls, names: f"attribute {names.of('spells', p.get('spell'))} takes effect",
-    "MagicPhaseEnded": lambda pr, p, rolls, names: (f"magic phase ends, "
-                                                    f"{plural(p.get('carried', 0), 'veil token')} carried"),
+    "MiscastResolved": lambda pr, p, rolls, names: _("miscast of {wizard}: {value} → {effect}").format(
+        wizard=names.of("wizards", p.get("wizard")), value=p.get("value"), effect=miscast_words(p.get("effect"))),
+    "SpellResolved": lambda pr, p, rolls, names: _("{spell} takes effect").format(
+        spell=names.of("spells", p.get("spell"))),
+    "AttributeResolved": lambda pr, p, rolls, names: _("attribute {spell} takes effect").format(
+        spell=names.of("spells", p.get("spell"))),
+    "MagicPhaseEnded": lambda pr, p, rolls, names: _("magic phase ends, {carried} carried").format(
+        carried=_count_veil(p.get("carried", 0))),
 }
 
 
 def magic_text(state: dict, names: Names) -> str:
     magic_state = state.get("magic") or {}
     active = magic_state.get("active")
-    lines = [head_text(state, names, f"  magic phase of {names.player(active) if active else '-'} "
-                                     f"({magic_state.get('step') or 'not started'})")]
+    step = magic.step_name(magic_state.get("step")) if magic_state.get("step") else _("not started")
+    lines = [head_text(state, names, "  " + _("magic phase of {player} ({step})").format(
+        player=names.player(active) if active else "-", step=step))]
     if magic_state.get("flux_card"):
-        lines.append(f"Flux card {magic_state['flux_card']}, miscast modifier "
-                     f"{magic_state.get('miscast_modifier', 0):+d}")
+        lines.append(_("Flux card {card}, miscast modifier {modifier:+d}").format(
+            card=magic_state["flux_card"], modifier=magic_state.get("miscast_modifier", 0)))
     for pid, p in state["players"].items():
-        lines.append(f"  {pid} {p['name']} ({names.faction(p.get('faction'))}): {p.get('magic_dice', 0)} magic dice, "
-                     f"{p.get('veil', 0)} veil tokens, Flux cards left {' '.join(p.get('flux_left', [])) or 'none'}, "
-                     f"{p['score']} VP")
+        lines.append(f"  {pid} {p['name']} ({names.faction(p.get('faction'))}): " + _(
+            "{dice} magic dice, {veil} veil tokens, Flux cards left {left}, {score} VP").format(
+            dice=p.get("magic_dice", 0), veil=p.get("veil", 0), left=" ".join(p.get("flux_left", [])) or _("none"),
+            score=p["score"]))
     cast = magic_state.get("cast")
     if cast:
-        outcome = "dispelled" if cast["dispelled"] else ("passed" if cast["passed"] else "failed")
-        lines.append(f"last cast: {names.of('wizards', cast['wizard'])} {names.of('spells', cast['spell'])} "
-                     f"total {cast['total']} {outcome}" + (", miscast" if cast["miscast"] else ""))
+        outcome = _("dispelled") if cast["dispelled"] else (_("passed") if cast["passed"] else _("failed"))
+        lines.append(_("last cast: {wizard} {spell} total {total} {outcome}").format(
+            wizard=names.of("wizards", cast["wizard"]), spell=names.of("spells", cast["spell"]), total=cast["total"],
+            outcome=outcome) + (_(", miscast") if cast["miscast"] else ""))
     return "\n".join(lines)
 
 
 class T9APresentation(Presentation):
     SUMMARIES = SUMMARIES
     NAMED = {"spells": "spells", "wizards": "wizards"}
-    NOUNS = {"wizards": "Wizard"}
+    NOUNS = {"wizards": N_("Wizard")}  # translated where a thing is named (thing_name)
     CSS = magic.CSS
+
+    def thing_name(self, kind: str, thing: dict) -> str:
+        """A wizard without a name is called by its kind ("Wizard 2"), in the language spoken."""
+        name = super().thing_name(kind, thing)
+        return _(name) if not thing.get("name") and name == self.NOUNS.get(kind) else name
 
     def picture(self, state: dict, event: dict | None = None, before: dict | None = None,
                 events: list[dict] | None = None, names: Names | None = None, mark: dict | None = None) -> str:

@@ -27,12 +27,16 @@ from typing import Any
 from domain.systems.presentation import Names, e, status_html
 from domain.systems.scene import FrameLog, Look, Scene, look_attrs, moments
 from domain.systems.tornscape import hexes as hx
+from domain.systems.tornscape.state import size_name
+from domain.systems.tornscape.vortices import in_words
+from i18n import N_, _, current
 
 HEX_SIZE = 16.0
 TERRAIN_FILLS: dict[str, str] = {"solid": "#4d4d4d", "burning_ground": "#e8562a", "deadly_bog": "#7a7436",
                                  "cover": "#a9d8a0"}
-TERRAIN_LABELS: dict[str, str] = {"solid": "Solid", "burning_ground": "Burning ground", "deadly_bog": "Deadly bog",
-                                  "cover": "Cover"}
+# the legend's words (translated where shown)
+TERRAIN_LABELS: dict[str, str] = {"solid": N_("Solid"), "burning_ground": N_("Burning ground"),
+                                  "deadly_bog": N_("Deadly bog"), "cover": N_("Cover")}
 UNKNOWN_TERRAIN_FILL = "#c9b8e3"
 UNKNOWN_PLAYER = "#8c8c8c"
 ALLEGIANCE_COLOURS: dict[str | None, str] = {"creation": "#d4a017", "destruction": "#b0182a", "life": "#2e9e44",
@@ -110,6 +114,18 @@ def model_look(mid: str, m: dict | None, size: float) -> Look:
     return look
 
 
+def vortex_title(allegiance: str | None, ether, removed: bool) -> str:
+    """A vortex's tooltip: ``vortex · creation · ether 2`` (`` · removed``), in the language spoken."""
+    text = _("vortex · {allegiance} · ether {ether}").format(
+        allegiance=in_words(allegiance) if allegiance else _("unaligned"), ether=ether)
+    return text + (" · " + _("removed") if removed else "")
+
+
+def terrain_name(kind: str) -> str:
+    """A terrain kind in the language spoken (``burning_ground`` -> Burning ground; an unknown kind in words)."""
+    return _(TERRAIN_LABELS[kind]) if kind in TERRAIN_LABELS else kind.replace("_", " ")
+
+
 def facing_angle(facing: int) -> float:
     dx, dy = px(hx.HEXON_DIRECTIONS[facing % 6], 1.0)
     return math.degrees(math.atan2(dy, dx))
@@ -125,8 +141,9 @@ def facing_svg(facing: int, size: float = 44) -> str:
              f'<line x1="{-r * .35:.1f}" y1="0" x2="{r * .55:.1f}" y2="0" stroke="#1f4e8c" stroke-width="{size * .07:.1f}" '
              f'stroke-linecap="round"/><polygon points="{r * .8:.1f},0 {r * .38:.1f},{-r * .3:.1f} {r * .38:.1f},{r * .3:.1f}" '
              f'fill="#1f4e8c"/></g>')
+    title = _("facing {facing}").format(facing=facing % 6)
     return (f'<svg class="rc-facing" data-facing="{facing % 6}" xmlns="http://www.w3.org/2000/svg" width="{size:g}" '
-            f'height="{size:g}" viewBox="0 0 {size:g} {size:g}" role="img"><title>facing {facing % 6}</title>'
+            f'height="{size:g}" viewBox="0 0 {size:g} {size:g}" role="img"><title>{e(title)}</title>'
             f'<polygon points="{corners}" fill="#f6f1e3" stroke="#7a6f5a" stroke-width="1.5"/>{arrow}</svg>')
 
 
@@ -155,8 +172,7 @@ def vortex_look(vid: str, v: dict | None, size: float) -> Look:
         (f"{gid}-symbol", "text"): ALLEGIANCE_SYMBOLS.get(allegiance, str(allegiance)[:2].upper()) if allegiance else "",
         (f"{gid}-ether", "text"): "" if ether is None else str(ether),
         (f"{gid}-ether-disc", "display"): None if ether is not None else "none",
-        (f"{gid}-title", "text"): (f"vortex · {allegiance or 'unaligned'} · ether {ether}"
-                                   + (" · removed" if removed else "")),
+        (f"{gid}-title", "text"): vortex_title(allegiance, ether, removed),
     }
 
 
@@ -224,7 +240,7 @@ def terrain_layer(terrain: dict[str, dict], look: Look, size: float) -> str:
         polys = "".join(hex_polygon(h, size, "rc-terrain-hex", f' data-terrain="{e(kind)}"')
                         for h in positions((t or {}).get("hexes")))
         pieces.append(f'<g id="{e(gid)}" class="rc-terrain" data-terrain="{e(kind)}" fill="{fill}"'
-                      f'{look_attrs(look, gid, "display")}><title>{e(kind.replace("_", " "))}</title>{polys}</g>')
+                      f'{look_attrs(look, gid, "display")}><title>{e(terrain_name(kind))}</title>{polys}</g>')
     return f'<g class="rc-terrain-layer" stroke="{HEX_STROKE}" stroke-width="{size * 0.05:.2f}">{"".join(pieces)}</g>'
 
 
@@ -308,7 +324,7 @@ def model_element(mid: str, m: dict, look: Look, size: float, colour: str, owner
     fs = label_size(label, 1.75 * radius, size * (0.85 if msize != "infantry" else 0.6))
     return (f'<g id="{e(gid)}" class="rc-model" data-player="{e(m.get("player"))}" data-size="{e(msize)}" '
             f'data-name="{e(name)}" fill="{colour}"{look_attrs(look, gid, "display", "transform", "data-at")}>'
-            f"<title>{e(names.bare('models', mid))} · {e(owner)} · {e(msize)}</title>{hull}"
+            f"<title>{e(names.bare('models', mid))} · {e(owner)} · {e(size_name(msize))}</title>{hull}"
             + text(lx, ly, label, fs, f' id="{e(gid)}-label" class="rc-label rc-upright" fill="#fff" stroke="#1d1d1d" '
                                       f'stroke-width="{fs * 0.22:.2f}" paint-order="stroke"')
             + "</g>")
@@ -411,7 +427,7 @@ def legend_layer(players: list[tuple[str, str]], left: float, top: float, room: 
     """The terrain kinds and the players' colours in rows below the board; (SVG, its bottom)."""
     lfs = max(9.0, size * 0.7)
     sw, row_h = lfs * 1.1, lfs * 1.7
-    items = [("terrain", TERRAIN_FILLS[k], TERRAIN_LABELS[k]) for k in TERRAIN_FILLS]
+    items = [("terrain", TERRAIN_FILLS[k], _(TERRAIN_LABELS[k])) for k in TERRAIN_FILLS]
     items += [("player", colour, name) for colour, name in players]
     x, y = left, top
     out = []
@@ -512,7 +528,7 @@ def live_board(state: dict, mark: dict | None, names: Names | None = None,
     colours = player_colours(state.get("players") or {})
     shape = [state.get("game"), state.get("board"), {part: sorted(things) for part, things in objects.items()},
              sorted((names.by_kind.get("players") or {}).items()), sorted(colours.items()),
-             sorted((names.by_kind.get("models") or {}).items())]
+             sorted((names.by_kind.get("models") or {}).items()), current()]  # its words are the language's
     key = hashlib.sha1(json.dumps(shape, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
     def drawing() -> str:

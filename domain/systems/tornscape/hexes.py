@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from typing import Callable, Iterable
+from i18n import _
 
 Hex = tuple[int, int]
 
@@ -116,7 +117,7 @@ def as_hex(value: object) -> Hex:
             and not isinstance(q, bool) and not isinstance(r, bool)
         ):
             return (int(q), int(r))
-    raise ValueError(f"not a hex position [q, r] of two ints: {value!r}")
+    raise ValueError(_("not a hex position [q, r] of two ints: {value!r}").format(value=value))
 
 
 def to_offset(h: Hex) -> tuple[int, int]:
@@ -171,7 +172,7 @@ def distance(a: Hex, b: Hex) -> int:
 def ring(h: Hex, radius: int) -> list[Hex]:
     """Hexes at exactly ``radius`` from ``h`` (``[h]`` for radius 0)."""
     if radius < 0:
-        raise ValueError(f"negative radius: {radius}")
+        raise ValueError(_("negative radius: {radius}").format(radius=radius))
     q, r = h
     if radius == 0:
         return [h]
@@ -180,7 +181,7 @@ def ring(h: Hex, radius: int) -> list[Hex]:
     q -= radius  # start at h + radius * DIRECTIONS[4] == (-1, 1)
     r += radius
     for dq, dr in DIRECTIONS:
-        for _ in range(radius):
+        for _step in range(radius):
             append((q, r))
             q += dq
             r += dr
@@ -221,7 +222,7 @@ def hexon_centre_of(h: Hex) -> Hex:
 
 def _require_centre(c: Hex) -> None:
     if (3 * c[0] + c[1]) % 7:
-        raise ValueError(f"not a hexon centre: {c!r}")
+        raise ValueError(_("not a hexon centre: {c!r}").format(c=c))
 
 
 def hexon_hexes(centre: Hex) -> tuple[Hex, ...]:
@@ -241,7 +242,7 @@ def hexon_ring(centre: Hex) -> tuple[Hex, ...]:
 def hexon_neighbour(centre: Hex, direction: int) -> Hex:
     """Centre of the adjacent hexon in hexon direction ``direction`` (0-5)."""
     if type(direction) is not int or not 0 <= direction < 6:
-        raise ValueError(f"hexon direction must be 0..5: {direction!r}")
+        raise ValueError(_("hexon direction must be 0..5: {direction!r}").format(direction=direction))
     dq, dr = HEXON_DIRECTIONS[direction]
     return (centre[0] + dq, centre[1] + dr)
 
@@ -341,20 +342,20 @@ def footprint(size: str, at: list) -> frozenset[Hex]:
     pos = _centres(at)
     if size == "infantry":
         if len(pos) != 1:
-            raise ValueError(f"infantry needs exactly one position: {at!r}")
+            raise ValueError(_("infantry needs exactly one position: {at!r}").format(at=at))
         return frozenset(pos)
     if size == "large":
         if len(pos) != 1:
-            raise ValueError(f"large needs exactly one hexon centre: {at!r}")
+            raise ValueError(_("large needs exactly one hexon centre: {at!r}").format(at=at))
         return frozenset(hexon_hexes(pos[0]))
     if size == "huge":
         if not _valid_huge(pos):
-            raise ValueError(f"huge needs two or more distinct connected hexon centres: {at!r}")
+            raise ValueError(_("huge needs two or more distinct connected hexon centres: {at!r}").format(at=at))
         out: set[Hex] = set()
         for q, r in pos:
             out.update((q + dq, r + dr) for dq, dr in HEXON_OFFSETS)
         return frozenset(out)
-    raise ValueError(f"unknown model size: {size!r}")
+    raise ValueError(_("unknown model size: {size!r}").format(size=size))
 
 
 _NEAR: dict[frozenset, set[Hex]] = {}  # footprint of at most one hexon -> near() (pure, so kept)
@@ -387,7 +388,7 @@ def footprint_distance(a: Iterable[Hex], b: Iterable[Hex]) -> int:
     if not isinstance(b, (set, frozenset)):
         b = frozenset(b)
     if not a or not b:
-        raise ValueError("footprint_distance of an empty footprint")
+        raise ValueError(_("footprint_distance of an empty footprint"))
     if not a.isdisjoint(b):
         return 0
     best = None
@@ -494,7 +495,7 @@ def step_is_adjacent(size: str, before: list, after: list) -> bool:
             if not any((q - dq, r - dr) in old_set for dq, dr in HEXON_DIRECTIONS):
                 return False
         return True
-    raise ValueError(f"unknown model size: {size!r}")
+    raise ValueError(_("unknown model size: {size!r}").format(size=size))
 
 
 # --------------------------------------------------------------------------

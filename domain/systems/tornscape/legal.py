@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from domain.systems.actions import Action, Choice, count, faces, one_of
-from domain.systems.presentation import plural
 from domain.systems.state import Roll
 from domain.systems.tornscape import hexes as hx
-from domain.systems.tornscape.state import Model, TornscapeState
-from domain.systems.tornscape.vortices import DOMAINS
+from domain.systems.tornscape.state import Model, TornscapeState, action_name
+from domain.systems.tornscape.vortices import DOMAINS, in_words
+from i18n import _, ngettext
 
 Position = tuple  # a model's position: its hexes (infantry) or hexon centres (large, huge), as tuples
 
@@ -89,13 +89,14 @@ def _phase_v(state: TornscapeState) -> list[Action]:
     mover = first if len(state.vortices_moved) % 2 == 0 else state.opponent(first)  # R32
     roll = _waiting(state, "vortex_move", mover, 2)
     if roll is None:
-        return [_roll(state, mover, "vortex_move", "attack", 2, f"{mover} rolls to move a vortex", "vortex")]
+        label = _("{mover} rolls to move a vortex").format(mover=mover)
+        return [_roll(state, mover, "vortex_move", "attack", 2, label, "vortex")]
     out = []
     for vid in left:
         fixed = {"type": "VortexMoved", "vortex": vid, "roll": roll.seq}
-        out.append(Action(fixed, f"move {vid}", "vortex", actor=mover))
-        out.append(Action(fixed, f"move {vid} and turn it", "vortex", open={"facing": one_of(range(6))},
-                          actor=mover))
+        out.append(Action(fixed, _("move {vortex}").format(vortex=vid), "vortex", actor=mover))
+        out.append(Action(fixed, _("move {vortex} and turn it").format(vortex=vid), "vortex",
+                          open={"facing": one_of(range(6))}, actor=mover))
     return out
 
 
@@ -114,8 +115,9 @@ def _ejections(pack, state: TornscapeState) -> list[Action]:
             mover = state.models[pending.by]
             spots = pack._marker_spots(state, state.markers[pending.id], mover, mover.fp)
             if spots:
-                out.append(Action({"type": "MarkerEjected", "marker": pending.id}, f"push {pending.id} off",
-                                  "eject", open={"to": one_of([list(h) for h in spots])}, actor=mover.player,
+                label = _("push {marker} off").format(marker=pending.id)
+                out.append(Action({"type": "MarkerEjected", "marker": pending.id}, label, "eject",
+                                  open={"to": one_of([list(h) for h in spots])}, actor=mover.player,
                                   hexes=tuple(list(h) for h in spots)))
     return out
 
@@ -134,14 +136,17 @@ def _ejection(pack, state: TornscapeState, model: Model, by: Model) -> list[Acti
         if dodge is not None:  # the dodge rolled: its use
             dodged = state.dice.successes(dodge.faces) >= 1
             chooser = model.player if dodged else by.player  # R62
-            return [Action({**fixed, "dodge": dodge.seq, "chosen_by": chooser},
-                           f"eject {model.id} ({'dodged: ' if dodged else ''}{chooser} picks the hex)", "eject",
+            label = (_("eject {model} (dodged: {chooser} picks the hex)") if dodged
+                     else _("eject {model} ({chooser} picks the hex)")).format(model=model.id, chooser=chooser)
+            return [Action({**fixed, "dodge": dodge.seq, "chosen_by": chooser}, label, "eject",
                            open={"to": to}, actor=chooser, hexes=hexes)]
-        roll = _roll(state, model.player, "dodge", "agility", model.agility, f"{model.id} dodges", "eject")
-        return [roll, Action({**fixed, "chosen_by": by.player}, f"eject {model.id} ({by.player} picks the hex)",
-                             "eject", open={"to": to}, actor=by.player, hexes=hexes)]
-    return [Action({**fixed, "chosen_by": by.player}, f"eject {model.id} ({by.player} picks the hex)", "eject",
-                   open={"to": to}, actor=by.player, hexes=hexes)]
+        label = _("{model} dodges").format(model=model.id)
+        roll = _roll(state, model.player, "dodge", "agility", model.agility, label, "eject")
+        label = _("eject {model} ({chooser} picks the hex)").format(model=model.id, chooser=by.player)
+        return [roll, Action({**fixed, "chosen_by": by.player}, label, "eject", open={"to": to}, actor=by.player,
+                             hexes=hexes)]
+    label = _("eject {model} ({chooser} picks the hex)").format(model=model.id, chooser=by.player)
+    return [Action({**fixed, "chosen_by": by.player}, label, "eject", open={"to": to}, actor=by.player, hexes=hexes)]
 
 
 # --- phenomena of an interaction (R09, R10, R22–R30) --------------------------------------------------------
@@ -159,14 +164,16 @@ def _phenomena(pack, state: TornscapeState) -> list[Action]:
             out.extend(_stabilisation(state, state.models[cell.model], [cell.vortex]))
             continue
         effect = pack.cell_polarities(state, cell)[len(cell.drawn)]
-        out.append(Action({"type": "PhenomenonDrawn", "effect": effect, "vortex": cell.vortex},
-                          f"draw a card for {cell.vortex} ({cell.trigger}): its {effect} effect", "vortex",
+        label = _("draw a card for {vortex} ({trigger}): its {effect} effect").format(
+            vortex=cell.vortex, trigger=in_words(cell.trigger), effect=in_words(effect))
+        out.append(Action({"type": "PhenomenonDrawn", "effect": effect, "vortex": cell.vortex}, label, "vortex",
                           open={"card": one_of(state.deck_left())}, actor=model.player if model else None))
     return out
 
 
 def _domain_choice(model: Model) -> Action:
-    return Action({"type": "DomainChosen", "model": model.id}, f"{model.id} chooses its domain", "vortex",
+    label = _("{model} chooses its domain").format(model=model.id)
+    return Action({"type": "DomainChosen", "model": model.id}, label, "vortex",
                   open={"domain": one_of(model.domains)}, actor=model.player)
 
 
@@ -175,9 +182,10 @@ def _stabilisation(state: TornscapeState, model: Model, vortices: list[str]) -> 
     opponent = state.opponent(model.player)
     roll = _waiting(state, "stabilisation", opponent, 1)
     if roll is None:
-        return [_roll(state, opponent, "stabilisation", "attack", 1, f"{opponent} rolls the stabilisation", "vortex")]
+        label = _("{opponent} rolls the stabilisation").format(opponent=opponent)
+        return [_roll(state, opponent, "stabilisation", "attack", 1, label, "vortex")]
     return [Action({"type": "VortexStabilised", "vortex": vid, "model": model.id, "roll": roll.seq},
-                   f"stabilise {vid}", "vortex", actor=opponent) for vid in vortices]
+                   _("stabilise {vortex}").format(vortex=vid), "vortex", actor=opponent) for vid in vortices]
 
 
 # --- an activation ----------------------------------------------------------------------------------------
@@ -188,16 +196,17 @@ def _activation(pack, state: TornscapeState) -> Iterator[Action]:
     if waiting and waiting[0].event["type"] in ("VortexStabilised", "VortexExplored"):
         yield from waiting  # a stabilisation or explore roll waits for its use
         return
-    yield Action({"type": "ActivationEnded", "model": model.id}, f"end the activation of {model.id}", "activation",
-                 actor=model.player)
+    yield Action({"type": "ActivationEnded", "model": model.id},
+                 _("end the activation of {model}").format(model=model.id), "activation", actor=model.player)
     for action in ("step", "run"):
         if action not in state.actions_used:
             yield from _moves(pack, state, model, action)
     yield from waiting
     for marker in state.markers.values():
         if hx.footprint_distance(model.fp, (marker.at,)) <= 1:
-            yield Action({"type": "MarkerTaken", "model": model.id, "marker": marker.id},
-                         f"{model.id} takes {marker.id}", "activation", actor=model.player)
+            label = _("{model} takes {marker}").format(model=model.id, marker=marker.id)
+            yield Action({"type": "MarkerTaken", "model": model.id, "marker": marker.id}, label, "activation",
+                         actor=model.player)
     yield from _attacks(pack, state, model)
 
 
@@ -209,8 +218,9 @@ def _attacks(pack, state: TornscapeState, model: Model) -> Iterator[Action]:
     checks; its dice are recorded for the luck statistics)."""
     if pack.adjacent_enemies(state, model, model.fp):
         for dice in ATTACK_DICE:
-            yield _roll(state, model.player, "attack", "attack", dice, f"{model.id} attacks with "
-                        f"{plural(dice, 'die', 'dice')}", "attack")
+            label = ngettext("{model} attacks with {n} die", "{model} attacks with {n} dice", dice).format(
+                model=model.id, n=dice)
+            yield _roll(state, model.player, "attack", "attack", dice, label, "attack")
 
 
 def _explore(pack, state: TornscapeState, model: Model) -> Iterator[Action]:
@@ -237,12 +247,13 @@ def _explore(pack, state: TornscapeState, model: Model) -> Iterator[Action]:
     roll = _waiting(state, "explore", model.player, model.explore)
     if roll is not None and explorable:
         yield from (Action({"type": "VortexExplored", "vortex": vid, "model": model.id, "roll": roll.seq},
-                           f"{model.id} explores {vid}", "vortex", actor=model.player) for vid in explorable)
+                           _("{model} explores {vortex}").format(model=model.id, vortex=vid), "vortex",
+                           actor=model.player) for vid in explorable)
         return
     yield from actions
     if explorable:
-        yield _roll(state, model.player, "explore", "attack", model.explore, f"{model.id} rolls to explore",
-                    "vortex")
+        label = _("{model} rolls to explore").format(model=model.id)
+        yield _roll(state, model.player, "explore", "attack", model.explore, label, "vortex")
 
 
 # --- moves (R41–R56) --------------------------------------------------------------------------------------
@@ -252,12 +263,10 @@ def _moves(pack, state: TornscapeState, model: Model, action: str) -> Iterator[A
     size, mid, player = model.size, model.id, model.player
     for end, path in reachable(pack, state, model, allowed).items():
         position = path[-1]
-        if size == "huge":
-            yield Action({"type": "ModelMoved", "model": mid, "action": action, "path": path},
-                         f"{action} {mid} to {_show(position)}", "move", actor=player, hexes=tuple(position))
-        else:
-            yield Action({"type": "ModelMoved", "model": mid, "action": action, "path": path},
-                         f"{action} {mid} to [{position[0]},{position[1]}]", "move", actor=player, hexes=(position,))
+        at = _show(position) if size == "huge" else f"[{position[0]},{position[1]}]"
+        label = _("{action} {model} to {at}").format(action=action_name(action), model=mid, at=at)
+        yield Action({"type": "ModelMoved", "model": mid, "action": action, "path": path}, label, "move", actor=player,
+                     hexes=tuple(position) if size == "huge" else (position,))
 
 
 def reachable(pack, state: TornscapeState, model: Model, steps: int) -> dict[Position, list]:
@@ -284,7 +293,7 @@ def reachable(pack, state: TornscapeState, model: Model, steps: int) -> dict[Pos
     paths: dict = {start: []}  # position -> the path that first reached it, as the record writes it
     ends: dict = {}
     frontier = [start]
-    for _ in range(steps):
+    for _step in range(steps):
         following = []
         for position in frontier:
             before = paths[position]
@@ -333,11 +342,11 @@ def _between(state: TornscapeState) -> Iterator[Action]:
     for mid in sorted(state.models):
         model = state.models[mid]
         if mid not in state.activated[model.player]:
-            yield Action({"type": "ActivationStarted", "model": mid}, f"activate {mid}", "activation",
-                         actor=model.player)
+            yield Action({"type": "ActivationStarted", "model": mid}, _("activate {model}").format(model=mid),
+                         "activation", actor=model.player)
     everyone = all(len(state.activated[pid]) >= state.in_play[pid] for pid in state.players)
     if everyone and not state.phase_v_held and any(not v.removed for v in state.vortices.values()):
-        yield Action({"type": "PhaseStarted", "phase": "vortex_movement"}, "Phase V: the vortices move", "turn")
+        yield Action({"type": "PhaseStarted", "phase": "vortex_movement"}, _("Phase V: the vortices move"), "turn")
 
 
 # --- ether crystals (R38–R40) ----------------------------------------------------------------------------
@@ -346,13 +355,15 @@ def _crystals(state: TornscapeState) -> list[Action]:
     out = []
     for pid, held in state.crystals.items():
         if held >= 1:
-            out.append(Action({"type": "EtherConverted", "player": pid}, f"{pid} converts ether crystals to faith",
-                              "crystals", open={"amount": count(1, held), "domain": one_of(DOMAINS)}, actor=pid))
+            label = _("{player} converts ether crystals to faith").format(player=pid)
+            out.append(Action({"type": "EtherConverted", "player": pid}, label, "crystals",
+                              open={"amount": count(1, held), "domain": one_of(DOMAINS)}, actor=pid))
     roll = _last_unused_roll(state)
     if roll is not None and roll.source == "physical" and state.crystals.get(roll.player, 0) >= 1:
         values: Choice = one_of(state.dice.faces_of(roll.die))
         for index in range(len(roll.faces)):
+            label = _("{player} re-rolls die {index} of roll {seq}").format(player=roll.player, index=index + 1,
+                                                                              seq=roll.seq)
             out.append(Action({"type": "DieRerolled", "roll": roll.seq, "index": index, "player": roll.player,
-                               "paid": "crystal"}, f"{roll.player} re-rolls die {index + 1} of roll {roll.seq}",
-                              "crystals", open={"face": values}, actor=roll.player))
+                               "paid": "crystal"}, label, "crystals", open={"face": values}, actor=roll.player))
     return out

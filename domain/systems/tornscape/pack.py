@@ -16,8 +16,9 @@ from domain.systems.tornscape.presentation import TornscapePresentation
 from domain.systems.state import Checks, GameState
 from domain.systems.actions import Action
 from domain.systems.tornscape import hexes as hx, legal
-from domain.systems.tornscape.state import SIZES, Marker, Model, Pending, TornscapeState
+from domain.systems.tornscape.state import SIZES, Marker, Model, Pending, TornscapeState, action_name, size_name
 from domain.systems.tornscape.vortices import DOMAINS, RESOLVING, VortexRules
+from i18n import _, ngettext
 
 MOVE_ACTIONS = ("step", "run")
 EFFECT_ACTIONS = ("effect", "panic")  # moves caused by an effect (R65); panic also R75
@@ -126,13 +127,15 @@ class Tornscape(VortexRules, GameSystem):
             model = self.parse_model(state, raw, where)
             clash = self._setup_clash(state, model)
             if clash:
-                raise MalformedRecord(f"{where}: {model.id} at {show([list(h) for h in model.at])} "
-                                      f"overlaps {clash}", field=f"{where}.at")
+                raise MalformedRecord(_("{where}: {model} at {at} overlaps {clash}").format(
+                                          where=where, model=model.id, at=show([list(h) for h in model.at]),
+                                          clash=clash), field=f"{where}.at")
             state.add_model(model)
         zones = field(setup, "deployment_zones", dict, optional=True, default={})
         for pid, hexes in zones.items():
             if pid not in state.players:
-                raise MalformedRecord(f"setup.deployment_zones: unknown player '{pid}'", field="setup.deployment_zones")
+                raise MalformedRecord(_("setup.deployment_zones: unknown player '{pid}'").format(pid=pid),
+                                      field="setup.deployment_zones")
             state.zones[pid] = {position(h, f"setup.deployment_zones.{pid}") for h in hexes}
         for model in state.models.values():
             self._check_deployment(state, model, chk)
@@ -142,7 +145,8 @@ class Tornscape(VortexRules, GameSystem):
         tid = field(raw, "id", str)
         kind = one_of_field(raw, "kind", TERRAIN_KINDS, where)
         if tid in state.terrain:
-            raise MalformedRecord(f"{where}: terrain id '{tid}' is used twice", field=f"{where}.id")
+            raise MalformedRecord(_("{where}: terrain id '{tid}' is used twice").format(where=where, tid=tid),
+                                  field=f"{where}.id")
         cells = [self.on_board(state, position(h, f"{where}.hexes"), f"{where}.hexes") for h in field(raw, "hexes", list)]
         state.terrain[tid] = {"kind": kind, "hexes": cells}
         if kind == "solid":
@@ -154,7 +158,8 @@ class Tornscape(VortexRules, GameSystem):
         kind = one_of_field(raw, "kind", MARKER_KINDS, where)
         at = self.on_board(state, position(raw.get("at"), f"{where}.at"), f"{where}.at")
         if mid in state.markers or at in state.marker_at:
-            raise MalformedRecord(f"{where}: marker '{mid}' repeats an id or a hex", field=f"{where}.id")
+            raise MalformedRecord(_("{where}: marker '{mid}' repeats an id or a hex").format(where=where, mid=mid),
+                                  field=f"{where}.id")
         state.markers[mid] = Marker(mid, kind, at)
         state.marker_at[at] = mid
 
@@ -162,7 +167,8 @@ class Tornscape(VortexRules, GameSystem):
         setup_object(raw, MODEL_FIELDS, where)
         mid = field(raw, "id", str)
         if mid in state.models:
-            raise MalformedRecord(f"{where}: model id '{mid}' is used twice", field=f"{where}.id")
+            raise MalformedRecord(_("{where}: model id '{mid}' is used twice").format(where=where, mid=mid),
+                                  field=f"{where}.id")
         player = player_field(raw, where, state.players)
         size = one_of_field(raw, "size", SIZES, where)
         at = self.position_of(state, size, field(raw, "at", list), f"{where}.at")
@@ -198,8 +204,8 @@ class Tornscape(VortexRules, GameSystem):
                 set(hx.hexon_hexes(c)) <= zone for c in model.at):
             return
         outside = sorted(model.fp - zone)
-        chk.fail("R76", f"{model.id} ({model.size}) is deployed at {_h(outside[0])}, outside "
-                        f"{model.player}'s deployment zone")
+        chk.fail("R76", _("{model} ({size}) is deployed at {outside}, outside {player}'s deployment zone").format(
+                            model=model.id, size=size_name(model.size), outside=_h(outside[0]), player=model.player))
 
     @staticmethod
     def _huge_cannot_fit(model: Model, zone: set) -> bool:
@@ -216,7 +222,8 @@ class Tornscape(VortexRules, GameSystem):
     # --- positions -------------------------------------------------------------------------
     def on_board(self, state: TornscapeState, h: tuple[int, int], name: str) -> tuple[int, int]:
         if not hx.on_board(h, state.width, state.height):
-            raise MalformedRecord(f"field `{name}`: hex {_h(h)} is off the {state.width}×{state.height} board",
+            raise MalformedRecord(_("field `{name}`: hex {h} is off the {width}×{height} board").format(
+                                      name=name, h=_h(h), width=state.width, height=state.height),
                                   field=name)
         return h
 
@@ -235,7 +242,9 @@ class Tornscape(VortexRules, GameSystem):
                         return [centre]
         if size == "huge":
             if not isinstance(value, list) or len(value) < 2:
-                raise MalformedRecord(f"field `{name}`: a huge model stands on a list of two or more hexon centres",
+                raise MalformedRecord(_("field `{name}`: a huge model stands on a list of two or more hexon "
+                                        "centres").format(
+                                          name=name),
                                       field=name)
             at = [position(v, name) for v in value]
         else:
@@ -245,11 +254,11 @@ class Tornscape(VortexRules, GameSystem):
         if size != "infantry":
             for c in at:
                 if not hx.is_hexon_centre(c):
-                    raise MalformedRecord(f"field `{name}`: {_h(c)} is not a hexon centre ({size} models stand on "
-                                          "hexons)", field=name)
+                    raise MalformedRecord(_("field `{name}`: {hexon} is not a hexon centre ({size} models stand on "
+                                            "hexons)").format(name=name, hexon=_h(c), size=size_name(size)), field=name)
             if size == "huge" and (len(set(at)) != len(at) or not hx.hexons_connected(at)):
-                raise MalformedRecord(f"field `{name}`: the hexons {show([list(c) for c in at])} of a huge model "
-                                      "must be distinct and adjacent", field=name)
+                raise MalformedRecord(_("field `{name}`: the hexons {at} of a huge model must be distinct and "
+                                        "adjacent").format(name=name, at=show([list(c) for c in at])), field=name)
         board = hx.board_cells(state.width, state.height)
         for h in hx.footprint(size, at):
             if h not in board:
@@ -260,7 +269,8 @@ class Tornscape(VortexRules, GameSystem):
         mid = event[name]
         model = state.models.get(mid)
         if model is None:
-            raise MalformedRecord(f"field `{name}`: no model '{mid}' on the board{did_you_mean(mid, state.models)}",
+            raise MalformedRecord(_("field `{name}`: no model '{mid}' on the board{did_you_mean}").format(
+                                      name=name, mid=mid, did_you_mean=did_you_mean(mid, state.models)),
                                   field=name)
         return model
 
@@ -291,7 +301,8 @@ class Tornscape(VortexRules, GameSystem):
         if state.pending and event["type"] not in RESOLVING:
             waiting = ", ".join(p.id for p in state.pending)
             chk.fail(self._pending_rule(state, state.pending[0]),
-                     f"the ejection of {waiting} must be resolved before {event['type']}")
+                     _("the ejection of {waiting} must be resolved before {type}").format(
+                         waiting=waiting, type=event['type']))
 
     @staticmethod
     def _pending_rule(state: TornscapeState, pending: Pending) -> str:
@@ -347,9 +358,11 @@ class Tornscape(VortexRules, GameSystem):
     def decide_ActivationStarted(self, state: TornscapeState, event: dict, chk: Checks) -> dict:
         model = self.model(state, event)
         if state.activation is not None:
-            chk.fail("F05", f"{model.id} starts an activation while {state.activation}'s is still open")
+            chk.fail("F05", _("{model} starts an activation while {activation}'s is still open").format(
+                                model=model.id, activation=state.activation))
         if model.id in state.activated[model.player]:
-            chk.fail("R31", f"{model.id} already activated in turn {state.turn}; each model activates once per turn")
+            chk.fail("R31", _("{model} already activated in turn {turn}; each model activates once per turn").format(
+                                model=model.id, turn=state.turn))
         return {"entered": self.in_vortices(state, model.fp)}  # R25
 
     def apply_ActivationStarted(self, state: TornscapeState, event: dict) -> None:
@@ -364,8 +377,8 @@ class Tornscape(VortexRules, GameSystem):
     def decide_ActivationEnded(self, state: TornscapeState, event: dict, chk: Checks) -> dict:
         model = self.model(state, event)
         if state.activation != model.id:
-            chk.fail("F05", f"{model.id} ends an activation it has not started "
-                            f"(open: {state.activation or 'none'})")
+            chk.fail("F05", _("{model} ends an activation it has not started (open: {activation})").format(
+                                model=model.id, activation=state.activation or _("none")))
         return {"entered": [v for v in self.in_vortices(state, model.fp)
                             if v not in state.entered_in_activation]}  # R26, R28
 
@@ -383,26 +396,32 @@ class Tornscape(VortexRules, GameSystem):
         action = event["action"]
         raw_path = event["path"]
         if not raw_path:
-            raise MalformedRecord("field `path` must list at least one position", field="path")
+            raise MalformedRecord(_("field `path` must list at least one position"), field="path")
         size = model.size
         path = [self.position_of(state, size, p, "path") for p in raw_path]
         if action in MOVE_ACTIONS:
             if state.activation != model.id:
-                chk.fail("F05", f"{model.id} makes a {action} action outside its own activation "
-                                f"(open: {state.activation or 'none'})")
+                chk.fail("F05",
+                         _("{model} makes a {action} action outside its own activation (open: {activation})").format(
+                                    model=model.id, action=action_name(action),
+                                    activation=state.activation or _("none")))
             if action in state.actions_used:
-                chk.fail("R41", f"{model.id} already made a {action} action in this activation")
+                chk.fail("R41", _("{model} already made a {action} action in this activation").format(
+                                    model=model.id, action=action_name(action)))
             allowed = model.step if action == "step" else model.run
             if len(path) > allowed:
-                unit = "hexes" if model.size == "infantry" else "hexons"
-                chk.fail("R42", f"{model.id} moves {len(path)} {unit} but its {action} allows {allowed}")
+                moved = (ngettext("{n} hex", "{n} hexes", len(path)) if model.size == "infantry"
+                         else ngettext("{n} hexon", "{n} hexons", len(path))).format(n=len(path))
+                chk.fail("R42", _("{model} moves {moved} but its {action} allows {allowed}").format(
+                                    model=model.id, moved=moved, action=action_name(action), allowed=allowed))
         before = model.at
         step_is_adjacent = hx.step_is_adjacent
         for after in path:
             if not step_is_adjacent(size, before, after):
-                chk.fail("R42", f"{model.id} jumps from {show([list(h) for h in before])} to "
-                                f"{show([list(h) for h in after])}; each step moves one "
-                                f"{'hex' if model.size == 'infantry' else 'hexon'}")
+                text = (_("{model} jumps from {start} to {end}; each step moves one hex") if model.size == "infantry"
+                        else _("{model} jumps from {start} to {end}; each step moves one hexon"))
+                chk.fail("R42", text.format(model=model.id, start=show([list(h) for h in before]),
+                                            end=show([list(h) for h in after])))
             before = after
 
         free_attacks: list[str] = []
@@ -442,14 +461,16 @@ class Tornscape(VortexRules, GameSystem):
                 continue
             if other.player != model.player:
                 rule = {"infantry": "R44", "large": "R48", "huge": "R52"}[model.size]
-                chk.fail(rule, f"{model.size} {model.id} may not pass through {_meet(fp, other)}, occupied by "
-                               f"enemy model {other.id}")
+                chk.fail(rule, _("{size} {model} may not pass through {fp}, occupied by enemy model {other}").format(
+                                   size=size_name(model.size), model=model.id, fp=_meet(fp, other), other=other.id))
             elif model.size == "large" and other.size != "infantry":
-                chk.fail("R47", f"large {model.id} may not pass through {_meet(fp, other)}, occupied by allied "
-                                f"{other.size} model {other.id}")
+                chk.fail("R47",
+                         _("large {model} may not pass through {fp}, occupied by allied {size} model {other}").format(
+                                    model=model.id, fp=_meet(fp, other), size=size_name(other.size), other=other.id))
             elif model.size == "huge" and other.size != "infantry":
-                chk.fail("R51", f"huge {model.id} may pass only allied infantry, not {other.size} model "
-                                f"{other.id} at {_meet(fp, other)}")
+                chk.fail("R51",
+                         _("huge {model} may pass only allied infantry, not {size} model {other} at {fp}").format(
+                                    model=model.id, size=size_name(other.size), other=other.id, fp=_meet(fp, other)))
         self._solid_terrain(state, model, fp, destroyed, chk, ending=False)
 
     @staticmethod
@@ -467,10 +488,12 @@ class Tornscape(VortexRules, GameSystem):
                     destroyed.append(tid)
             elif ending:
                 rule = "R45" if model.size == "infantry" else "R49"
-                chk.fail(rule, f"{model.size} {model.id} may not end on {_h(h)}, solid terrain {tid}")
+                chk.fail(rule, _("{size} {model} may not end on {h}, solid terrain {tid}").format(
+                                   size=size_name(model.size), model=model.id, h=_h(h), tid=tid))
             else:
                 rule = "R44" if model.size == "infantry" else "R48"
-                chk.fail(rule, f"{model.size} {model.id} may not pass through {_h(h)}, solid terrain {tid}")
+                chk.fail(rule, _("{size} {model} may not pass through {h}, solid terrain {tid}").format(
+                                   size=size_name(model.size), model=model.id, h=_h(h), tid=tid))
 
     def _check_ending(self, state: TornscapeState, model: Model, action: str, end, destroyed: list,
                       chk: Checks) -> tuple[list[str], list[str]]:
@@ -479,9 +502,10 @@ class Tornscape(VortexRules, GameSystem):
         self._solid_terrain(state, model, end, destroyed, chk, ending=True)  # every move, effects too
         if action in EFFECT_ACTIONS:
             if others or marker_ids:
-                what = f"model {others[0].id}" if others else f"marker {marker_ids[0]}"
-                chk.fail("R65", f"{model.id} moved by an effect may not end on {what}: shoving needs a "
-                                "Movement action")
+                what = (_("model {model}").format(model=others[0].id) if others
+                        else _("marker {marker}").format(marker=marker_ids[0]))
+                chk.fail("R65", _("{model} moved by an effect may not end on {what}: shoving needs a Movement "
+                                  "action").format(model=model.id, what=what))
             return [], []
         allies, enemies = [], []
         for other in others:
@@ -489,24 +513,25 @@ class Tornscape(VortexRules, GameSystem):
                 (allies if other.player == model.player else enemies).append(other.id)
             elif model.size == "infantry":
                 rule = "R59" if "shove" in model.traits else "R45"
-                chk.fail(rule, f"infantry {model.id} may not end on {_meet(end, other)}, occupied by {other.size} "
-                               f"model {other.id}")
+                chk.fail(rule, _("infantry {model} may not end on {end}, occupied by {size} model {other}").format(
+                                   model=model.id, end=_meet(end, other), size=size_name(other.size), other=other.id))
             elif model.size == "large":
-                chk.fail("R49", f"large {model.id} may not end on {_meet(end, other)}, occupied by {other.size} "
-                                f"model {other.id}")
+                chk.fail("R49", _("large {model} may not end on {end}, occupied by {size} model {other}").format(
+                                    model=model.id, end=_meet(end, other), size=size_name(other.size), other=other.id))
             else:
-                chk.fail("R54", f"huge {model.id} may not end on {_meet(end, other)}, occupied by huge model "
-                                f"{other.id}")
+                chk.fail("R54", _("huge {model} may not end on {end}, occupied by huge model {other}").format(
+                                    model=model.id, end=_meet(end, other), other=other.id))
         for mid in marker_ids:
             marker = state.markers[mid]
             if marker.kind == "bound" and not model.shoves_infantry():
-                chk.fail("R70", f"{model.id} may not end on bound marker {mid} at {_h(marker.at)}: only models "
-                                "that can shove infantry shove bound markers")
+                chk.fail("R70", _("{model} may not end on bound marker {mid} at {at}: only models that can shove "
+                                  "infantry shove bound markers").format(model=model.id, mid=mid, at=_h(marker.at)))
             elif marker.kind == "bound" and marker.linked_to and marker.linked_to in state.models:
                 holder = state.models[marker.linked_to]
                 if not self._marker_spots(state, marker, model, end):
-                    chk.fail("R71", f"bound marker {mid} has no free hex next to {holder.id}, so {model.id} "
-                                    f"may not take {_h(marker.at)}")
+                    chk.fail("R71", _("bound marker {mid} has no free hex next to {holder}, so {model} may not "
+                                      "take {at}").format(
+                                        mid=mid, holder=holder.id, model=model.id, at=_h(marker.at)))
         return sorted(allies) + sorted(enemies), marker_ids  # R64: allies first, then enemies
 
     def apply_ModelMoved(self, state: TornscapeState, event: dict) -> None:
@@ -553,16 +578,17 @@ class Tornscape(VortexRules, GameSystem):
         for p in state.pending:
             if p.kind == kind and p.id == item:
                 return p
-        chk.fail("F01", f"{kind} {item} is not waiting to be ejected")
+        chk.fail("F01", (_("model {item} is not waiting to be ejected") if kind == "model" else
+                         _("marker {item} is not waiting to be ejected")).format(item=item))
         return None
 
     def _dodge(self, state: TornscapeState, event: dict, model: Model, by: Model, chk: Checks, rule: str) -> dict:
         if event.get("dodge") is None:
             return {}
         if model.player == by.player:
-            chk.fail(rule, f"{model.id} is {by.id}'s ally and may not dodge it")
+            chk.fail(rule, _("{model} is {by}'s ally and may not dodge it").format(model=model.id, by=by.id))
         roll = self.use_roll(state, chk, event["dodge"], purpose="dodge", player=model.player, die="agility",
-                             count=model.agility, what=f"{model.id}'s dodge check", name="dodge",
+                             count=model.agility, what=_("{model}'s dodge check").format(model=model.id), name="dodge",
                              count_rule="R61")
         return {"dodged": state.dice.successes(roll.faces) >= 1}
 
@@ -575,9 +601,9 @@ class Tornscape(VortexRules, GameSystem):
         chooser = self.player(state, event, "chosen_by")
         due = model.player if dodged else by.player
         if chooser != due:
-            why = (f"{model.id} dodged, so its controller {due} picks" if dodged
-                   else f"{by.player}, who moves {by.id}, picks (no successful dodge)")
-            chk.fail(rule, f"{why} where {model.id} goes, not {chooser}")
+            why = (_("{model} dodged, so its controller {due} picks where {model} goes, not {chooser}") if dodged
+                   else _("{player}, who moves {by}, picks where {model} goes (no successful dodge), not {chooser}"))
+            chk.fail(rule, why.format(model=model.id, due=due, player=by.player, by=by.id, chooser=chooser))
 
     def decide_ModelEjected(self, state: TornscapeState, event: dict, chk: Checks) -> dict:
         model = self.model(state, event)
@@ -585,22 +611,25 @@ class Tornscape(VortexRules, GameSystem):
         pending = self._pending(state, "model", model.id, chk)
         if pending is not None:
             if pending.by != by.id:
-                chk.fail("F01", f"{model.id} is being ejected by {pending.by}, not {by.id}")
+                chk.fail("F01", _("{model} is being ejected by {by}, not {by2}").format(
+                                    model=model.id, by=pending.by, by2=by.id))
             if model.player != by.player:
                 ally = next((p.id for p in state.pending if p.kind == "model"
                              and state.models[p.id].player == by.player), None)
                 if ally is not None:
-                    chk.fail("R64", f"allied {ally} must be ejected before enemy {model.id}")
+                    chk.fail("R64", _("allied {ally} must be ejected before enemy {model}").format(
+                                        ally=ally, model=model.id))
         to = self.position_of(state, model.size, event["to"], "to")
         derived = self._dodge(state, event, model, by, chk, "R60")
         self._chosen_by(state, event, model, by, derived.get("dodged", False), "R62", chk)
         targets = self.ejection_targets(state, model, by)
         if to not in targets:
             rule = "R63" if model.size == "large" else "R57"
-            options = ", ".join(show([list(h) for h in t]) if len(t) > 1 else _h(t[0]) for t in targets) or "none"
-            unit = "hexes" if model.size == "infantry" else "hexons"
-            chk.fail(rule, f"{model.id} must be ejected to one of the nearest free {unit} ({options}), not "
-                           f"{_h(to[0])}")
+            options = ", ".join(show([list(h) for h in t]) if len(t) > 1 else _h(t[0]) for t in targets) or _("none")
+            text = (_("{model} must be ejected to one of the nearest free hexes ({options}), not {to}")
+                    if model.size == "infantry" else
+                    _("{model} must be ejected to one of the nearest free hexons ({options}), not {to}"))
+            chk.fail(rule, text.format(model=model.id, options=options, to=_h(to[0])))
         derived["free_attacks"] = [model.id] if model.player != by.player else []  # R58
         return derived
 
@@ -619,13 +648,15 @@ class Tornscape(VortexRules, GameSystem):
         self._chosen_by(state, event, model, by, derived.get("dodged", False), "R72", chk)
         if derived.get("dodged") and model.size != "infantry":
             if to != model.at:
-                chk.fail("R72", f"{model.size} {model.id} dodged and stays at {_h(model.at[0])}")
+                chk.fail("R72", _("{size} {model} dodged and stays at {at}").format(
+                                    size=size_name(model.size), model=model.id, at=_h(model.at[0])))
             return derived
         fp = hx.footprint(model.size, to)
         blocked = [h for h in sorted(fp) if (h in state.occupants and state.occupants[h] != [model.id])
                    or h in state.marker_at or h in state.solid]
         if blocked:
-            chk.fail("R65", f"{model.id} may not be displaced onto {_h(blocked[0])}, which is not free")
+            chk.fail("R65", _("{model} may not be displaced onto {blocked}, which is not free").format(
+                                model=model.id, blocked=_h(blocked[0])))
         return derived
 
     def apply_ModelDisplaced(self, state: TornscapeState, event: dict) -> None:
@@ -650,7 +681,8 @@ class Tornscape(VortexRules, GameSystem):
     def decide_MarkerEjected(self, state: TornscapeState, event: dict, chk: Checks) -> None:
         marker = state.markers.get(event["marker"])
         if marker is None:
-            raise MalformedRecord(f"field `marker`: no marker '{event['marker']}' on the board", field="marker")
+            raise MalformedRecord(_("field `marker`: no marker '{marker}' on the board").format(marker=event["marker"]),
+                                  field="marker")
         to = self.on_board(state, position(event["to"], "to"), "to")
         pending = self._pending(state, "marker", marker.id, chk)
         if pending is None:
@@ -659,8 +691,8 @@ class Tornscape(VortexRules, GameSystem):
         spots = self._marker_spots(state, marker, mover, mover.fp)
         if to not in spots:
             rule = "R71" if marker.kind == "bound" and marker.linked_to else "R67"
-            chk.fail(rule, f"marker {marker.id} must go to one of {', '.join(_h(h) for h in spots) or 'no hex'}, "
-                           f"not {_h(to)}")
+            chk.fail(rule, _("marker {marker} must go to one of {spots}, not {to}").format(
+                               marker=marker.id, spots=', '.join((_h(h) for h in spots)) or _("no hex"), to=_h(to)))
 
     def apply_MarkerEjected(self, state: TornscapeState, event: dict) -> None:
         marker = state.markers[event["marker"]]
@@ -674,13 +706,16 @@ class Tornscape(VortexRules, GameSystem):
         model = self.model(state, event)
         marker = state.markers.get(event["marker"])
         if marker is None and event["marker"] in state.taken:
-            chk.fail("R69", f"portable marker {event['marker']} was taken at seq {state.taken[event['marker']]} "
-                            f"and left the board; {model.id} cannot take it")
+            chk.fail("R69", _("portable marker {marker} was taken at seq {taken} and left the board; {model} "
+                              "cannot take it").format(
+                                marker=event['marker'], taken=state.taken[event['marker']], model=model.id))
             return
         if marker is None:
-            raise MalformedRecord(f"field `marker`: no marker '{event['marker']}' on the board", field="marker")
+            raise MalformedRecord(_("field `marker`: no marker '{marker}' on the board").format(marker=event["marker"]),
+                                  field="marker")
         if hx.footprint_distance(model.fp, frozenset([marker.at])) > 1:
-            chk.fail("F06", f"{model.id} is not next to marker {marker.id} at {_h(marker.at)}")
+            chk.fail("F06", _("{model} is not next to marker {marker} at {at}").format(
+                                model=model.id, marker=marker.id, at=_h(marker.at)))
 
     def apply_MarkerTaken(self, state: TornscapeState, event: dict) -> None:
         marker = state.markers.get(event["marker"])
@@ -699,8 +734,8 @@ class Tornscape(VortexRules, GameSystem):
         model = self.parse_model(state, event["model"], "model")
         clash = self._setup_clash(state, model)
         if clash:
-            chk.fail("R66", f"{model.id} may not be placed on {show([list(h) for h in model.at])}: it would "
-                            f"overlap {clash}")
+            chk.fail("R66", _("{model} may not be placed on {at}: it would overlap {clash}").format(
+                                model=model.id, at=show([list(h) for h in model.at]), clash=clash))
 
     def apply_ModelPlaced(self, state: TornscapeState, event: dict) -> None:
         state.add_model(self.parse_model(state, event["model"], "model"))
@@ -719,7 +754,7 @@ class Tornscape(VortexRules, GameSystem):
     # --- turns, phases, re-rolls and the end --------------------------------------------------
     def decide_TurnStarted(self, state: TornscapeState, event: dict, chk: Checks) -> None:
         super().decide_TurnStarted(state, event, chk)
-        self.check_phase_v_held(state, f"turn {event['turn']} starts", chk)
+        self.check_phase_v_held(state, _("turn {turn} starts").format(turn=event['turn']), chk)
 
     def apply_TurnStarted(self, state: TornscapeState, event: dict) -> None:
         super().apply_TurnStarted(state, event)
@@ -741,12 +776,13 @@ class Tornscape(VortexRules, GameSystem):
 
     def decide_GameEnded(self, state: TornscapeState, event: dict, chk: Checks) -> None:
         super().decide_GameEnded(state, event, chk)
-        self.check_phase_v_held(state, "the game ends", chk)
+        self.check_phase_v_held(state, _("the game ends"), chk)
 
     def decide_DieRerolled(self, state: TornscapeState, event: dict, chk: Checks) -> None:
         super().decide_DieRerolled(state, event, chk)
         if event.get("paid", "crystal") == "crystal" and state.crystals[event["player"]] < 1:
-            chk.fail("R40", f"{event['player']} has no ether crystal to pay for a re-roll (R39: one per die)")
+            chk.fail("R40", _("{player} has no ether crystal to pay for a re-roll (R39: one per die)").format(
+                                player=event['player']))
 
     def apply_DieRerolled(self, state: TornscapeState, event: dict) -> None:
         super().apply_DieRerolled(state, event)

@@ -7,11 +7,14 @@ from functools import lru_cache
 from typing import Any
 
 from domain.systems.presentation import (Names, Presentation, Taps, dice_text, head_text, ids_text, payload, pos_text,
-                                         plural, scores_text, words)
+                                         scores_text, words)
 from domain.systems.tornscape import board as bd
 from domain.systems.tornscape import hexes as hx
+from domain.systems.tornscape.state import action_name, size_name
+from domain.systems.tornscape.vortices import in_words
+from i18n import N_, _, ngettext
 
-TERRAIN_NAMES = {"solid": "Solid terrain"}
+TERRAIN_NAMES = {"solid": N_("Solid terrain")}  # translated where shown
 TEXT_TERRAIN = {"solid": "#", "burning_ground": "^", "deadly_bog": "%", "cover": '"'}
 
 
@@ -30,37 +33,42 @@ def phenomenon_name(card: Any) -> str:
 
 def _moved(pr, p: dict, rolls, names: Names) -> str:
     path = p.get("path") or []
-    steps = plural(len(path), "step")
-    text = f"{names.of('models', p.get('model'))} {p.get('action')} → {pos_text(path[-1]) if path else '?'} ({steps})"
-    for field, label in (("must_eject", "ejects"), ("destroyed", "destroys"), ("free_attacks", "free attacks:")):
+    steps = ngettext("{n} step", "{n} steps", len(path)).format(n=len(path))
+    text = (f"{names.of('models', p.get('model'))} {action_name(str(p.get('action')))} → "
+            f"{pos_text(path[-1]) if path else '?'} ({steps})")
+    for field, label in (("must_eject", _("ejects")), ("destroyed", _("destroys")),
+                         ("free_attacks", _("free attacks:"))):
         if p.get(field):
             text += f", {label} {ids_text(p[field], names, 'models' if field != 'destroyed' else 'terrain')}"
     return text
 
 
-def _ejected(pr, p: dict, rolls, names: Names, verb: str) -> str:
-    text = (f"{names.of('models', p.get('model'))} {verb} by {names.of('models', p.get('by'))} → "
-            f"{pos_text(p.get('to'))}")
+def _ejected(pr, p: dict, rolls, names: Names, text: str) -> str:
+    text = text.format(model=names.of("models", p.get("model")), by=names.of("models", p.get("by")),
+                       to=pos_text(p.get("to")))
     if p.get("dodge") is not None:
-        text += f", dodge{dice_text({'dodge': p['dodge']}, rolls)}: {'dodged' if p.get('dodged') else 'failed'}"
+        text += _(", dodge{faces}: {outcome}").format(faces=dice_text({"dodge": p["dodge"]}, rolls),
+                                                      outcome=_("dodged") if p.get("dodged") else _("failed"))
     return text
 
 
 def _explored(pr, p: dict, rolls, names: Names) -> str:
-    text = f"{names.of('models', p.get('model'))} explores {_vortex(p, names)}{dice_text(p, rolls)}: "
-    text += f"success, +{p.get('ether_gained', 0)} ether" if p.get("success") else "failed"
-    return text + (", vortex removed" if p.get("vortex_removed") else "")
+    text = _("{model} explores {vortex}{faces}: ").format(model=names.of("models", p.get("model")),
+                                                         vortex=_vortex(p, names), faces=dice_text(p, rolls))
+    text += (_("success, +{ether} ether").format(ether=p.get("ether_gained", 0)) if p.get("success")
+             else _("failed"))
+    return text + (_(", vortex removed") if p.get("vortex_removed") else "")
 
 
 def _drawn(pr, p: dict, rolls, names: Names) -> str:
-    who = f" for {names.of('models', p['model'])}" if p.get("model") else ""
-    at = f" at {_vortex(p, names)}" if p.get("vortex") else ""
-    return f"{phenomenon_name(p.get('card'))} ({p.get('effect')}){who}{at}"
+    who = " " + _("for {model}").format(model=names.of("models", p["model"])) if p.get("model") else ""
+    at = " " + _("at {vortex}").format(vortex=_vortex(p, names)) if p.get("vortex") else ""
+    return f"{phenomenon_name(p.get('card'))} ({in_words(p.get('effect'))}){who}{at}"
 
 
 def _placed(pr, p: dict, rolls, names: Names) -> str:
     m = p.get("model") or {}
-    return f"{names.of('models', m.get('id')) if isinstance(m, dict) else m} placed"
+    return _("{model} placed").format(model=names.of("models", m.get("id")) if isinstance(m, dict) else m)
 
 
 def _model(p: dict, names: Names) -> str:
@@ -76,24 +84,30 @@ def _marker(p: dict, names: Names) -> str:
 
 
 SUMMARIES = {
-    "ActivationStarted": lambda pr, p, rolls, names: f"{_model(p, names)} activates",
-    "ActivationEnded": lambda pr, p, rolls, names: f"{_model(p, names)} ends its activation",
+    "ActivationStarted": lambda pr, p, rolls, names: _("{model} activates").format(model=_model(p, names)),
+    "ActivationEnded": lambda pr, p, rolls, names: _("{model} ends its activation").format(model=_model(p, names)),
     "ModelMoved": _moved,
-    "ModelEjected": lambda pr, p, rolls, names: _ejected(pr, p, rolls, names, "ejected"),
-    "ModelDisplaced": lambda pr, p, rolls, names: _ejected(pr, p, rolls, names, "displaced"),
-    "DomainChosen": lambda pr, p, rolls, names: f"{_model(p, names)} chooses {p.get('domain')}",
-    "VortexStabilised": lambda pr, p, rolls, names: (f"{_model(p, names)} stabilises {_vortex(p, names)}"
-                                                     f"{dice_text(p, rolls)} → {p.get('allegiance') or 'unaligned'}"),
+    "ModelEjected": lambda pr, p, rolls, names: _ejected(pr, p, rolls, names, _("{model} ejected by {by} → {to}")),
+    "ModelDisplaced": lambda pr, p, rolls, names: _ejected(pr, p, rolls, names,
+                                                           _("{model} displaced by {by} → {to}")),
+    "DomainChosen": lambda pr, p, rolls, names: _("{model} chooses {domain}").format(
+        model=_model(p, names), domain=in_words(p.get("domain"))),
+    "VortexStabilised": lambda pr, p, rolls, names: _("{model} stabilises {vortex}{faces} → {allegiance}").format(
+        model=_model(p, names), vortex=_vortex(p, names), faces=dice_text(p, rolls),
+        allegiance=in_words(p.get("allegiance")) if p.get("allegiance") else _("unaligned")),
     "VortexExplored": _explored,
     "PhenomenonDrawn": _drawn,
-    "VortexMoved": lambda pr, p, rolls, names: (f"{_vortex(p, names)} moves{dice_text(p, rolls)} → "
-                                                f"{pos_text(p.get('to'))}{' (blocked)' if p.get('blocked') else ''}"),
-    "EtherConverted": lambda pr, p, rolls, names: (f"{names.player(p.get('player'))} converts {p.get('amount')} "
-                                                   f"ether to {p.get('domain')}"),
-    "MarkerEjected": lambda pr, p, rolls, names: f"{_marker(p, names)} ejected → {pos_text(p.get('to'))}",
-    "MarkerTaken": lambda pr, p, rolls, names: f"{_model(p, names)} takes {_marker(p, names)}",
+    "VortexMoved": lambda pr, p, rolls, names: _("{vortex} moves{faces} → {to}").format(
+        vortex=_vortex(p, names), faces=dice_text(p, rolls), to=pos_text(p.get("to")))
+        + (" " + _("(blocked)") if p.get("blocked") else ""),
+    "EtherConverted": lambda pr, p, rolls, names: _("{player} converts {amount} ether to {domain}").format(
+        player=names.player(p.get("player")), amount=p.get("amount"), domain=in_words(p.get("domain"))),
+    "MarkerEjected": lambda pr, p, rolls, names: _("{marker} ejected → {to}").format(
+        marker=_marker(p, names), to=pos_text(p.get("to"))),
+    "MarkerTaken": lambda pr, p, rolls, names: _("{model} takes {marker}").format(
+        model=_model(p, names), marker=_marker(p, names)),
     "ModelPlaced": _placed,
-    "ModelRemoved": lambda pr, p, rolls, names: (f"{_model(p, names)} removed"
+    "ModelRemoved": lambda pr, p, rolls, names: (_("{model} removed").format(model=_model(p, names))
                                                  + (f" ({p['reason']})" if p.get("reason") else "")),
 }
 
@@ -183,30 +197,33 @@ def text_board(state: dict, names: Names) -> str:
     for vid, vortex in state.get("vortices", {}).items():
         at = f"[{vortex['at'][0]},{vortex['at'][1]}]"
         if vortex["removed"]:
-            vortex_lines.append(f"  {vid} removed (last at {at})")
+            vortex_lines.append("  " + _("{vortex} removed (last at {at})").format(vortex=vid, at=at))
             continue
         for h in hx.hexon_hexes(tuple(vortex["at"])) if hx.is_hexon_centre(tuple(vortex["at"])) else [tuple(vortex["at"])]:
             cells.setdefault(h, "@")
-        vortex_lines.append(f"  {vid} at {at} facing {vortex['facing']}, {vortex['ether']} ether, "
-                            f"{vortex['allegiance'] or 'unaligned'}")
+        vortex_lines.append("  " + _("{vortex} at {at} facing {facing}, {ether} ether, {allegiance}").format(
+            vortex=vid, at=at, facing=vortex["facing"], ether=vortex["ether"],
+            allegiance=in_words(vortex["allegiance"]) if vortex["allegiance"] else _("unaligned")))
     players = list(state["players"])
     upper, lower = iter(string.ascii_uppercase + string.digits), iter(string.ascii_lowercase + "!$&+=?@")
     legend = []
     for mid, model in state.get("models", {}).items():
         symbol = next(upper if model["player"] == players[0] else lower, "?")
         legend.append(f"  {symbol} {names.of('models', mid)} ({mid}, {names.player(model['player'])}, "
-                      f"{model['size']}) at " + " ".join(f"[{q},{r}]" for q, r in model["at"]))
+                      f"{size_name(model['size'])}) " + _("at {at}").format(
+                          at=" ".join(f"[{q},{r}]" for q, r in model["at"])))
         for h in _footprint(model):
             cells[h] = symbol
-    lines = [column_ruler(width, 0, "q (row 0)"), ""]
+    lines = [column_ruler(width, 0, _("q (row 0)")), ""]
     for row in range(height):
         shift = " " if row % 2 else ""
         line = [cells.get(hx.from_offset(col, row), ".") for col in range(width)]
         first_q = hx.from_offset(0, row)[0]
-        lines.append(f"r{row:<3d}{shift}" + " ".join(line) + f"   (q from {first_q})")
-    key = "  # solid  ^ burning ground  % deadly bog  \" cover  * marker  @ vortex"
-    vortices = ["vortices:", *vortex_lines] if vortex_lines else []
-    return "\n".join([head_text(state, names), scores_text(state, names), *lines, "models:", *legend, *vortices, key])
+        lines.append(f"r{row:<3d}{shift}" + " ".join(line) + "   " + _("(q from {q})").format(q=first_q))
+    key = "  " + _("# solid  ^ burning ground  % deadly bog  \" cover  * marker  @ vortex")
+    vortices = [_("vortices:"), *vortex_lines] if vortex_lines else []
+    return "\n".join([head_text(state, names), scores_text(state, names), *lines, _("models:"), *legend, *vortices,
+                      key])
 
 
 def column_ruler(width: int, row: int, label: str) -> str:
@@ -223,24 +240,26 @@ class TornscapePresentation(Presentation):
     needs_before = True
     SUMMARIES = SUMMARIES
     NAMED = {"models": "models", "terrain": "terrain", "vortices": "vortices", "markers": "markers"}
-    NOUNS = {"vortices": "Vortex", "markers": "Marker"}
+    NOUNS = {"vortices": N_("Vortex"), "markers": N_("Marker")}
 
     def thing_name(self, kind: str, thing: dict) -> str:
         """A terrain piece without a name is called by its kind ("Burning ground 2")."""
         if kind == "terrain" and not thing.get("name") and thing.get("kind"):
-            return TERRAIN_NAMES.get(str(thing["kind"]), words(thing["kind"]).capitalize())
-        return super().thing_name(kind, thing)
+            kind = str(thing["kind"])
+            return _(TERRAIN_NAMES[kind]) if kind in TERRAIN_NAMES else bd.terrain_name(kind).capitalize()
+        name = super().thing_name(kind, thing)
+        return _(name) if not thing.get("name") and name == self.NOUNS.get(kind) else name  # "Vortex", translated
 
     def details(self, event: dict | None, names: Names | None = None) -> str | None:
         """The card of a PhenomenonDrawn: its name, effect, relation and trigger."""
         if not event or event.get("type") != "PhenomenonDrawn":
             return None
         p = payload(event)
-        parts = [f"**{phenomenon_name(p.get('card'))}**", f"{p.get('effect')} effect"]
+        parts = [f"**{phenomenon_name(p.get('card'))}**", _("{effect} effect").format(effect=in_words(p.get("effect")))]
         if p.get("relation"):
-            parts.append(f"{p['relation']} vortex")
+            parts.append(_("{relation} vortex").format(relation=in_words(p["relation"])))
         if p.get("trigger"):
-            parts.append(f"trigger: {words(p['trigger'])}")
+            parts.append(_("trigger: {trigger}").format(trigger=words(in_words(p["trigger"]))))
         return " · ".join(parts)
 
     def highlight(self, event: dict | None, before: dict | None) -> dict:

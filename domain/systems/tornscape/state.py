@@ -7,8 +7,22 @@ from dataclasses import dataclass, field
 from domain.systems.state import GameState
 from domain.systems.tornscape.hexes import Hex, footprint
 from domain.systems.tornscape.vortices import VortexState
+from i18n import N_, _
 
 SIZES = ("infantry", "large", "huge")
+# the words a person reads for a size and a move action (translated where shown: size_name, action_name)
+SIZE_NAMES = {"infantry": N_("infantry"), "large": N_("large"), "huge": N_("huge")}
+ACTION_NAMES = {"step": N_("step"), "run": N_("run"), "effect": N_("effect"), "panic": N_("panic")}
+
+
+def size_name(size: str) -> str:
+    """A model size in the words of the language spoken (``infantry`` as is where unknown)."""
+    return _(SIZE_NAMES[size]) if size in SIZE_NAMES else size
+
+
+def action_name(action: str) -> str:
+    """A move action (step, run, an effect's move, panic) in the words of the language spoken."""
+    return _(ACTION_NAMES[action]) if action in ACTION_NAMES else action
 
 
 @dataclass(slots=True)

@@ -10,14 +10,32 @@ from domain.errors import MalformedRecord, RollcallError
 from domain.record import bounded, did_you_mean, field as get_field, position, setup_items, show, unknown_value
 from domain.systems.state import Checks
 from domain.systems.tornscape import hexes as hx
+from i18n import N_, SOURCE, Translated, _, current, english
 
 DOMAINS = ("creation", "destruction", "life", "death")
 HOSTILE = {"creation": "destruction", "destruction": "creation", "life": "death", "death": "life"}  # R06, R07
 TRIGGERS = ("explore_success", "explore_failure", "entering")
+# the words a person reads for these values: in English the values themselves (translated where shown: in_words)
+WORDS = {"creation": N_("creation"), "destruction": N_("destruction"), "life": N_("life"), "death": N_("death"),
+         "explore_success": N_("explore_success"), "explore_failure": N_("explore_failure"),
+         "entering": N_("entering"), "allied": N_("allied"), "neutral": N_("neutral"), "hostile": N_("hostile"),
+         "positive": N_("positive"), "negative": N_("negative")}
 VORTEX_FIELDS = ("id", "at", "facing", "ether", "sides", "allegiance")
 # Events that may come while ejections or phenomenon draws are still due.
 RESOLVING = frozenset({"ModelEjected", "MarkerEjected", "DiceRolled", "DieRerolled", "Noted", "PhenomenonDrawn",
                        "DomainChosen", "VortexStabilised", "EtherConverted"})
+
+
+def in_words(value) -> str:
+    """A domain, trigger, relation or card effect in the language spoken (any other value as it is)."""
+    return _(WORDS[value]) if value in WORDS else str(value)
+
+
+def listed_in_words(values) -> str:
+    """Values in words, separated by commas; a translation keeps its English (what a lenient record stores)."""
+    shown = [in_words(v) for v in values]
+    text = ", ".join(shown)
+    return text if current() == SOURCE else Translated(text, ", ".join(map(english, shown)))
 
 
 def relation(vortex_domain: str | None, model_domain: str | None) -> str:
@@ -100,18 +118,24 @@ class VortexRules:
             at = position(raw.get("at"), f"{where}.at")
             if not hx.is_hexon_centre(at) or not all(hx.on_board(h, state.width, state.height)
                                                      for h in hx.hexon_hexes(at)):
-                raise MalformedRecord(f"{where}.at: {show(list(at))} is not a hexon centre on the board",
+                raise MalformedRecord(_("{where}.at: {at} is not a hexon centre on the board").format(
+                                          where=where, at=show(list(at))),
                                       field=f"{where}.at")
             facing = get_field(raw, "facing", int, optional=True, default=0)
             if not 0 <= facing <= 5:
-                raise MalformedRecord(f"{where}.facing must be a direction 0-5", field=f"{where}.facing")
+                raise MalformedRecord(_("{where}.facing must be a direction 0-5").format(where=where),
+                                      field=f"{where}.facing")
             ether = bounded(raw, "ether", 0, limits.COUNT, where=where)
             if ether < 1:
-                chk.fail("R02", f"vortex {vid} starts with {ether} ether; a scenario gives each vortex a supply")
+                chk.fail("R02",
+                         _("vortex {vid} starts with {ether} ether; a scenario gives each vortex a supply").format(
+                                    vid=vid, ether=ether))
             if raw.get("allegiance") is not None:
-                chk.fail("R05", f"vortex {vid} starts aligned to {raw['allegiance']}; every vortex starts unaligned")
+                chk.fail("R05", _("vortex {vid} starts aligned to {allegiance}; every vortex starts unaligned").format(
+                                    vid=vid, allegiance=in_words(raw['allegiance'])))
             if vid in state.vortices or any(v.at == at for v in state.vortices.values()):
-                raise MalformedRecord(f"{where}: vortex '{vid}' repeats an id or a hexon", field=f"{where}.id")
+                raise MalformedRecord(_("{where}: vortex '{vid}' repeats an id or a hexon").format(
+                                          where=where, vid=vid), field=f"{where}.id")
             sides = raw.get("sides")
             vortex = Vortex(vid, at, facing, ether, sides=sides)
             vortex.place(at)
@@ -120,20 +144,23 @@ class VortexRules:
         if deck is None:
             deck = [c["id"] for c in state.rules["phenomena_deck"]["cards"]]
         if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
-            raise MalformedRecord("setup.phenomena_deck must be a list of card ids", field="setup.phenomena_deck")
+            raise MalformedRecord(_("setup.phenomena_deck must be a list of card ids"), field="setup.phenomena_deck")
         if len(deck) != 16 or len(set(deck)) != 16:
-            chk.fail("R01", f"the ether phenomenon deck has {len(set(deck))} different cards of {len(deck)}; "
-                            "it has exactly 16")
+            chk.fail("R01", _("the ether phenomenon deck has {different} different cards of {n_deck}; it has "
+                              "exactly 16").format(
+                                different=len(set(deck)), n_deck=len(deck)))
         state.deck = list(deck)
 
     # --- helpers ---------------------------------------------------------------------------
     def vortex(self, state, event: dict, chk: Checks, name: str = "vortex"):
         vortex = state.vortices.get(event[name])
         if vortex is None:
-            raise MalformedRecord(f"field `{name}`: no vortex '{event[name]}' in this game"
-                                  f"{did_you_mean(event[name], state.vortices)}", field=name)
+            raise MalformedRecord(_("field `{name}`: no vortex '{vortex}' in this game{did_you_mean}").format(
+                                      name=name, vortex=event[name],
+                                      did_you_mean=did_you_mean(event[name], state.vortices)), field=name)
         if vortex.removed:
-            chk.fail("R03", f"vortex {vortex.id} was removed when its ether ran out; nothing may use it")
+            chk.fail("R03", _("vortex {vortex} was removed when its ether ran out; nothing may use it").format(
+                                vortex=vortex.id))
         return vortex
 
     def domain_of(self, state, model, chk: Checks | None) -> str | None:
@@ -145,8 +172,9 @@ class VortexRules:
             return None
         chosen = state.chosen.get(model.id)
         if chosen is None and chk is not None:
-            chk.fail("R09", f"{model.id} has domains {', '.join(model.domains)} and must choose one (DomainChosen) "
-                            "at its first vortex interaction of the activation")
+            chk.fail("R09", _("{model} has domains {domains} and must choose one (DomainChosen) at its first "
+                              "vortex interaction of the activation").format(
+                                model=model.id, domains=listed_in_words(model.domains)))
         return chosen
 
     def domain_due(self, state, model) -> bool:
@@ -169,8 +197,9 @@ class VortexRules:
         if state.draws and event["type"] not in RESOLVING:
             cell = state.draws[0]
             due = max(len(self.cell_polarities(state, cell)) - len(cell.drawn), 1)
-            chk.fail("R23", f"{due} ether phenomenon card(s) for vortex {cell.vortex} ({cell.trigger}) must be "
-                            f"drawn before {event['type']}")
+            chk.fail("R23", _("{due} ether phenomenon card(s) for vortex {vortex} ({trigger}) must be drawn before "
+                              "{type}").format(due=due, vortex=cell.vortex, trigger=in_words(cell.trigger),
+                                               type=event['type']))
 
     def cell_polarities(self, state, cell: Draws) -> list:
         if cell.polarities:
@@ -216,7 +245,7 @@ class VortexRules:
         the effect the table asks for (R23)."""
         due = [c for c in state.draws if choice in (None, c.vortex)]
         if not due:
-            raise RollcallError(f"no ether phenomenon is due in game '{state.game}'")
+            raise RollcallError(_("no ether phenomenon is due in game '{game}'").format(game=state.game))
         cell = due[0]
         card = randomness.draw(seed, state.game, state.seq + 1, state.deck_left())
         effect = self.cell_polarities(state, cell)[len(cell.drawn)]
@@ -228,13 +257,15 @@ class VortexRules:
         if event["domain"] not in DOMAINS:
             raise unknown_value("domain", event["domain"], DOMAINS)
         if event["domain"] not in model.domains:
-            chk.fail("R09", f"{model.id} is devoted to {', '.join(model.domains) or 'no domain'}, "
-                            f"not {event['domain']}")
+            chk.fail("R09", _("{model} is devoted to {domains}, not {domain}").format(
+                                model=model.id, domains=listed_in_words(model.domains) or _("no domain"),
+                                domain=in_words(event['domain'])))
         chosen = state.chosen.get(model.id)
         if chosen is not None and chosen != event["domain"]:
-            chk.fail("R09", f"{model.id} chose {chosen} for this activation and keeps it to its end")
+            chk.fail("R09", _("{model} chose {chosen} for this activation and keeps it to its end").format(
+                                model=model.id, chosen=in_words(chosen)))
         if state.activation != model.id and not any(c.model == model.id for c in state.draws):
-            chk.fail("F05", f"{model.id} chooses a domain outside its own activation")
+            chk.fail("F05", _("{model} chooses a domain outside its own activation").format(model=model.id))
 
     def apply_DomainChosen(self, state, event: dict) -> None:
         state.chosen[event["model"]] = event["domain"]
@@ -243,20 +274,25 @@ class VortexRules:
         model = self.model(state, event)
         vortex = self.vortex(state, event, chk)
         if vortex.allegiance is not None:
-            chk.fail("R04", f"vortex {vortex.id} is already devoted to {vortex.allegiance}; only an unaligned "
-                            "vortex is stabilised")
+            chk.fail("R04", _("vortex {vortex} is already devoted to {allegiance}; only an unaligned vortex is "
+                              "stabilised").format(vortex=vortex.id, allegiance=in_words(vortex.allegiance)))
         entering = any(c.model == model.id and c.vortex == vortex.id for c in state.draws)  # R25-R27
         if not entering and hx.footprint_distance(model.fp, vortex.hexes) > state.rules.get("explore_range", 1):
-            chk.fail("R15", f"{model.id} at {show([list(h) for h in model.at])} does not interact with vortex "
-                            f"{vortex.id}: it is neither in it nor within explore range")
+            chk.fail("R15", _("{model} at {position} does not interact with vortex {vortex}: it is neither in it nor "
+                              "within explore range").format(
+                                model=model.id, position=show([list(h) for h in model.at]), vortex=vortex.id))
         if state.activation != model.id and not any(c.model == model.id for c in state.draws):
-            chk.fail("F05", f"{model.id} interacts with vortex {vortex.id} outside its own activation")
+            chk.fail("F05", _("{model} interacts with vortex {vortex} outside its own activation").format(
+                                model=model.id, vortex=vortex.id))
         if state.stabilised_in_activation:
-            chk.fail("R14", f"a stabilisation roll was already made in {state.activation or 'this'}'s activation")
+            chk.fail("R14", _("a stabilisation roll was already made in {activation}'s activation").format(
+                                activation=state.activation) if state.activation else
+                     _("a stabilisation roll was already made in this activation"))
         opponent = state.opponent(model.player)
+        what = _("the stabilisation of {vortex} (by {opponent}, the opponent of {model}'s player)").format(
+            vortex=vortex.id, opponent=opponent, model=model.id)
         roll = self.use_roll(state, chk, event["roll"], purpose="stabilisation", player=opponent, die="attack",
-                             count=1, what=f"the stabilisation of {vortex.id} (by {opponent}, the opponent of "
-                                           f"{model.id}'s player)", count_rule="R10", player_rule="R10")
+                             count=1, what=what, count_rule="R10", player_rule="R10")
         domain = self.domain_of(state, model, chk)
         face = roll.faces[0] if roll.faces else None
         if domain is None:
@@ -274,18 +310,20 @@ class VortexRules:
         model = self.model(state, event)
         vortex = self.vortex(state, event, chk)
         if state.activation != model.id:
-            chk.fail("F05", f"{model.id} explores outside its own activation")
+            chk.fail("F05", _("{model} explores outside its own activation").format(model=model.id))
         if "explore" in state.actions_used:
-            chk.fail("R41", f"{model.id} already explored in this activation")
+            chk.fail("R41", _("{model} already explored in this activation").format(model=model.id))
         if vortex.allegiance is None and not state.stabilised_in_activation:
-            chk.fail("R10", f"{model.id} explores unaligned vortex {vortex.id}: "
-                            f"{state.opponent(model.player)} first rolls its stabilisation (VortexStabilised)")
+            chk.fail("R10", _("{model} explores unaligned vortex {vortex}: {opponent} first rolls its "
+                              "stabilisation (VortexStabilised)").format(
+                                model=model.id, vortex=vortex.id, opponent=state.opponent(model.player)))
         reach = state.rules.get("explore_range", 1)
         if hx.footprint_distance(model.fp, vortex.hexes) > reach:
-            chk.fail("R15", f"{model.id} at {show([list(h) for h in model.at])} is out of explore range of "
-                            f"vortex {vortex.id} at {show(list(vortex.at))}")
+            chk.fail("R15", _("{model} at {position} is out of explore range of vortex {vortex} at {at}").format(
+                                model=model.id, position=show([list(h) for h in model.at]), vortex=vortex.id,
+                                at=show(list(vortex.at))))
         roll = self.use_roll(state, chk, event["roll"], purpose="explore", player=model.player, die="attack",
-                             count=model.explore, what=f"{model.id}'s explore", count_rule="R16")
+                             count=model.explore, what=_("{model}'s explore").format(model=model.id), count_rule="R16")
         successes = state.dice.successes(roll.faces)
         success = successes >= 1  # R17
         gained = min(successes, vortex.ether) if success else 0  # R18, R19, R21
@@ -308,32 +346,36 @@ class VortexRules:
     # --- phenomena -------------------------------------------------------------------------
     def decide_PhenomenonDrawn(self, state, event: dict, chk: Checks) -> dict:
         if not state.draws:
-            chk.fail("R23", f"no ether phenomenon is due; card {event['card']} may not be drawn")
+            chk.fail("R23", _("no ether phenomenon is due; card {card} may not be drawn").format(card=event['card']))
             return {}
         wanted = event.get("vortex")
         candidates = [c for c in state.draws if c.source_seq == state.draws[0].source_seq]
         if wanted is None and len({c.vortex for c in candidates}) > 1:
-            raise MalformedRecord(f"field `vortex` is needed: one event entered vortices "
-                                  f"{', '.join(c.vortex for c in candidates)}", field="vortex")
+            raise MalformedRecord(_("field `vortex` is needed: one event entered vortices {vortices}").format(
+                                      vortices=', '.join((c.vortex for c in candidates))), field="vortex")
         cell = next((c for c in candidates if wanted in (None, c.vortex)), None)
         if cell is None:
-            chk.fail("R23", f"no phenomenon is due for vortex {wanted}")
+            chk.fail("R23", _("no phenomenon is due for vortex {wanted}").format(wanted=wanted))
             return {}
         model = state.models.get(cell.model)
         rel = cell.relation or relation(state.vortices[cell.vortex].allegiance,
                                         self.domain_of(state, model, chk) if model else None)
         polarities = cell.polarities or state.rules["ether_phenomena"][rel][cell.trigger]
         if self.stabilisation_due(state, cell):
-            chk.fail("R10", f"{cell.model} entered unaligned vortex {cell.vortex}: "
-                            f"{state.opponent(model.player)} first rolls its stabilisation (VortexStabilised), "
-                            "whose allegiance picks the row of the table")
+            chk.fail("R10", _("{model} entered unaligned vortex {vortex}: {opponent} first rolls its stabilisation "
+                              "(VortexStabilised), whose allegiance picks the row of the table").format(
+                                model=cell.model, vortex=cell.vortex, opponent=state.opponent(model.player)))
         if event["card"] not in state.deck_left():
             rule = "R22" if event["card"] in state.deck else "R01"
-            chk.fail(rule, f"card {event['card']} is not in the deck of {len(state.deck_left())} cards left")
+            chk.fail(rule, _("card {card} is not in the deck of {n_deck_left} cards left").format(
+                               card=event['card'], n_deck_left=len(state.deck_left())))
         index = len(cell.drawn)
         if index < len(polarities) and event["effect"] != polarities[index]:
-            chk.fail("R23", f"card {index + 1} of {len(polarities)} for a {rel} vortex on {cell.trigger} plays its "
-                            f"{polarities[index]} effect, not {event['effect']}")
+            chk.fail("R23", _("card {index} of {n_polarities} for a {rel} vortex on {trigger} plays its "
+                              "{polarities} effect, not {effect}").format(
+                                index=index + 1, n_polarities=len(polarities), rel=in_words(rel),
+                                trigger=in_words(cell.trigger),
+                                polarities=in_words(polarities[index]), effect=in_words(event['effect'])))
         return {"vortex": cell.vortex, "model": cell.model, "relation": rel, "trigger": cell.trigger,
                 "shuffled": index + 1 >= len(polarities)}
 
@@ -367,42 +409,48 @@ class VortexRules:
             return
         present = [vid for vid, v in state.vortices.items() if not v.removed]
         if present:
-            chk.fail("R31", f"{what} before Phase V (vortex_movement) of turn {state.turn}: vortices "
-                            f"{', '.join(present)} are on the board and move once every turn")
+            chk.fail("R31", _("{what} before Phase V (vortex_movement) of turn {turn}: vortices {present} are on "
+                              "the board and move once every turn").format(
+                                what=what, turn=state.turn, present=', '.join(present)))
 
     def check_phase_v_complete(self, state, event: dict, chk: Checks) -> None:
         if state.phase != "vortex_movement" or event["type"] in ("VortexMoved", *RESOLVING):
             return
         left = [vid for vid, v in state.vortices.items() if not v.removed and vid not in state.vortices_moved]
         if left:
-            chk.fail("R33", f"Phase V ends before vortices {', '.join(left)} were moved; each moves once")
+            chk.fail("R33", _("Phase V ends before vortices {left} were moved; each moves once").format(
+                                left=', '.join(left)))
 
     def decide_phase_v_start(self, state, chk: Checks) -> None:
         if state.phase_v_held:
-            chk.fail("R33", f"Phase V of turn {state.turn} has already been played: each vortex moves once a turn")
+            chk.fail("R33", _("Phase V of turn {turn} has already been played: each vortex moves once a turn").format(
+                                turn=state.turn))
         if any(len(state.activated[pid]) < state.in_play[pid] for pid in state.players):
             waiting = [m.id for m in state.models.values() if m.id not in state.activated[m.player]]
-            chk.fail("R31", f"Phase V starts before {', '.join(sorted(waiting))} activated this turn")
+            chk.fail("R31", _("Phase V starts before {waiting} activated this turn").format(
+                                waiting=', '.join(sorted(waiting))))
 
     def decide_VortexMoved(self, state, event: dict, chk: Checks) -> dict:
         vortex = self.vortex(state, event, chk)
         if state.phase != "vortex_movement":
-            chk.fail("R31", f"vortex {vortex.id} moves outside Phase V (vortex_movement)")
+            chk.fail("R31", _("vortex {vortex} moves outside Phase V (vortex_movement)").format(vortex=vortex.id))
         if vortex.id in state.vortices_moved:
-            chk.fail("R33", f"vortex {vortex.id} was already moved in this Phase V")
+            chk.fail("R33", _("vortex {vortex} was already moved in this Phase V").format(vortex=vortex.id))
         first = state.finished[0] if state.finished else next(iter(state.players))
         mover = first if len(state.vortices_moved) % 2 == 0 else state.opponent(first)
-        roll = self.use_roll(state, chk, event["roll"], purpose="vortex_move", player=mover, die="attack",
-                             count=2, what=f"the movement of vortex {vortex.id} ({first} finished activating "
-                                           "first, then players alternate)", count_rule="R34", player_rule="R32")
+        what = _("the movement of vortex {vortex} ({first} finished activating first, then players alternate)").format(
+            vortex=vortex.id, first=first)
+        roll = self.use_roll(state, chk, event["roll"], purpose="vortex_move", player=mover, die="attack", count=2,
+                             what=what, count_rule="R34", player_rule="R32")
         facing = event.get("facing")
         if facing is not None and not 0 <= facing <= 5:
-            raise MalformedRecord("field `facing` must be a direction 0-5", field="facing")
+            raise MalformedRecord(_("field `facing` must be a direction 0-5"), field="facing")
         pairs = vortex.sides or state.rules["vortex_sides"]["pairs"]
         faces = sorted(map(str, roll.faces))
         side = next((i for i, pair in enumerate(pairs) if sorted(map(str, pair)) == faces), None)
         if side is None:
-            chk.fail("R34", f"faces {show(roll.faces)} select no side of vortex {vortex.id}")
+            chk.fail("R34", _("faces {faces} select no side of vortex {vortex}").format(
+                                faces=show(roll.faces), vortex=vortex.id))
             return {"side": None, "to": list(vortex.at), "blocked": True}
         target = hx.hexon_neighbour(vortex.at, (vortex.facing + side) % 6)
         cells = hx.hexon_hexes(target)
@@ -424,11 +472,12 @@ class VortexRules:
     def decide_EtherConverted(self, state, event: dict, chk: Checks) -> None:
         player = self.player(state, event)
         if event["amount"] < 1:
-            raise MalformedRecord("field `amount` must be at least 1", field="amount")
+            raise MalformedRecord(_("field `amount` must be at least 1"), field="amount")
         if event["domain"] not in DOMAINS:
             raise unknown_value("domain", event["domain"], DOMAINS)
         if state.crystals[player] < event["amount"]:
-            chk.fail("R40", f"{player} converts {event['amount']} ether crystals but holds {state.crystals[player]}")
+            chk.fail("R40", _("{player} converts {amount} ether crystals but holds {crystals}").format(
+                                player=player, amount=event['amount'], crystals=state.crystals[player]))
 
     def apply_EtherConverted(self, state, event: dict) -> None:
         state.crystals[event["player"]] -= event["amount"]  # R38: one crystal, one faith token
