@@ -256,8 +256,18 @@ class LocatedError(Exception):
         self.error = error
 
 
+# Cyrillic letters as Latin (ICAO's transliteration, as Russian passports write names): a name in Cyrillic has a
+# slug as a name in Latin letters has (every other text's slug is as it always was)
+_CYRILLIC = str.maketrans({
+    "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e", "ж": "zh", "з": "z", "и": "i", "й": "i",
+    "к": "k", "л": "l", "м": "m", "н": "n", "о": "o", "п": "p", "р": "r", "с": "s", "т": "t", "у": "u", "ф": "f",
+    "х": "kh", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "shch", "ъ": "ie", "ы": "y", "ь": "", "э": "e", "ю": "iu",
+    "я": "ia", "і": "i", "ї": "i", "є": "ie", "ґ": "g", "ў": "u"})
+
+
 def slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    """The name's identity: lower case letters and digits joined by ``-`` (Cyrillic written in Latin letters)."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower().translate(_CYRILLIC)).strip("-")
 
 
 def derive_game_id(header: dict) -> str:

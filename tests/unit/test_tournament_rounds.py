@@ -398,3 +398,15 @@ def test_a_score_key_read_both_ways_as_one_player_is_taken(app: Rollcall) -> Non
         "p2", "p1", "p1", "p2", "p1"]
     with pytest.raises(TournamentError, match=r"name:p1 does not play at table 1 \(Anna \(p1\) and P2 \(p2\) do\)"):
         scored_seat(players, "name:p1", "table 1")
+
+
+def test_a_tournament_and_players_named_in_cyrillic_are_told_apart_and_paired(app: Rollcall) -> None:
+    app.create_tournament("Кубок Вихря", "tornscape")
+    for name in ("Анна Линд", "Борис Берг", "Вера Волк", "Глеб Гром"):
+        app.register_player("Кубок Вихря", name, FACTIONS["tornscape"])
+    with pytest.raises(TournamentError, match="already registered"):
+        app.register_player("кубок вихря", "анна линд")
+    app.pair_round("Кубок Вихря", 1)
+    assert set().union(*pairs(app, "Кубок Вихря", 1)) == {"Анна Линд", "Борис Берг", "Вера Волк", "Глеб Гром"}
+    app.create_tournament("Кубок Эфира", "tornscape")  # another name: another tournament
+    assert app.tournament("Кубок Эфира").data["name"] == "Кубок Эфира"
