@@ -258,16 +258,18 @@ class LocatedError(Exception):
 
 # Cyrillic letters as Latin (ICAO's transliteration, as Russian passports write names): a name in Cyrillic has a
 # slug as a name in Latin letters has (every other text's slug is as it always was)
-_CYRILLIC = str.maketrans({
+SLUG_LETTERS = {
     "а": "a", "б": "b", "в": "v", "г": "g", "д": "d", "е": "e", "ё": "e", "ж": "zh", "з": "z", "и": "i", "й": "i",
     "к": "k", "л": "l", "м": "m", "н": "n", "о": "o", "п": "p", "р": "r", "с": "s", "т": "t", "у": "u", "ф": "f",
     "х": "kh", "ц": "ts", "ч": "ch", "ш": "sh", "щ": "shch", "ъ": "ie", "ы": "y", "ь": "", "э": "e", "ю": "iu",
-    "я": "ia", "і": "i", "ї": "i", "є": "ie", "ґ": "g", "ў": "u"})
+    "я": "ia", "і": "i", "ї": "i", "є": "ie", "ґ": "g", "ў": "u"}
+SLUG_KEPT = "a-z0-9"  # the characters a slug keeps; every run of others is one hyphen
+_CYRILLIC = str.maketrans(SLUG_LETTERS)
 
 
 def slug(text: str) -> str:
     """The name's identity: lower case letters and digits joined by ``-`` (Cyrillic written in Latin letters)."""
-    return re.sub(r"[^a-z0-9]+", "-", text.lower().translate(_CYRILLIC)).strip("-")
+    return re.sub(f"[^{SLUG_KEPT}]+", "-", text.lower().translate(_CYRILLIC)).strip("-")
 
 
 def derive_game_id(header: dict) -> str:

@@ -36,8 +36,9 @@ SETUP = ("macros",)
 # the tables projections.replay gives each batch (registered as batch_<name>)
 BATCH_TABLES = frozenset({"batch_events", "batch_changes", "batch_closes", "batch_rolls", "batch_resets",
                           "batch_failures"})
-# loaded by the projector from the packs: their default dice (rule data) and their facts (domain.systems.facts)
-LOADED = frozenset({"dim_default_dice", "dim_facts"})
+# loaded by the projector from the domain: the packs' default dice (rule data) and facts (domain.systems.facts),
+# and the names' slug (domain.record.slug) as the macro name_slug
+LOADED = frozenset({"dim_default_dice", "dim_facts", "name_slug"})
 NOT_MODELS: frozenset[str] = frozenset()
 STATISTICS = "stat_"  # the statistics models' names start with it (their macros, stat_macros, are a view model)
 # DuckDB's table functions and system views a model may read

@@ -103,6 +103,7 @@ class Projector:
                     con.execute(statement.sql).fetchall()
             _load_default_dice(con)
             _load_facts(con)
+            con.execute(slug_macro()).fetchall()
             con.execute("CREATE OR REPLACE TABLE read_model_version AS SELECT $v AS version", {"v": version}).fetchall()
             for name in VIEWS:
                 for statement in fills(name):
@@ -233,7 +234,7 @@ def definitions_version() -> str:
 
     from domain.systems import every_fact
 
-    digest = hashlib.sha256(repr(every_fact()).encode())
+    digest = hashlib.sha256((repr(every_fact()) + slug_macro()).encode())
     for package, folder, ending in (("projections", "sql", ".sql"), ("domain", "rules_data", ".json")):
         for entry in sorted(resources.files(package).joinpath(folder).iterdir(), key=lambda e: e.name):
             if entry.name.endswith(ending):
@@ -368,6 +369,17 @@ def _load_facts(con: duckdb.DuckDBPyConnection) -> None:
                 "purpose VARCHAR)").fetchall()
     con.executemany("INSERT INTO dim_facts VALUES (?, ?, ?, ?, ?)",
                     [(system, f.name, f.type, f.kind, f.purpose) for system, f in every_fact()])
+
+
+def slug_macro() -> str:
+    """The macro ``name_slug(t)``: domain.record.slug in SQL (a tournament's or a player's key, as the
+    read models join names), made from the domain's own letters so that the two never differ."""
+    from domain.record import SLUG_KEPT, SLUG_LETTERS
+
+    text = "lower(t)"
+    for letter, latin in SLUG_LETTERS.items():
+        text = f"replace({text}, '{letter}', '{latin}')"
+    return f"CREATE OR REPLACE MACRO name_slug(t) AS trim(regexp_replace({text}, '[^{SLUG_KEPT}]+', '-', 'g'), '-')"
 
 
 def _connect(path: Path) -> duckdb.DuckDBPyConnection:

@@ -6,6 +6,6 @@ SELECT g.game, t.broadcast_delay AS delay, g.last_seq,
                  WHERE e.game = g.game AND e.recorded_at <= $now::TIMESTAMPTZ - to_seconds(t.broadcast_delay)), 0)
            AS visible_seq
 FROM dim_games g
-JOIN dim_tournaments t ON t.slug = trim(regexp_replace(lower(g.tournament), '[^a-z0-9]+', '-', 'g'), '-')
+JOIN dim_tournaments t ON t.slug = name_slug(g.tournament)
 WHERE t.broadcast_delay > 0
 ORDER BY g.game;

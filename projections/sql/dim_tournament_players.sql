@@ -13,7 +13,7 @@
 -- the order of registration.
 CREATE OR REPLACE VIEW dim_tournament_players AS
 WITH events AS (
-    SELECT trim(regexp_replace(lower(data ->> 'tournament'), '[^a-z0-9]+', '-', 'g'), '-') AS slug,
+    SELECT name_slug(data ->> 'tournament') AS slug,
            data ->> 'tournament' AS tournament, data ->> 'player' AS player, topic, data, notification_id
     FROM fct_tournament_events
     WHERE topic IN ('rollcall-tournament:PlayerRegistered', 'rollcall-tournament:PlayerCheckedIn',

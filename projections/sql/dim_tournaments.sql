@@ -33,7 +33,7 @@ WITH created AS (
           WHERE t.topic = 'rollcall-tournament:BroadcastDelaySet')
     GROUP BY slug
 ), named AS (
-    SELECT trim(regexp_replace(lower(tournament), '[^a-z0-9]+', '-', 'g'), '-') AS slug,
+    SELECT name_slug(tournament) AS slug,
            arg_min(tournament, notification_id) AS tournament, arg_min(system, notification_id) AS system,
            min(notification_id) AS notification_id, count(*) AS games, count(*) FILTER (ended) AS ended_games,
            max(round) AS rounds_played

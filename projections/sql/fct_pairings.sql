@@ -19,19 +19,19 @@
 -- games and the byes awarded in it, without a `pairing` number.
 CREATE OR REPLACE VIEW fct_pairings AS
 WITH paired AS (
-    SELECT trim(regexp_replace(lower(data ->> 'tournament'), '[^a-z0-9]+', '-', 'g'), '-') AS slug,
+    SELECT name_slug(data ->> 'tournament') AS slug,
            data ->> 'tournament' AS tournament, (data ->> 'round')::BIGINT AS round,
            (data ->> 'pairing')::BIGINT AS pairing, data ->> 'scenario' AS scenario, data
     FROM fct_tournament_events WHERE topic = 'rollcall-tournament:RoundPaired'
 ), latest AS (
     SELECT *, pairing = max(pairing) OVER (PARTITION BY slug, round) AS current FROM paired
 ), played AS (
-    SELECT trim(regexp_replace(lower(g.tournament), '[^a-z0-9]+', '-', 'g'), '-') AS slug, g.tournament, g.round,
+    SELECT name_slug(g.tournament) AS slug, g.tournament, g.round,
            g.table_no, g.game
     FROM dim_games g
     WHERE g.tournament IS NOT NULL AND g.round IS NOT NULL AND g.game NOT IN (SELECT game FROM dim_withdrawn_games)
 ), awarded AS (
-    SELECT trim(regexp_replace(lower(data ->> 'tournament'), '[^a-z0-9]+', '-', 'g'), '-') AS slug,
+    SELECT name_slug(data ->> 'tournament') AS slug,
            data ->> 'tournament' AS tournament, (data ->> 'round')::BIGINT AS round, data ->> 'player' AS player,
            data ->> 'faction' AS faction
     FROM fct_tournament_events WHERE topic = 'rollcall-tournament:ByeAwarded'

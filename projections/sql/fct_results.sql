@@ -26,7 +26,7 @@ WITH games AS (
     SELECT t.slug, t.tournament, g.game, g.round, g.table_no, g.ended, g.winner, g.score,
            t.win_points, t.draw_points, t.loss_points
     FROM games_seen(held) g
-    JOIN dim_tournaments t ON t.slug = trim(regexp_replace(lower(g.tournament), '[^a-z0-9]+', '-', 'g'), '-')
+    JOIN dim_tournaments t ON t.slug = name_slug(g.tournament)
     WHERE g.game NOT IN (SELECT game FROM dim_withdrawn_games)
 ), sides AS (
     SELECT g.*, p.player, p.seat, coalesce(p.name, p.player) AS name, p.faction
@@ -50,7 +50,7 @@ UNION ALL
 SELECT t.slug, t.tournament, b.round, NULL, NULL, NULL, NULL, b.player, b.faction, NULL, NULL, NULL, NULL, 'B',
        t.bye_points
 FROM (
-    SELECT trim(regexp_replace(lower(data ->> 'tournament'), '[^a-z0-9]+', '-', 'g'), '-') AS slug,
+    SELECT name_slug(data ->> 'tournament') AS slug,
            (data ->> 'round')::BIGINT AS round, data ->> 'player' AS player, data ->> 'faction' AS faction
     FROM fct_tournament_events WHERE topic = 'rollcall-tournament:ByeAwarded'
     UNION

@@ -1,7 +1,7 @@
 -- Every tournament, created or named by games, in the order it first appeared; ended_games: as the viewer sees
 -- them ($held: projections/visibility.py; a game that ended within its broadcast delay is still on).
 WITH unseen AS (
-    SELECT trim(regexp_replace(lower(g.tournament), '[^a-z0-9]+', '-', 'g'), '-') AS slug, count(*) AS ended
+    SELECT name_slug(g.tournament) AS slug, count(*) AS ended
     FROM dim_games g JOIN games_seen($held) s ON s.game = g.game
     WHERE g.ended AND NOT s.ended AND g.game NOT IN (SELECT game FROM dim_withdrawn_games)
     GROUP BY 1

@@ -3,7 +3,7 @@
 -- viewer sees it ($held: projections/visibility.py), then the bye.
 WITH current AS (
     SELECT * FROM fct_pairings
-    WHERE slug = trim(regexp_replace(lower($tournament), '[^a-z0-9]+', '-', 'g'), '-') AND current
+    WHERE slug = name_slug($tournament) AND current
 )
 SELECT p.round, p.table_no, p.game, p.player, p.faction, p.opponent, p.opponent_faction, r.score, r.opponent_score,
        CASE WHEN p.game IS NULL THEN 'B' ELSE r.result END AS result, p.scenario

@@ -1,5 +1,5 @@
 -- The registered players of one tournament ($tournament: its name, in any case), in the order they registered.
 SELECT registration, player, faction, club, checked_in, dropped_after_round
 FROM dim_tournament_players
-WHERE slug = trim(regexp_replace(lower($tournament), '[^a-z0-9]+', '-', 'g'), '-')
+WHERE slug = name_slug($tournament)
 ORDER BY registration;

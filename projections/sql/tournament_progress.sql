@@ -3,5 +3,5 @@
 SELECT round, name AS player,
        sum(coalesce(tournament_points, 0)) OVER (PARTITION BY name ORDER BY round) AS tournament_points
 FROM results_seen($held)
-WHERE slug = trim(regexp_replace(lower($tournament), '[^a-z0-9]+', '-', 'g'), '-') AND result IS NOT NULL
+WHERE slug = name_slug($tournament) AND result IS NOT NULL
 ORDER BY round, player;

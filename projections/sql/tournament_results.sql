@@ -4,7 +4,7 @@
 SELECT round, table_no, game, name AS player, faction, opponent, opponent_faction, score, opponent_score, result,
        tournament_points
 FROM results_seen($held)
-WHERE slug = trim(regexp_replace(lower($tournament), '[^a-z0-9]+', '-', 'g'), '-')
+WHERE slug = name_slug($tournament)
   AND ($round IS NULL OR round = $round)
   AND (game IS NULL OR seat = 1)
 ORDER BY round, table_no NULLS LAST, player;

@@ -4,5 +4,5 @@
 SELECT rank, player, s.faction, games, wins, draws, losses, byes, tournament_points, vp_for, vp_against, vp_diff,
        sos, r.club, r.dropped_after_round
 FROM standings_seen($held) s LEFT JOIN dim_tournament_players r USING (slug, player)
-WHERE slug = trim(regexp_replace(lower($tournament), '[^a-z0-9]+', '-', 'g'), '-')
+WHERE slug = name_slug($tournament)
 ORDER BY rank, player;

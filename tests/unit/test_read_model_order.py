@@ -72,7 +72,7 @@ def test_the_inputs_no_model_makes_are_the_replays_batch_tables_the_default_dice
     from projections.replay import Batch
 
     assert BATCH_TABLES == {f"batch_{t}" for t in Batch().tables()}
-    assert LOADED == {"dim_default_dice", "dim_facts"}
+    assert LOADED == {"dim_default_dice", "dim_facts", "name_slug"}
 
 
 def test_no_read_model_names_a_systems_event_type_or_roll_purpose() -> None:
@@ -115,3 +115,21 @@ def test_the_statistics_refresh_finds_its_games_first_and_sums_after_what_it_sum
     assert order.index("stat_throws") < order.index("stat_luck") and order.index("stat_throws") < order.index("stat_luck_dice")
     assert order.index("stat_faces") < order.index("stat_fairness_faces")  # it takes the faces before and after
     assert not set(order) & set(run_order()[1])
+
+
+def test_the_read_models_slug_a_name_as_the_domain_does() -> None:
+    import duckdb
+    from hypothesis import given, strategies as st
+
+    from domain.record import slug
+    from projections.projector import slug_macro
+
+    con = duckdb.connect()
+    con.execute(slug_macro())
+
+    @given(st.text(alphabet=st.sampled_from("Кубок Вихря ЁЖЩЪЬ ёжщъь Café-Open 2026 ß_!,. іїєґў") , max_size=30))
+    def same(name: str) -> None:
+        assert con.execute("SELECT name_slug($n)", {"n": name}).fetchone()[0] == slug(name)
+
+    same()
+    assert con.execute("SELECT name_slug('Кубок Вихря')").fetchone()[0] == "kubok-vikhria"

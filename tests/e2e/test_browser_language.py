@@ -1,0 +1,137 @@
+"""The dashboard in the players' language, in a real browser: a browser whose language is Russian opens the
+dashboard in Russian; the sidebar's picker turns a tablet's pages to Russian (or back) and the browser
+remembers it after a reload and in a new tab; another browser, left alone, keeps its own language.
+
+Screenshots of the Russian pages at 820 px (and 390 px) go to test-output/screenshots (language-*)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from streamlit_server import SCREENSHOTS, chromium, streamlit_server
+
+pytestmark = pytest.mark.browser
+TABLET = {"width": 820, "height": 1180}
+CYRILLIC = re.compile("[А-Яа-яЁё]")
+RUN_OVER = """() => { const w = document.querySelector('[data-testid="stStatusWidget"]');
+  return !w || !/stop|running|connecting|останов|выполн/i.test(w.innerText); }"""
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from projections.projector import Projector
+    from service.application import Rollcall
+    from simulation.tournaments import simulate_tournament
+
+    folder = tmp_path_factory.mktemp("language") / "data"
+    store = Rollcall.open(folder)
+    store.create_tournament("Кубок Вихря", "tornscape")
+    for game in simulate_tournament("tornscape", "Кубок Вихря", 4, 2, 11, turns=3):
+        store.import_record(game.lines, game.game)
+    store.close()
+    Projector(folder).run()
+    return folder
+
+
+@pytest.fixture(scope="module")
+def base(data: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    log = tmp_path_factory.mktemp("streamlit-language") / "server.log"
+    with streamlit_server(data, log, env={"LANG": "C.UTF-8", "ROLLCALL_LANG": ""}) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator:
+    with chromium() as found:
+        yield found
+
+
+def opened(page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_selector('[data-testid="stSidebarNav"], [data-testid="stSidebarCollapsedControl"], '
+                           '[data-testid="stExpandSidebarButton"]')
+    page.wait_for_function(RUN_OVER)
+    page.wait_for_timeout(600)
+    page.wait_for_function(RUN_OVER)
+
+
+def main_text(page) -> str:
+    return page.locator('[data-testid="stMain"]').inner_text()
+
+
+def headings(page) -> list[str]:
+    return [h.strip() for h in page.locator('[data-testid="stMain"] h1, [data-testid="stMain"] h2, '
+                                            '[data-testid="stMain"] h3').all_inner_texts() if h.strip()]
+
+
+def open_sidebar(page) -> None:
+    """Below 1,100 px the sidebar is folded away: a tap opens it over the page."""
+    if page.locator('#stSidebar[data-collapsed="true"]').count():
+        page.locator('[data-testid="stExpandSidebarButton"]').click()
+        page.locator('#stSidebar[data-collapsed="false"]').wait_for(state="attached")
+
+
+def pick(page, language: str) -> None:
+    open_sidebar(page)
+    page.locator('[data-testid="stSidebar"] button', has_text=language).first.click()
+    page.wait_for_timeout(400)
+    page.wait_for_function(RUN_OVER)
+
+
+def test_a_russian_browser_opens_the_dashboard_in_russian(browser, base: str) -> None:
+    context = browser.new_context(viewport=TABLET, locale="ru-RU")
+    try:
+        page = context.new_page()
+        opened(page, f"{base}/standings")
+        assert headings(page) and all(CYRILLIC.search(h) for h in headings(page)), headings(page)
+        page.screenshot(path=str(Path(SCREENSHOTS) / "language-ru-820-standings.png"), full_page=True)
+    finally:
+        context.close()
+
+
+def test_the_picker_turns_a_tablet_to_russian_and_the_browser_remembers_it(browser, base: str) -> None:
+    context = browser.new_context(viewport=TABLET, locale="en-GB")
+    try:
+        page = context.new_page()
+        opened(page, f"{base}/")
+        english = headings(page)
+        assert english and not any(CYRILLIC.search(h) for h in english), english
+        pick(page, "Русский")
+        assert all(CYRILLIC.search(h) for h in headings(page)), headings(page)
+        nav = page.locator('[data-testid="stSidebarNav"]').inner_text()
+        assert "Игры" in nav and "Турниры" in nav, nav
+        page.screenshot(path=str(Path(SCREENSHOTS) / "language-ru-820-games.png"), full_page=True)
+        for path, name in (("/standings", "standings"), ("/analytics", "analytics"), ("/new_game", "new-game"),
+                           ("/live", "live")):
+            opened(page, base + path)
+            assert headings(page) and all(CYRILLIC.search(h) for h in headings(page)), (path, headings(page))
+            assert "Traceback" not in main_text(page)
+            page.screenshot(path=str(Path(SCREENSHOTS) / f"language-ru-820-{name}.png"), full_page=True)
+        other = context.new_page()  # a new tab of the same browser: the choice is remembered
+        opened(other, f"{base}/")
+        assert all(CYRILLIC.search(h) for h in headings(other)), headings(other)
+        other.close()
+        pick(page, "English")
+        opened(page, f"{base}/")
+        assert not any(CYRILLIC.search(h) for h in headings(page)), headings(page)
+    finally:
+        context.close()
+
+
+def test_a_phone_reads_russian_from_a_link_and_another_browser_keeps_english(browser, base: str) -> None:
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
+    alone = browser.new_context(viewport=TABLET, locale="en-US")
+    try:
+        page = phone.new_page()
+        opened(page, f"{base}/standings?lang=ru")
+        assert all(CYRILLIC.search(h) for h in headings(page)), headings(page)
+        page.screenshot(path=str(Path(SCREENSHOTS) / "language-ru-390-standings.png"), full_page=True)
+        other = alone.new_page()
+        opened(other, f"{base}/standings")
+        assert not any(CYRILLIC.search(h) for h in headings(other)), headings(other)
+    finally:
+        phone.close()
+        alone.close()
