@@ -181,3 +181,28 @@ def test_importing_a_folder_shows_a_progress_bar(run, tmp_path: Path) -> None:
     result = run("import", str(folder))
     assert result.exit_code == 0, result.output
     assert "importing" in result.output and result.output.count("imported bar-") == 5
+
+
+def test_a_tournament_named_in_russian_has_its_games_players_and_delay_in_the_read_models(tmp_data: Path) -> None:
+    from projections.projector import Projector
+    from projections.queries import connect_read
+    from projections.tournaments import list_tournaments, players, standings
+    from service.application import Rollcall
+    from simulation.tournaments import simulate_tournament
+
+    store = Rollcall.open(tmp_data)
+    store.create_tournament("Кубок Вихря", "tornscape")
+    for name in ("Анна Линд", "Борис Берг"):
+        store.register_player("Кубок Вихря", name, "engeln")
+    for game in simulate_tournament("tornscape", "Кубок Вихря", 4, 2, 5, turns=2):
+        store.import_record(game.lines, game.game)
+    store.close()
+    Projector(tmp_data).run()
+    con = connect_read(tmp_data)
+    try:
+        [found] = [t for t in list_tournaments(con) if t["tournament"] == "Кубок Вихря"]
+        assert found["games"] == 4 and found["created"]
+        assert {p["player"] for p in players(con, "Кубок Вихря")} >= {"Анна Линд", "Борис Берг"}
+        assert len(standings(con, "Кубок Вихря")) >= 4
+    finally:
+        con.close()
