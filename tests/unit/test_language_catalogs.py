@@ -15,7 +15,7 @@ from i18n.catalogs import missing, sources
 
 ROOT = Path(__file__).resolve().parents[2]
 # the catalogs whose sources are marked and translated; each joins as its package is done (all, when it is)
-TRANSLATED = ("domain", "systems", "pages", "t9a", "claustrophobia", "tornscape")
+TRANSLATED = ("domain", "systems", "pages", "t9a", "claustrophobia", "tornscape", "cli", "service", "store")
 
 # methods whose texts a person reads: Streamlit's elements (on st, st.sidebar, a column, a container, a form)
 SHOWN = {
