@@ -48,7 +48,7 @@ def import_(files: Annotated[list[Path], typer.Argument(help=_("Record files or 
                 continue
             said = ngettext("imported {game}: {n} event", "imported {game}: {n} events", result.events)
             if result.violations:
-                said += ngettext(", {v} violation marked", ", {v} violations marked", result.violations)
+                said += ngettext(", {v} violations marked", ", {v} violations marked", result.violations)
             typer.echo(said.format(game=result.game, n=result.events, v=result.violations))
     if failed and len(paths) > 1:
         refused = ngettext("refused {n} file of {total} (each named above, nothing of them stored)",
