@@ -64,7 +64,9 @@ def said(exc: Exception) -> None:
         hint = exc.param_hint if exc.param_hint is not None else exc.param.get_error_hint() if exc.param else ""
         hint = hint if isinstance(hint, str) else " / ".join(repr(h) for h in hint)
         kind = exc.param_type or (exc.param.param_type_name if exc.param else "parameter")
-        text = _(MISSING.get(kind, MISSING["parameter"])).format(name=hint).replace("  ", " ")
+        text = _(MISSING.get(kind, MISSING["parameter"])).format(name=hint).replace(" .", ".")
+        more = [exc.message, exc.param.get_missing_message(ctx=exc.ctx) if exc.param is not None else None]
+        text = " ".join([text, *(m for m in more if m)])  # what else it says (a choice's values)
         exc.format_message = lambda: text  # (its own builds the English sentence)
     elif isinstance(exc, click_errors.BadParameter):
         hint = exc.param_hint if exc.param_hint is not None else exc.param.get_error_hint() if exc.param else None
@@ -146,6 +148,16 @@ class App(typer.Typer):
     def command(self, name: str | None = None, **kwargs: Any) -> Callable:
         register = super().command(name, cls=kwargs.pop("cls", Command), **kwargs)
         return lambda function: register(reported(function))
+
+
+def systems_help() -> str:
+    """The help of a --system option: the rules packs' main aliases, as a sentence lists them."""
+    from domain.systems import PACKS
+
+    names = [pack.alias for pack in PACKS]
+    if len(names) == 1:
+        return _("{system}.").format(system=names[0])
+    return _("{systems} or {last}.").format(systems=", ".join(names[:-1]), last=names[-1])
 
 
 def data_dir(data: Path | None) -> Path:

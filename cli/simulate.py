@@ -8,11 +8,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.options import App, DataDir, Key, data_dir, open_app, project
+from cli.options import App, DataDir, Key, data_dir, open_app, project, systems_help
 from cli.serve import DEFAULT_PORT, Browser, Port, said_running, serve
 from service.application import Rollcall
 from domain.errors import RollcallError
-from domain.systems import PACKS, main_alias, systems_in_words
+from domain.systems import PACKS, main_alias
 from i18n import _, ngettext
 
 app = App()
@@ -21,7 +21,7 @@ app = App()
 @app.command(help=_("Simulate a whole Swiss tournament of legal games and record it (round 1 paired at random, later "
                     "rounds by the standings, no rematches when avoidable, a bye for an odd player count)."))
 def simulate(tournament: Annotated[str, typer.Option(help=_("Tournament name (created if missing)."))],
-             system: Annotated[str, typer.Option(help=_("{systems}.").format(systems=systems_in_words()))] = PACKS[0].alias,
+             system: Annotated[str, typer.Option(help=systems_help())] = PACKS[0].alias,
              players: Annotated[int, typer.Option(help=_("Number of players (an odd number gives a bye a round)."))] = 8,
              rounds: Annotated[int, typer.Option(help=_("Swiss rounds."))] = 3,
              seed: Annotated[int, typer.Option(help=_("Seed: the same seed gives the same tournament."))] = 1,

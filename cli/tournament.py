@@ -7,10 +7,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from cli.options import App, AsJson, DataDir, Key, ReadKey, echo_json, note_held, open_app, read, read_seen, table
+from cli.options import (App, AsJson, DataDir, Key, ReadKey, echo_json, note_held, open_app, read, read_seen,
+                         systems_help, table)
 from domain.errors import MalformedRecord, RecordError, RollcallError
 from domain.record import NotJSON, read_json
-from domain.systems import systems_in_words
 from domain.systems.presentation import title_words
 from i18n import N_, _, ngettext
 
@@ -39,7 +39,7 @@ RESULT_COLUMNS = (("round", N_("round")), ("table_no", N_("table")), ("player", 
 
 @app.command("create", help=_("Create a tournament of one system; games whose header names it must be of that system."))
 def create(name: Annotated[str, typer.Argument(help=_("Tournament name, e.g. 'Autumn Open 2026'."))],
-           system: Annotated[str, typer.Option(help=_("{systems}.").format(systems=systems_in_words()))],
+           system: Annotated[str, typer.Option(help=systems_help())],
            rounds: Annotated[Optional[int], typer.Option(help=_("Rounds planned."))] = None,
            notes: Annotated[Optional[str], typer.Option(help=_("Free text."))] = None,
            win: Annotated[Optional[int], typer.Option(help=_("Tournament points for a win (default 3)."))] = None,
