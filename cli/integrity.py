@@ -12,9 +12,12 @@ import typer
 from cli.options import App, DataDir, open_app
 from service.application import game_uuid
 from domain.errors import GameNotFound, RollcallError
-from i18n import _, ngettext
+from i18n import N_, _, ngettext
 
 app = App()
+# how a game's chain is damaged (domain.integrity's kinds), in words
+KINDS = {"changed": N_("changed"), "removed": N_("removed"), "reordered": N_("reordered"),
+         "inserted": N_("inserted"), "unreplayable": N_("unreplayable")}
 
 
 @app.command(help=_("Recompute each game's hash chain from the store; exit status 1 if anything is damaged."))
@@ -50,7 +53,8 @@ def verify(games: Annotated[Optional[list[str]], typer.Argument(help=_("Game ids
         else:
             damaged += 1
             d = result.damage
-            typer.echo(_("DAMAGED  {game}: seq {seq} {kind}: {detail}").format(game=game_id, seq=d.seq, kind=d.kind,
+            kind = _(KINDS[d.kind]) if d.kind in KINDS else d.kind
+            typer.echo(_("DAMAGED  {game}: seq {seq} {kind}: {detail}").format(game=game_id, seq=d.seq, kind=kind,
                                                                               detail=d.detail))
     if damaged:
         raise typer.Exit(1)
