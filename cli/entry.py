@@ -7,9 +7,11 @@ Click and Typer read their words (help panels, usage, errors) when imported, so 
 
 from __future__ import annotations
 
+import os
 import sys
 
 import i18n
+from i18n import _
 from domain import settings
 from domain.errors import RollcallError
 
@@ -30,7 +32,9 @@ def run() -> None:
     try:
         lang = settings.language(given_language(sys.argv[1:]))
     except RollcallError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        # a language Rollcall does not speak was asked for: the refusal is said in the locale's
+        i18n.use(next((os.environ[name] for name in settings.LOCALE_ENVS if os.environ.get(name)), None))
+        print(_("error: {message}").format(message=exc), file=sys.stderr)
         sys.exit(2)
     i18n.use(lang)
     i18n.speak_in_libraries(lang)

@@ -13,6 +13,7 @@ import typer
 from eventsourcing.persistence import PersistenceError
 
 from domain.errors import RollcallError, StoreFault, one_line
+from i18n import _
 
 
 def reported(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -26,28 +27,28 @@ def reported(command: Callable[..., Any]) -> Callable[..., Any]:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # nothing more to write, nor to say
             sys.exit(141)  # as a program stopped by SIGPIPE
         except RollcallError as exc:
-            typer.echo(f"error: {one_line(str(exc))}", err=True)
+            typer.echo(_("error: {message}").format(message=one_line(str(exc))), err=True)
             raise typer.Exit(1) from None
         except (PersistenceError, sqlite3.Error) as exc:  # the store failed in the middle of a command
             fault = StoreFault.of(exc)  # busy, full, read-only: said in words (a bulk import writes on its own)
             if fault is not None:
-                typer.echo(f"error: {fault}", err=True)
+                typer.echo(_("error: {message}").format(message=fault), err=True)
                 raise typer.Exit(1) from None
-            typer.echo(f"error: the event store cannot be read or written ({one_line(str(exc))}: a damaged file or "
-                       "a full disk?); nothing was stored", err=True)
+            typer.echo(_("error: the event store cannot be read or written ({why}: a damaged file or a full disk?); "
+                         "nothing was stored").format(why=one_line(str(exc))), err=True)
             raise typer.Exit(1) from None
         except OSError as exc:
-            typer.echo(f"error: {exc.filename or ''}: {exc.strerror or exc}", err=True)
+            typer.echo(_("error: {file}: {why}").format(file=exc.filename or "", why=exc.strerror or exc), err=True)
             raise typer.Exit(1) from None
         except Exception as exc:
             duckdb = sys.modules.get("duckdb")  # imported by the commands that read models (not by every command)
             if duckdb is None or not isinstance(exc, duckdb.Error):
                 raise
-            typer.echo(f"error: the read models cannot be read or written ({one_line(str(exc))}: a full disk?); "
-                       "`rollcall project` rebuilds them once it can", err=True)
+            typer.echo(_("error: the read models cannot be read or written ({why}: a full disk?); `rollcall project` "
+                         "rebuilds them once it can").format(why=one_line(str(exc))), err=True)
             raise typer.Exit(1) from None
         except KeyboardInterrupt:
-            typer.echo("interrupted", err=True)
+            typer.echo(_("interrupted"), err=True)
             sys.exit(130)
 
     return wrapper

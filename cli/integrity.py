@@ -12,16 +12,19 @@ import typer
 from cli.options import App, DataDir, open_app
 from service.application import game_uuid
 from domain.errors import GameNotFound, RollcallError
-from domain.systems.presentation import plural
+from i18n import N_, _, ngettext
 
 app = App()
+# how a game's chain is damaged (domain.integrity's kinds), in words
+KINDS = {"changed": N_("changed"), "removed": N_("removed"), "reordered": N_("reordered"),
+         "inserted": N_("inserted"), "unreplayable": N_("unreplayable")}
 
 
-@app.command()
-def verify(games: Annotated[Optional[list[str]], typer.Argument(help="Game ids (default: every game).")] = None,
+@app.command(help=_("Recompute each game's hash chain from the store; exit status 1 if anything is damaged."))
+def verify(games: Annotated[Optional[list[str]], typer.Argument(help=_("Game ids (default: every game)."))] = None,
            against: Annotated[Optional[list[Path]], typer.Option(
-               "--against", help="An anchor kept outside the store: an exported record or a file of `rollcall "
-                                 "heads` (repeatable). Finds lost last events and rewritten games.")] = None,
+               "--against", help=_("An anchor kept outside the store: an exported record or a file of `rollcall "
+                                   "heads` (repeatable). Finds lost last events and rewritten games."))] = None,
            data: DataDir = None) -> None:
     """Recompute each game's hash chain from the store; exit status 1 if anything is damaged."""
     from domain.record import read_anchors
@@ -37,26 +40,30 @@ def verify(games: Annotated[Optional[list[str]], typer.Argument(help="Game ids (
     damaged = 0
     for oid, game_id in streams:
         if anchors and game_id not in anchors:
-            raise RollcallError(f"no anchor names game {game_id}")
+            raise RollcallError(_("no anchor names game {game}").format(game=game_id))
         try:
             result = store.verify_stream(oid, game_id, anchors.get(game_id))
         except GameNotFound as exc:  # a game the anchor holds is not in the store at all
             damaged += 1
-            typer.echo(f"DAMAGED  {game_id}: {exc}")
+            typer.echo(_("DAMAGED  {game}: {why}").format(game=game_id, why=exc))
             continue
         if result.ok:
-            typer.echo(f"OK       {game_id} ({plural(result.events, 'event')})")
+            typer.echo(ngettext("OK       {game} ({n} event)", "OK       {game} ({n} events)", result.events).format(
+                game=game_id, n=result.events))
         else:
             damaged += 1
             d = result.damage
-            typer.echo(f"DAMAGED  {game_id}: seq {d.seq} {d.kind}: {d.detail}")
+            kind = _(KINDS[d.kind]) if d.kind in KINDS else d.kind
+            typer.echo(_("DAMAGED  {game}: seq {seq} {kind}: {detail}").format(game=game_id, seq=d.seq, kind=kind,
+                                                                              detail=d.detail))
     if damaged:
         raise typer.Exit(1)
 
 
-@app.command()
-def heads(games: Annotated[Optional[list[str]], typer.Argument(help="Game ids (default: every game).")] = None,
-          output: Annotated[Optional[Path], typer.Option("-o", "--output", help="Write here, not stdout.")] = None,
+@app.command(help=_("Each game's last seq and hash, one JSON line per game: keep or publish them, then `verify "
+                    "--against`."))
+def heads(games: Annotated[Optional[list[str]], typer.Argument(help=_("Game ids (default: every game)."))] = None,
+          output: Annotated[Optional[Path], typer.Option("-o", "--output", help=_("Write here, not stdout."))] = None,
           data: DataDir = None) -> None:
     """Each game's last seq and hash, one JSON line per game: keep or publish them, then `verify --against`."""
     text = "".join(json.dumps(head) + "\n" for head in open_app(data).heads(games))
@@ -64,6 +71,6 @@ def heads(games: Annotated[Optional[list[str]], typer.Argument(help="Game ids (d
         sys.stdout.write(text)
     else:
         output.write_text(text, encoding="utf-8")
-        typer.echo(f"wrote {output}", err=True)
+        typer.echo(_("wrote {file}").format(file=output), err=True)
 
 

@@ -17,9 +17,10 @@ from cli.options import App
 from domain import settings
 from domain.errors import RollcallError
 import i18n
+from i18n import _
 
-app = App(help="Rollcall: tamper-evident records, replay and analytics of tabletop tournament games.",
-          add_completion=True)
+HELP = _("Rollcall: tamper-evident records, replay and analytics of tabletop tournament games.")
+app = App(help=HELP, add_completion=True)
 for noun in (games, integrity, readmodels, simulate, stats, serve, dispute, tournament, keys):
     app.add_typer(noun.app)
 
@@ -33,16 +34,16 @@ def rollcall_version() -> str:
 
 def _show_version(show: bool) -> None:
     if show:
-        typer.echo(f"rollcall {rollcall_version()}")
+        typer.echo(f"rollcall {rollcall_version()}")  # untranslated: the name and a number
         raise typer.Exit()
 
 
-@app.callback()
+@app.callback(help=HELP)
 def main(version: Annotated[Optional[bool], typer.Option("--version", callback=_show_version, is_eager=True,
-                                                         help="Print Rollcall's version and exit.")] = None,
+                                                         help=_("Print Rollcall's version and exit."))] = None,
          lang: Annotated[Optional[str], typer.Option(
              "--lang", metavar="LANG", envvar=settings.LANG_ENV, show_envvar=True, show_default=False,
-             help="The language Rollcall speaks: en or ru (else the locale's).")] = None) -> None:
+             help=_("The language Rollcall speaks: en or ru (else the locale's)."))] = None) -> None:
     """Rollcall: tamper-evident records, replay and analytics of tabletop tournament games."""
     try:
         i18n.use(settings.language(lang))  # `rollcall` chose it already (cli.entry); a caller of this app may not have

@@ -9,6 +9,7 @@ wrapped by :func:`cli.errors.reported`, so a domain error becomes a message and 
 from __future__ import annotations
 
 import json
+import re
 import socket
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -20,18 +21,77 @@ from typer.core import TyperArgument, TyperCommand, TyperGroup
 from cli.errors import reported
 from domain import settings
 from domain.errors import RollcallError
+from i18n import N_, _, ngettext
 from service.application import Rollcall
 
 DataDir = Annotated[Optional[Path], typer.Option("--data", envvar=settings.DATA_ENV, metavar="DIR",
-                                                 help="Data folder (event store and read models).",
+                                                 help=_("Data folder (event store and read models)."),
                                                  show_default="./data")]
 Key = Annotated[Optional[str], typer.Option("--key", envvar=settings.KEY_ENV, show_envvar=True, metavar="KEY",
-                                            help="Access key for writing, once the store has keys.",
+                                            help=_("Access key for writing, once the store has keys."),
                                             show_default=False)]
-AsJson = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+AsJson = Annotated[bool, typer.Option("--json", help=_("Print JSON."))]
 ReadKey = Annotated[Optional[str], typer.Option(
     "--key", envvar=settings.KEY_ENV, show_envvar=True, metavar="KEY", show_default=False,
-    help="A key of the store: shows the games a tournament's broadcast delay holds back as they are recorded.")]
+    help=_("A key of the store: shows the games a tournament's broadcast delay holds back as they are recorded."))]
+
+
+# The Click inside Typer (typer._click) has no catalog: the words of it a person meets are said here in the
+# language being spoken (Typer's own words, and Click's where Click itself is used, are in click.po).
+try:
+    from typer._click import exceptions as click_errors
+except ImportError:  # another Typer: its Click's words stay English
+    click_errors = None
+LIBRARY_HELP = (N_("Show this message and exit."), N_("Install completion for the current shell."),
+                N_("Show completion for the current shell, to copy it or customize the installation."))
+MISSING = {"argument": N_("Missing argument {name}."), "option": N_("Missing option {name}."),
+           "parameter": N_("Missing parameter {name}.")}
+EXTRA = re.compile(r"Got unexpected extra argument\(s\) \((?P<args>.*)\)$", re.S)
+NEEDS_VALUE = re.compile(r"Option (?P<name>.+) requires an argument\.$")
+
+
+def said(exc: Exception) -> None:
+    """A usage error of Typer's Click put in the language being spoken (an unknown option, a missing argument or
+    option, an extra argument, an option without its value, a bad value); another is left as it is."""
+    if click_errors is None or not isinstance(exc, click_errors.UsageError):
+        return
+    if isinstance(exc, click_errors.NoSuchOption):
+        exc.message = _("No such option: {name}").format(name=exc.option_name)
+        if exc.possibilities:
+            exc.message += " " + _("(Possible options: {options})").format(options=", ".join(sorted(exc.possibilities)))
+            exc.possibilities = None
+    elif isinstance(exc, click_errors.MissingParameter):
+        hint = exc.param_hint if exc.param_hint is not None else exc.param.get_error_hint() if exc.param else ""
+        hint = hint if isinstance(hint, str) else " / ".join(repr(h) for h in hint)
+        kind = exc.param_type or (exc.param.param_type_name if exc.param else "parameter")
+        text = _(MISSING.get(kind, MISSING["parameter"])).format(name=hint).replace(" .", ".")
+        more = [exc.message, exc.param.get_missing_message(ctx=exc.ctx) if exc.param is not None else None]
+        text = " ".join([text, *(m for m in more if m)])  # what else it says (a choice's values)
+        exc.format_message = lambda: text  # (its own builds the English sentence)
+    elif isinstance(exc, click_errors.BadParameter):
+        hint = exc.param_hint if exc.param_hint is not None else exc.param.get_error_hint() if exc.param else None
+        hint = hint if hint is None or isinstance(hint, str) else " / ".join(repr(h) for h in hint)
+        text = (_("Invalid value: {message}").format(message=exc.message) if hint is None else
+                _("Invalid value for {name}: {message}").format(name=hint, message=exc.message))
+        exc.format_message = lambda: text
+    elif (found := NEEDS_VALUE.match(exc.message)) is not None:
+        exc.message = _("Option {name} requires an argument.").format(name=found["name"])
+    elif (found := EXTRA.match(exc.message)) is not None:
+        exc.message = _("Got unexpected extra argument(s) ({args})").format(args=found["args"])
+
+
+class _Spoken:
+    """A command or group whose usage line, help option and usage errors are in the language being spoken."""
+
+    def make_context(self, *args: Any, **kwargs: Any):
+        try:
+            return super().make_context(*args, **kwargs)
+        except Exception as exc:
+            said(exc)
+            raise
+
+    def format_usage(self, ctx, formatter) -> None:
+        formatter.write_usage(ctx.command_path, " ".join(self.collect_usage_pieces(ctx)), prefix=_("Usage: "))
 
 
 class _Argument(TyperArgument):
@@ -43,6 +103,8 @@ def _plain(params: list) -> list:
     """Help without type tags: an option that takes a value shows its name (``--round ROUND``), a flag
     nothing (nor its default when that is off); an argument shows its name in capitals, without its type."""
     for param in params:
+        if param.help in LIBRARY_HELP:  # Typer's (or its Click's) own options: --help, completion
+            param.help = _(param.help)
         if isinstance(param, TyperArgument):
             param.__class__ = _Argument  # Typer builds every argument as a TyperArgument
             param.metavar = param.metavar or param.name.upper()
@@ -55,7 +117,7 @@ def _plain(params: list) -> list:
     return params
 
 
-class Command(TyperCommand):
+class Command(_Spoken, TyperCommand):
     def get_params(self, ctx):
         return _plain(super().get_params(ctx))
 
@@ -68,7 +130,7 @@ class Command(TyperCommand):
         return pieces
 
 
-class Group(TyperGroup):
+class Group(_Spoken, TyperGroup):
     def get_params(self, ctx):
         return _plain(super().get_params(ctx))
 
@@ -86,6 +148,16 @@ class App(typer.Typer):
     def command(self, name: str | None = None, **kwargs: Any) -> Callable:
         register = super().command(name, cls=kwargs.pop("cls", Command), **kwargs)
         return lambda function: register(reported(function))
+
+
+def systems_help() -> str:
+    """The help of a --system option: the rules packs' main aliases, as a sentence lists them."""
+    from domain.systems import PACKS
+
+    names = [pack.alias for pack in PACKS]
+    if len(names) == 1:
+        return _("{system}.").format(system=names[0])
+    return _("{systems} or {last}.").format(systems=", ".join(names[:-1]), last=names[-1])
 
 
 def data_dir(data: Path | None) -> Path:
@@ -110,15 +182,15 @@ def project(data: Path | None, rebuild: bool = False) -> int:
             projector = Projector(data_dir(data), app=open_app(data))
             console = Console(stderr=True)
             with Progress(transient=True, console=console, disable=not console.is_terminal) as progress:
-                task = progress.add_task("projecting", total=None)  # (on stderr: stdout stays for the output)
+                task = progress.add_task(_("projecting"), total=None)  # (on stderr: stdout stays for the output)
 
                 def tick(done: int, total: int) -> None:
                     progress.update(task, completed=done, total=total)
 
                 return projector.run(rebuild=rebuild, progress=tick)
     except Busy as exc:
-        raise RollcallError(f"{exc} (`rollcall dashboard` keeps the read models current): stop it to project here"
-                            ) from None
+        raise RollcallError(_("{busy} (`rollcall dashboard` keeps the read models current): stop it to project here"
+                              ).format(busy=exc)) from None
 
 
 def up_to_date(data: Path | None) -> None:
@@ -179,9 +251,13 @@ def note_held(seen: Any, games: Iterable[str]) -> None:
     held = [g for g in games if seen.upto(g) is not None]
     if held:
         delay = max(seen.delay(g) for g in held)
-        what = f"game {held[0]} is" if len(held) == 1 else f"{len(held)} games are"
-        typer.echo(f"note: {what} broadcast with a delay of {delay} s: shown as they stood {delay} s ago (a key of "
-                   f"the store, --key, shows them as recorded)", err=True)
+        what = (_("note: game {game} is broadcast with a delay of {delay} s: shown as it stood {delay} s ago (a key "
+                  "of the store, --key, shows it as recorded)") if len(held) == 1 else
+                ngettext("note: {n} game is broadcast with a delay of {delay} s: shown as they stood {delay} s ago (a "
+                         "key of the store, --key, shows them as recorded)",
+                         "note: {n} games are broadcast with a delay of {delay} s: shown as they stood {delay} s ago "
+                         "(a key of the store, --key, shows them as recorded)", len(held)))
+        typer.echo(what.format(game=held[0], n=len(held), delay=delay), err=True)
 
 
 def echo_json(value: Any) -> None:
@@ -189,15 +265,16 @@ def echo_json(value: Any) -> None:
 
 
 def table(title: str, rows: Iterable[dict[str, Any]], columns: tuple[tuple[str, str], ...]) -> None:
-    """Rows as a terminal table; ``columns`` are (key, heading) pairs, every heading different."""
+    """Rows as a terminal table; ``columns`` are (key, heading) pairs, every heading different (the headings
+    marked ``N_``: said here in the language being spoken)."""
     from rich.console import Console
     from rich.table import Table
 
     shown = Table(title=title, title_justify="left", title_style="bold")
-    for _, label in columns:
-        shown.add_column(label, overflow="fold")
+    for _key, label in columns:
+        shown.add_column(_(label), overflow="fold")
     for row in rows:
-        shown.add_row(*("" if row.get(k) is None else str(row[k]) for k, _ in columns))
+        shown.add_row(*("" if row.get(k) is None else str(row[k]) for k, _label in columns))
     Console(width=max(120, Console().width)).print(shown)
 
 
@@ -211,7 +288,7 @@ def free_port(port: int, host: str = "localhost", tries: int = 50) -> int:
             except OSError:
                 continue
             return candidate
-    raise OSError(f"no free port from {port} to {port + tries - 1}")
+    raise OSError(_("no free port from {first} to {last}").format(first=port, last=port + tries - 1))
 
 
 def game_names(store, game: str):

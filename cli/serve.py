@@ -17,22 +17,24 @@ import typer
 
 from cli.options import App, DataDir, data_dir, free_port
 from domain import settings
+from i18n import _
 
 app = App()
 
 Port = Annotated[Optional[int], typer.Option(
-    help="Port on localhost (default 8501; the next free one when it is taken). Without it, a dashboard that serves "
-         "the data folder already is the one used: its URL is said.", show_default=False)]
+    help=_("Port on localhost (default 8501; the next free one when it is taken). Without it, a dashboard that serves "
+           "the data folder already is the one used: its URL is said."), show_default=False)]
 DEFAULT_PORT = 8501
-Browser = Annotated[bool, typer.Option("--open/--no-open", help="Open a browser on the dashboard (only where a "
-                                                                "display exists, never under CI).")]
+Browser = Annotated[bool, typer.Option("--open/--no-open", help=_("Open a browser on the dashboard (only where a "
+                                                                  "display exists, never under CI)."))]
 IdleMinutes = Annotated[Optional[float], typer.Option(
     "--idle-minutes", envvar=settings.IDLE_ENV, show_envvar=True, metavar="MINUTES",
-    help="A device signed in and left alone this long signs out.", show_default=f"{settings.DEFAULT_IDLE_MINUTES:g}")]
+    help=_("A device signed in and left alone this long signs out."), show_default=f"{settings.DEFAULT_IDLE_MINUTES:g}")]
 UP_SECONDS = 30  # how long to wait for the server before opening the browser
 
 
-@app.command()
+@app.command(help=_("Open the dashboard on localhost (or say the URL of the one that serves the data folder "
+                    "already)."))
 def dashboard(port: Port = None, browser: Browser = True, data: DataDir = None,
               idle_minutes: IdleMinutes = None) -> None:
     """Open the dashboard on localhost (or say the URL of the one that serves the data folder already)."""
@@ -45,7 +47,7 @@ def said_running(data) -> bool:
     """Whether a dashboard serves the data folder already (its URL answers): then its URL is said."""
     url = running(data)
     if url is not None:
-        typer.echo(f"a dashboard serves {data_dir(data).resolve()} already: {url}")
+        typer.echo(_("a dashboard serves {folder} already: {url}").format(folder=data_dir(data).resolve(), url=url))
     return url is not None
 
 
@@ -71,9 +73,9 @@ def serve(port: int, data, browser: bool = False, idle_minutes: float | None = N
            settings.IDLE_ENV: f"{settings.idle_minutes(idle_minutes, '--idle-minutes'):g}"}
     chosen = free_port(port)
     if chosen != port:
-        typer.echo(f"port {port} is busy; using {chosen}")
+        typer.echo(_("port {port} is busy; using {chosen}").format(port=port, chosen=chosen))
     url = f"http://localhost:{chosen}"
-    typer.echo(f"dashboard on {url}")
+    typer.echo(_("dashboard on {url}").format(url=url))
     previous = signal.signal(signal.SIGTERM, _interrupted)  # stopped like Ctrl-C: the children stop too
     follower = server = None
     try:

@@ -9,37 +9,37 @@ import typer
 
 from cli.options import App, AsJson, DataDir, ReadKey, read_seen
 from domain.errors import RollcallError
-from domain.systems.presentation import plural
+from i18n import N_, _, ngettext
 
-# per query: its title and the columns shown (JSON output carries every column)
+# per query: its title and the columns shown (JSON output carries every column; the columns are the read models')
 SHOWN: dict[str, tuple[str, tuple[str, ...]]] = {
-    "luck_by_player": ("Luck per player (observed - expected; |z| >= 2 is rare)",
+    "luck_by_player": (N_("Luck per player (observed - expected; |z| >= 2 is rare)"),
                        ("player", "unit", "games", "dice", "observed", "expected", "luck", "z_score", "verdict")),
-    "luck_by_die": ("Luck per die and purpose",
+    "luck_by_die": (N_("Luck per die and purpose"),
                     ("die", "purpose", "unit", "dice", "observed", "expected", "luck", "z_score")),
-    "luck_by_game": ("Luckiest and unluckiest players of a game (largest |z|)",
+    "luck_by_game": (N_("Luckiest and unluckiest players of a game (largest |z|)"),
                      ("game", "name", "faction", "unit", "result", "dice", "luck", "z_score")),
-    "swings": ("Big swings of the game {game} (|z| >= 2)",
+    "swings": (N_("Big swings of the game {game} (|z| >= 2)"),
                ("seq", "player", "unit", "observed", "expected", "z_score")),
-    "fairness": ("Dice fairness (chi-square per die type; Holm over every test)",
+    "fairness": (N_("Dice fairness (chi-square per die type; Holm over every test)"),
                  ("level", "who", "die", "throws", "p_value", "p_holm", "q_bh", "verdict")),
-    "card_fairness": ("Card draws against a uniform deck", ("deck", "draws", "cards", "p_value", "p_holm", "verdict")),
-    "odds_checks": ("Outcomes against their exact odds", ("test", "n", "observed", "expected", "p_value", "p_holm",
+    "card_fairness": (N_("Card draws against a uniform deck"), ("deck", "draws", "cards", "p_value", "p_holm", "verdict")),
+    "odds_checks": (N_("Outcomes against their exact odds"), ("test", "n", "observed", "expected", "p_value", "p_holm",
                                                           "verdict")),
-    "vortex_allegiance": ("Vortex stabilisation outcomes", ("outcome", "face", "observed", "expected", "share",
+    "vortex_allegiance": (N_("Vortex stabilisation outcomes"), ("outcome", "face", "observed", "expected", "share",
                                                            "expected_share")),
-    "ether_by_faction": ("Ether harvested by faction", ("faction", "games", "explorations", "successes", "ether",
+    "ether_by_faction": (N_("Ether harvested by faction"), ("faction", "games", "explorations", "successes", "ether",
                                                         "ether_per_game")),
-    "casting": ("Casting by number of dice", ("dice", "attempts", "passed", "expected_passed", "miscasts",
+    "casting": (N_("Casting by number of dice"), ("dice", "attempts", "passed", "expected_passed", "miscasts",
                                               "expected_miscasts")),
-    "dispels": ("Dispels by number of dice", ("dice", "attempts", "dispelled", "expected_dispelled")),
-    "exhaustion": ("Initiative exhaustion", ("warrior", "dice", "exhausted", "rate", "ci_low", "ci_high", "set_aside")),
-    "faction_results": ("Faction win rates (95% Wilson interval; mirror matches apart)",
+    "dispels": (N_("Dispels by number of dice"), ("dice", "attempts", "dispelled", "expected_dispelled")),
+    "exhaustion": (N_("Initiative exhaustion"), ("warrior", "dice", "exhausted", "rate", "ci_low", "ci_high", "set_aside")),
+    "faction_results": (N_("Faction win rates (95% Wilson interval; mirror matches apart)"),
                         ("faction", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high", "mirror_games")),
-    "matchups": ("Faction against faction", ("faction", "opponent", "games", "wins", "draws", "losses", "win_rate")),
-    "first_player": ("First-player advantage (first player: who acts first)",
+    "matchups": (N_("Faction against faction"), ("faction", "opponent", "games", "wins", "draws", "losses", "win_rate")),
+    "first_player": (N_("First-player advantage (first player: who acts first)"),
                      ("system", "decided", "first_wins", "rate", "ci_low", "ci_high", "p_value", "verdict")),
-    "turn_times": ("Time per turn (events with `at`)", ("turn", "games", "mean_seconds", "median_seconds",
+    "turn_times": (N_("Time per turn (events with `at`)"), ("turn", "games", "mean_seconds", "median_seconds",
                                                         "max_seconds")),
 }
 MAX_ROWS = 12
@@ -47,9 +47,11 @@ MAX_ROWS = 12
 app = App()
 
 
-@app.command()
-def stats(tournament: Annotated[Optional[str], typer.Option(help="Tournament (default: every game).")] = None,
-          game: Annotated[Optional[list[str]], typer.Option(help="A game (repeat for a set of games).")] = None,
+@app.command(help=_("Luck, dice and card fairness, odds of the games' rolls and results of a tournament or a set of "
+                    "games. Without a key of the store, the games a tournament's broadcast delay holds back count once "
+                    "the delay has passed."))
+def stats(tournament: Annotated[Optional[str], typer.Option(help=_("Tournament (default: every game)."))] = None,
+          game: Annotated[Optional[list[str]], typer.Option(help=_("A game (repeat for a set of games)."))] = None,
           as_json: AsJson = False,
           data: DataDir = None, key: ReadKey = None) -> None:
     """Luck, dice and card fairness, odds of the games' rolls and results of a tournament or a set of games. Without
@@ -61,16 +63,20 @@ def stats(tournament: Annotated[Optional[str], typer.Option(help="Tournament (de
         games = scope_games(con, scope)
         if not games or (scope.games and len(games) < len(set(scope.games))):
             missing = sorted(set(scope.games) - set(games)) if scope.games else []
-            raise RollcallError(f"unknown games: {', '.join(missing)}" if missing
-                                else f"no games in tournament '{tournament}'" if tournament else "no games recorded")
+            raise RollcallError(_("unknown games: {games}").format(games=", ".join(missing)) if missing
+                                else _("no games in tournament '{tournament}'").format(tournament=tournament)
+                                if tournament else _("no games recorded"))
         figures = {name: query(con, scope) for name, query in ANALYTICS_QUERIES.items()}
         return games, figures, focus_game(con, scope), held_back(con, scope)
 
     games, figures, focus, held = read_seen(data, key, figures_of)
     if held:
-        typer.echo(f"note: {plural(len(held), 'game')} of this scope are broadcast with a delay: left out of these "
-                   "figures until it has passed, their luck lines shown as far as they are broadcast (a key of the "
-                   "store, --key, counts them as recorded)", err=True)
+        typer.echo(ngettext("note: {n} game of this scope is broadcast with a delay: left out of these figures until "
+                            "it has passed, its luck lines shown as far as they are broadcast (a key of the store, "
+                            "--key, counts it as recorded)",
+                            "note: {n} games of this scope are broadcast with a delay: left out of these figures until "
+                            "it has passed, their luck lines shown as far as they are broadcast (a key of the store, "
+                            "--key, counts them as recorded)", len(held)).format(n=len(held)), err=True)
     if as_json:
         typer.echo(json.dumps({"scope": {"tournament": tournament, "games": games}, **figures},
                               ensure_ascii=False, indent=2, default=str))
@@ -80,24 +86,27 @@ def stats(tournament: Annotated[Optional[str], typer.Option(help="Tournament (de
 
 def _print(figures: dict[str, list[dict[str, Any]]], games: int, tournament: str | None, focus: str | None) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console()
-    console.print(f"[bold]{tournament or 'All games'}[/bold]: {plural(games, 'game')}")
+    scope = escape(tournament) if tournament else _("All games")
+    console.print(f"[bold]{scope}[/bold]: " + ngettext("{n} game", "{n} games", games).format(n=games))  # untranslated: markup
     for name, (title, columns) in SHOWN.items():
         rows = figures.get(name) or []
         if name == "luck_by_game":
             rows = sorted(rows, key=lambda r: -abs(r["z_score"] or 0))
         if not rows:
             continue
-        table = Table(title=title.format(game=focus), title_justify="left", title_style="bold")
+        table = Table(title=_(title).format(game=focus), title_justify="left", title_style="bold")
         for column in columns:
             table.add_column(column, no_wrap=True)
         for row in rows[:MAX_ROWS]:
             table.add_row(*(_cell(column, row.get(column)) for column in columns))
         console.print(table)
         if len(rows) > MAX_ROWS:
-            console.print(f"  … {len(rows) - MAX_ROWS} more rows (--json for all)")
+            console.print(ngettext("  … {n} more row (--json for all)", "  … {n} more rows (--json for all)",
+                                   len(rows) - MAX_ROWS).format(n=len(rows) - MAX_ROWS))
 
 
 def _cell(column: str, value: Any) -> str:

@@ -4,6 +4,7 @@ saying what the event was and who made it."""
 from __future__ import annotations
 
 from domain.systems import system_for
+from i18n import _
 
 
 def text_board(state: dict, header: dict | None = None, event: dict | None = None) -> str:
@@ -17,7 +18,8 @@ def text_board(state: dict, header: dict | None = None, event: dict | None = Non
 
 def event_line(state: dict, event: dict | None, presentation, names) -> str:
     if event is None:
-        return f"seq 0: the setup of {state['game']}"
+        return _("seq 0: the setup of {game}").format(game=state["game"])
     who = presentation.actor(event, state)
-    by = f" by {names.player(who)}" if who else ""
-    return f"seq {event['seq']}: {event['type']}{by}: {presentation.summary(event, None, names)}"
+    said = _("seq {seq}: {type} by {player}: {summary}") if who else _("seq {seq}: {type}: {summary}")
+    return said.format(seq=event["seq"], type=event["type"], player=names.player(who) if who else "",
+                       summary=presentation.summary(event, None, names))

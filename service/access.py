@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from domain.access import KEYRING_ID, MAY, AccessDenied, Holder, Keyring, needs_of, require
 from domain.errors import RollcallError
+from i18n import N_, _
 
 
 class AccessMixin:
@@ -31,10 +32,10 @@ class AccessMixin:
         keyring = self.keyring()
         return keyring.holder(self.key, need) if keyring else None
 
-    def author(self, need: str = "record", what: str = "recording") -> str | None:
+    def author(self, need: str = "record", what: str = N_("recording")) -> str | None:
         """The name to record as the author of a write that needs ``need``; refuses the wrong key."""
         holder = self.holder(need)
-        require(holder, need, what)
+        require(holder, need, _(what))
         return self.acting_as if self.acting_as is not None else holder.name if holder else None
 
     def writer(self) -> str | None:
@@ -64,7 +65,7 @@ class AccessMixin:
         """A new key for ``name`` (the first must be an organiser's; later ones need an organiser key)."""
         keyring = self.keyring() or Keyring.create()
         holder = keyring.holder(self.key, "organise")
-        require(holder, "organise", "adding a key")
+        require(holder, "organise", _("adding a key"))
         key = keyring.add(role, name, holder)
         self.save(keyring)
         return key
@@ -72,12 +73,12 @@ class AccessMixin:
     def revoke_key(self, name: str) -> None:
         keyring = self.keyring()
         if keyring is None:
-            raise RollcallError("this store has no keys")
+            raise RollcallError(_("this store has no keys"))
         holder = keyring.holder(self.key, "organise")
-        require(holder, "organise", "revoking a key")
+        require(holder, "organise", _("revoking a key"))
         keyring.revoke(name, holder)
         self.save(keyring)
 
     def key_holders(self) -> list[Holder]:
         keyring = self.keyring()
-        return [Holder(n, role) for n, (role, _) in sorted(keyring.keys.items())] if keyring else []
+        return [Holder(n, role) for n, (role, _hash) in sorted(keyring.keys.items())] if keyring else []

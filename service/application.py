@@ -42,6 +42,7 @@ from domain.record import (Line, LocatedError, check_object, event_hash, export_
                            show)
 from domain.seats import SEAT_RULE, Seat, seat_uuid, seats_of
 from domain.settings import PERSISTENCE_ENV, store_env
+from i18n import _
 from service.access import AccessMixin
 from service.tournaments import TournamentMixin
 from store import rows
@@ -135,8 +136,9 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
                 fault = StoreFault.of(exc, str(Path(embedded).parent)) if embedded else None
                 if fault is not None and fault.kind != StoreFault.BUSY:  # full or read-only: said so
                     raise fault from None
-                hint = ": a damaged file or a full disk?" if embedded else ""
-                raise StoreUnavailable(embedded or _server(), f"cannot be opened ({one_line(str(exc))}{hint})") from None
+                why = (_("cannot be opened ({why}: a damaged file or a full disk?)") if embedded else
+                       _("cannot be opened ({why})")).format(why=one_line(str(exc)))
+                raise StoreUnavailable(embedded or _server(), why) from None
         app.key = key
         return app
 
@@ -297,11 +299,11 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
             for seat in c.companions:
                 if isinstance(seat, Seat) and self.seat_taken(seat.id) not in (None, c.game_id):
                     return RecordError(c.game_id, 1, None, RuleViolation(
-                        SEAT_RULE, f"a player of {c.game_id} took a seat in another game of this round meanwhile "
-                                   f"({self.seat_taken(seat.id)})"))
+                        SEAT_RULE, _("a player of {game} took a seat in another game of this round meanwhile "
+                                     "({other})").format(game=c.game_id, other=self.seat_taken(seat.id))))
             if not c.created:
                 return GameMovedOn(c.game_id, self.get_game(c.game_id).state.seq, c.game.state.seq - len(c.lines))
-        return RollcallError("another writer stored the same rows meanwhile; nothing was stored")
+        return RollcallError(_("another writer stored the same rows meanwhile; nothing was stored"))
 
     def _created(self, header: dict, strict: bool) -> Checked:
         """A new game from ``header``: its tournament and seats checked, a digital game's secret seed drawn."""
@@ -313,7 +315,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         taken = self.admit(data, strict=strict)
         game_id, seats = data["game"], seats_of(data)
         game = Game.start(header, game_uuid(game_id), strict=strict, author=self.writer(), violations=taken)
-        companions: list[Aggregate] = [] if taken else [self._seated(seat, game_id) for _, seat in seats]
+        companions: list[Aggregate] = [] if taken else [self._seated(seat, game_id) for _name, seat in seats]
         if seed is not None:
             companions.append(DiceSeed.draw(seed_uuid(game_id), seed))
         return Checked(game, [game.header], len(game.header.get("violations", ())), True, companions)
@@ -327,13 +329,13 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         if self.exists(game_id):
             raise GameAlreadyRecorded(game_id)
         seats = seats_of(data)
-        where = f"round {data.get('round')} of {data.get('tournament')}"
-        taken = [RuleViolation(SEAT_RULE, f"{name} is seated already at {self.place_of(other)} in {where}; "
-                                          "a player plays one game a round")
+        taken = [RuleViolation(SEAT_RULE, _("{player} is seated already at {place} in round {round} of {tournament}; "
+                                            "a player plays one game a round").format(
+                     player=name, place=self.place_of(other), round=data.get("round"), tournament=data.get("tournament")))
                  for name, seat in seats if (other := self.seat_taken(seat, data))]
-        if len({seat for _, seat in seats}) < len(seats):
-            taken.append(RuleViolation(SEAT_RULE, f"{seats[0][0]} cannot play both sides of a game; a game seats two "
-                                                  "different players"))
+        if len({seat for _name, seat in seats}) < len(seats):
+            taken.append(RuleViolation(SEAT_RULE, _("{player} cannot play both sides of a game; a game seats two "
+                                                    "different players").format(player=seats[0][0])))
         if taken and strict:
             raise taken[0]
         return taken
@@ -344,7 +346,8 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
             table = self.get_game(game_id).header.get("table")
         except GameNotFound:
             table = None
-        return f"table {table} (game {game_id})" if type(table) is int else f"game {game_id}"
+        return (_("table {table} (game {game})") if type(table) is int else _("game {game}")).format(table=table,
+                                                                                                   game=game_id)
 
     def _seated(self, seat: UUID, game_id: str) -> Seat:
         """The seat taken by ``game_id``: a new one, or one a withdrawn game held."""
@@ -362,7 +365,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         if stated is None:
             return ours
         if stated != ours and stated != (header_hash(given) if is_header else event_hash(chain, given)):
-            raise MalformedRecord("`hash` does not match the line (the record was changed after export)",
+            raise MalformedRecord(_("`hash` does not match the line (the record was changed after export)"),
                                   field="hash")
         return stated
 
@@ -382,8 +385,8 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         kind = event.get("type")
         if event.get("source") == "digital" and (kind in DIGITAL_ROLLS or kind in game.system.draw_events) \
                 and not made_here:
-            raise RuleViolation("F07", "a digital roll or draw is made by Rollcall (`rollcall roll`, `rollcall "
-                                       "draw`, the Roll and Draw buttons), never entered by hand")
+            raise RuleViolation("F07", _("a digital roll or draw is made by Rollcall (`rollcall roll`, `rollcall "
+                                         "draw`, the Roll and Draw buttons), never entered by hand"))
         if event.get("type") == "GameEnded" and "seed" not in event:
             return {**event, "seed": seed.hex()}
         return event
@@ -392,8 +395,8 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         game = self.get_game(game_id)
         seed = self.secret_seed(game_id)
         if game.header.get("dice_mode") != "digital" or seed is None:
-            raise RollcallError(f"game '{game_id}' has no digital dice: its header must say `dice_mode: digital` "
-                                "and Rollcall must have drawn its seed")
+            raise RollcallError(_("game '{game}' has no digital dice: its header must say `dice_mode: digital` and "
+                                  "Rollcall must have drawn its seed").format(game=game_id))
         return game, seed
 
     def roll(self, game_id: str, player: str, purpose: str, die: str, count: int, *, after: int | None = None,
@@ -402,10 +405,10 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         at the table; a roll of purpose other may say the face each die ``needs`` and what it was for)."""
         game, seed = self._digital_game(game_id)
         if die not in game.state.dice.data:
-            raise MalformedRecord(f"unknown die '{die}' (dice in force: {', '.join(game.state.dice.data)})",
-                                  field="die")
+            raise MalformedRecord(_("unknown die '{die}' (dice in force: {dice})").format(
+                die=die, dice=", ".join(game.state.dice.data)), field="die")
         if not 1 <= count <= 100:
-            raise MalformedRecord("a roll has 1 to 100 dice", field="count")
+            raise MalformedRecord(_("a roll has 1 to 100 dice"), field="count")
         faces = randomness.roll(seed, game_id, game.state.seq + 1, game.state.dice.data[die], count)
         event = {"type": "DiceRolled", "player": player, "purpose": purpose, "die": die, "faces": faces,
                  "source": "digital", **({"needs": needs} if needs is not None else {}),
@@ -457,7 +460,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         except LocatedError as exc:
             raise RecordError(source, exc.line, None, exc.error) from None
         except StopIteration:
-            raise RecordError(source, 0, None, MalformedRecord("the record is empty: line 1 must be the header")) from None
+            raise RecordError(source, 0, None, MalformedRecord(_("the record is empty: line 1 must be the header"))) from None
         return self.check(None, parsed, header=header, strict=not lenient, source=source)
 
     def _commit_written(self, checked: Checked) -> Written:
@@ -471,14 +474,15 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         if not stored:
             raise GameNotFound(game_id)
         if stored[0].topic != GAME_CREATED:
-            raise RollcallError(f"game '{game_id}': its header (GameCreated) is not in the store; the store was "
-                                f"changed (`rollcall verify` names the damage)")
+            raise RollcallError(_("game '{game}': its header (GameCreated) is not in the store; the store was "
+                                  "changed (`rollcall verify` names the damage)").format(game=game_id))
         lines = []
         for row in stored:
             data = (self._decoded(row.state) or {}).get("data")
             if not isinstance(data, dict):
-                raise RollcallError(f"game '{game_id}': its stored row at version {row.originator_version} cannot be "
-                                    f"read; the store was changed (`rollcall verify {game_id}` names the damage)")
+                raise RollcallError(_("game '{game}': its stored row at version {version} cannot be read; the store "
+                                      "was changed (`rollcall verify {game}` names the damage)").format(
+                    game=game_id, version=row.originator_version))
             lines.append(data)
         return lines
 
@@ -490,7 +494,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
     def headers(self) -> Iterator[dict]:
         """Every recorded game's header, in the order the games were recorded (a header that cannot be read,
         changed in the store, is left out: ``verify`` names it)."""
-        for _, header in self._created_rows():
+        for _stream, header in self._created_rows():
             if header is not None:
                 yield header
 
@@ -530,8 +534,8 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         lines = [StoredLine(s.originator_version, s.topic, self._decoded(s.state)) for s in stored]
         result = verify_rows(name, lines, anchor)
         if result.ok and game_uuid(str(lines[0].data.get("game"))) != oid:
-            result.damage = Damage(0, "changed", f"the header names game {show(lines[0].data.get('game'))}, which is "
-                                                 "not the game stored here (the header was changed)")
+            result.damage = Damage(0, "changed", _("the header names game {game}, which is not the game stored here "
+                                                   "(the header was changed)").format(game=show(lines[0].data.get("game"))))
         if result.ok:
             datas = [row.data for row in lines]
             result.damage = unreplayable(datas)
@@ -562,8 +566,8 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
                 raise GameNotFound(game_id)
             last = (self._decoded(stored[0].state) or {}).get("data")
             if not isinstance(last, dict) or not isinstance(last.get("hash"), str):
-                raise RollcallError(f"game '{game_id}': its last stored row cannot be read; the store was changed "
-                                    f"(`rollcall verify` names the damage)")
+                raise RollcallError(_("game '{game}': its last stored row cannot be read; the store was changed "
+                                      "(`rollcall verify` names the damage)").format(game=game_id))
             out.append({"game": game_id, "seq": last.get("seq", 0), "hash": last["hash"]})
         return out
 
@@ -585,7 +589,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
             return None
         first = problems[0]
         seq = next((int(w) for w in first.split() if w.isdigit()), 0)
-        return Damage(seq, "changed", f"digital dice: {first}")
+        return Damage(seq, "changed", _("digital dice: {problem}").format(problem=first))
 
 
 OPEN_ATTEMPTS = 8  # opening a new store while other processes create its tables, then use them
@@ -600,8 +604,9 @@ def _created_meanwhile(exc: Exception) -> bool:
 
 def _server() -> str:
     """The server store the environment names, as a user knows it."""
-    return (f"{os.environ.get(PERSISTENCE_ENV)} at {os.environ.get('POSTGRES_HOST', 'localhost')}:"
-            f"{os.environ.get('POSTGRES_PORT', '5432')}/{os.environ.get('POSTGRES_DBNAME', '')}")
+    return _("{module} at {host}:{port}/{database}").format(
+        module=os.environ.get(PERSISTENCE_ENV), host=os.environ.get("POSTGRES_HOST", "localhost"),
+        port=os.environ.get("POSTGRES_PORT", "5432"), database=os.environ.get("POSTGRES_DBNAME", ""))
 
 
 def _refuse_foreign(path: Path) -> None:
@@ -615,10 +620,11 @@ def _refuse_foreign(path: Path) -> None:
         fault = StoreFault.of(exc, str(path.parent))
         if fault is not None and fault.kind == StoreFault.FULL:
             raise fault from None
-        raise StoreUnavailable(str(path), f"cannot be read ({exc}: a damaged file or a full disk?)") from None
+        raise StoreUnavailable(str(path), _("cannot be read ({why}: a damaged file or a full disk?)").format(why=exc)
+                               ) from None
     if tables and EVENTS_TABLE not in tables:
-        raise StoreUnavailable(str(path), f"is another program's SQLite database (tables {', '.join(tables[:5])}), "
-                                          "not Rollcall's event store: name another data folder")
+        raise StoreUnavailable(str(path), _("is another program's SQLite database (tables {tables}), not Rollcall's "
+                                            "event store: name another data folder").format(tables=", ".join(tables[:5])))
 
 
 __all__ = ["Checked", "Imported", "Rollcall", "Written", "game_uuid", "seed_uuid"]

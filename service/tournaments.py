@@ -17,6 +17,7 @@ from domain.systems import main_alias, system_for
 from domain.tournaments import (CREATED, Registered, Registration, Tournament, TournamentAlreadyCreated,
                                 TournamentError, TournamentGame, TournamentNotFound, game_header, next_pairings,
                                 round_setup, scored_seat, tournament_uuid)
+from i18n import N_, _, ngettext
 from store import rows
 
 
@@ -36,16 +37,17 @@ class TournamentMixin:
         """Create a tournament of one system; a second tournament of the same name is refused."""
         from eventsourcing.persistence import IntegrityError
 
-        self.author("organise", "creating a tournament")  # type: ignore[attr-defined]  (the key before all else)
+        self.author("organise", N_("creating a tournament"))  # type: ignore[attr-defined]  (the key before all else)
         tournament = Tournament.create(name, system, rounds=rounds, notes=notes, points=points)
         existing = self._find_tournament(name)
         if existing is not None:
-            raise TournamentAlreadyCreated(f"tournament '{existing.name}' already exists ({existing.system}); "
-                                           "nothing was changed")
+            raise TournamentAlreadyCreated(_("tournament '{name}' already exists ({system}); nothing was changed")
+                                           .format(name=existing.name, system=existing.system))
         try:
             self.save(tournament)  # type: ignore[attr-defined]
         except IntegrityError:
-            raise TournamentAlreadyCreated(f"tournament '{name}' already exists; nothing was changed") from None
+            raise TournamentAlreadyCreated(_("tournament '{name}' already exists; nothing was changed").format(
+                name=name)) from None
         return tournament.data
 
     def tournaments(self) -> Iterator[dict]:
@@ -56,8 +58,8 @@ class TournamentMixin:
     def tournament(self, name: str) -> Tournament:
         found = self._find_tournament(name)
         if found is None:
-            raise TournamentNotFound(f"no tournament '{name}' was created (create it with "
-                                     f"`rollcall tournament create`)")
+            raise TournamentNotFound(_("no tournament '{name}' was created (create it with `rollcall tournament "
+                                       "create`)").format(name=name))
         return found
 
     def award_bye(self, name: str, round_no: int, player: str, faction: str | None = None) -> dict:
@@ -76,14 +78,14 @@ class TournamentMixin:
         return self._organise(name, lambda t: t.check_in(player))
 
     def drop_player(self, name: str, player: str) -> dict:
-        self.author("organise", "writing a tournament")  # type: ignore[attr-defined]  (the key before all else)
+        self.author("organise", N_("writing a tournament"))  # type: ignore[attr-defined]  (the key before all else)
         tournament = self.tournament(name)
         return self._organise(name, lambda t: t.drop(player, self.rounds_played(tournament)))
 
     def register_players(self, name: str, entries: Iterable[Registration]) -> Registered:
         """Register every player of ``entries`` not registered yet (names compared without case), all in one
         transaction; those already registered are left as they are (registering a list again adds nobody)."""
-        self.author("organise", "registering players")  # type: ignore[attr-defined]  # even for nobody new; first
+        self.author("organise", N_("registering players"))  # type: ignore[attr-defined]  # even for nobody new; first
         tournament = self.tournament(name)
         done = Registered([], [])
         for entry in entries:
@@ -114,7 +116,7 @@ class TournamentMixin:
         return max([tournament.last_round, *(g.round for g in games if isinstance(g.round, int))])
 
     def _organise(self, name: str, command) -> dict:
-        self.author("organise", "writing a tournament")  # type: ignore[attr-defined]  (the key before all else)
+        self.author("organise", N_("writing a tournament"))  # type: ignore[attr-defined]  (the key before all else)
         tournament = self.tournament(name)
         data = command(tournament)
         self.save(tournament)  # type: ignore[attr-defined]
@@ -129,15 +131,16 @@ class TournamentMixin:
         The games' setup is ``setup``, else the shipped scenario ``scenario``, else the system's first
         scenario (domain.scenarios). ``seed`` draws the order of players tied in the standings (random
         when None); it is kept in the ``RoundPaired`` event. Returns the event's data."""
-        self.author("organise", "pairing a round")  # type: ignore[attr-defined]  (the key before all else)
+        self.author("organise", N_("pairing a round"))  # type: ignore[attr-defined]  (the key before all else)
         tournament = self.tournament(name)
         games = self.tournament_games(tournament)
         played = self.rounds_played(tournament, games)
         self._check_pairable(tournament, round_no, games, played)
         entrants = tournament.entrants()
         if len(entrants) < 2:
-            raise TournamentError(f"{name} has {len(entrants)} player(s) to pair: "
-                                  + self._why_unpaired(tournament, games))
+            raise TournamentError(ngettext("{name} has {n} player(s) to pair: {why}", "{name} has {n} player(s) to pair: {why}",
+                                           len(entrants)).format(name=name, n=len(entrants),
+                                                                 why=self._why_unpaired(tournament, games)))
         earlier = [_as_registered(g, tournament) for g in games if (g.round or 0) < round_no]
         seed = secrets.randbelow(2 ** 32) if seed is None else seed
         clubs = {p: entry.get("club") for p, entry in tournament.players.items()}
@@ -161,19 +164,22 @@ class TournamentMixin:
         data = tournament.pair({"round": round_no, "tables": tables, "bye": bye, "seed": seed, "scenario": scenario},
                                played)
         with self._unsaved(tournament):  # the games' seats see the games this pairing withdraws
-            checked = [self.check(header=header, source=f"round {round_no} table {header['table']}")  # type: ignore
+            checked = [self.check(header=header, source=_("round {round} table {table}").format(  # type: ignore
+                                      round=round_no, table=header["table"]))
                        for header in new]
         self.commit(*checked, also=(tournament,))  # type: ignore[attr-defined]
         return data
 
     def _why_unpaired(self, tournament: Tournament, games: list[TournamentGame]) -> str:
         if any(p["checked_in"] for p in tournament.players.values()):
-            return "once check-in has begun only checked-in players are paired (`rollcall tournament check-in`)"
+            return _("once check-in has begun only checked-in players are paired (`rollcall tournament check-in`)")
         players = {str(p.get("name") or p["id"]).casefold() for g in games for p in g.header["players"]}
         if players and not tournament.players:
-            return (f"register players first (`rollcall tournament register {tournament.name} --from-games` "
-                    f"registers the {len(players)} players of its games)")
-        return "register players first (`rollcall tournament register`)"
+            return ngettext("register players first (`rollcall tournament register {name} --from-games` registers "
+                            "the {n} player of its games)",
+                            "register players first (`rollcall tournament register {name} --from-games` registers "
+                            "the {n} players of its games)", len(players)).format(name=tournament.name, n=len(players))
+        return _("register players first (`rollcall tournament register`)")
 
     @contextlib.contextmanager
     def _unsaved(self, tournament: Tournament) -> Iterator[None]:
@@ -193,16 +199,25 @@ class TournamentMixin:
         if round_no == last == played and last:
             for table in tournament.rounds[last]["tables"]:
                 if self._events(table["game"]):
-                    raise TournamentError(f"round {last} of {tournament.name} cannot be paired again: game "
-                                          f"{table['game']} (table {table['table']}) has recorded events")
+                    raise TournamentError(_("round {round} of {name} cannot be paired again: game {game} (table "
+                                            "{table}) has recorded events").format(
+                        round=last, name=tournament.name, game=table["game"], table=table["table"]))
         elif round_no != played + 1:
             has = sum(g.round == round_no for g in games)
-            raise TournamentError(f"round {round_no} cannot be paired: the next round of {tournament.name} is "
-                                  f"{played + 1}" + (f" (round {round_no} has {has} game(s) already)" if has else ""))
+            said = ngettext("round {round} cannot be paired: the next round of {name} is {next} (round {round} has "
+                            "{n} game(s) already)",
+                            "round {round} cannot be paired: the next round of {name} is {next} (round {round} has "
+                            "{n} game(s) already)", has) if has else \
+                _("round {round} cannot be paired: the next round of {name} is {next}")
+            raise TournamentError(said.format(round=round_no, name=tournament.name, next=played + 1, n=has))
         unfinished = sorted(g.table or 0 for g in games if g.round == round_no - 1 and g.result is None)
         if round_no > 1 and unfinished:
-            raise TournamentError(f"round {round_no - 1} of {tournament.name} is not finished: table(s) "
-                                  f"{', '.join(map(str, unfinished))} have no result yet")
+            raise TournamentError(ngettext("round {round} of {name} is not finished: table(s) {tables} have no result "
+                                           "yet",
+                                           "round {round} of {name} is not finished: table(s) {tables} have no result "
+                                           "yet",
+                                           len(unfinished)).format(round=round_no - 1, name=tournament.name,
+                                                                   tables=", ".join(map(str, unfinished))))
 
     def _events(self, game_id: str) -> int:
         """The number of events a game has after its header (its last seq)."""
@@ -230,22 +245,23 @@ class TournamentMixin:
         return games
 
     def enter_result(self, name: str, round_no: int, table: int, score: dict[str, int],
-                     reason: str = "result entered") -> dict:
+                     reason: str = "result entered") -> dict:  # (the reason is a record's field)
         """End the game at ``table`` of round ``round_no`` with ``score`` (by seat id or player name:
         :func:`scored_seat`); the winner is the player with more victory points (equal: a draw). Needs a key
         of any role."""
-        self.author("record", "entering a result")  # type: ignore[attr-defined]  (the key before all else)
+        self.author("record", N_("entering a result"))  # type: ignore[attr-defined]  (the key before all else)
         game_id = self.table_game(name, round_no, table)
         header = self.stored_lines(game_id)[0]  # type: ignore[attr-defined]
-        where = f"table {table} of round {round_no}"
+        where = _("table {table} of round {round}").format(table=table, round=round_no)
         scored: dict[str, int] = {}
         for who, points in score.items():
             scored[scored_seat(header["players"], who, where)] = points
         if len(scored) != 2:
             named = [p.get("name") or p["id"] for p in header["players"]]
-            raise TournamentError(f"a result at {where} gives both players' victory points, "
-                                  + " and ".join(f"{n}'s" for n in named)
-                                  + ", e.g. " + " ".join(f'--score "{n}={vp}"' for n, vp in zip(named, (3, 1))))
+            raise TournamentError(_("a result at {where} gives both players' victory points, {first}'s and {second}'s, "
+                                    "e.g. {example}").format(
+                where=where, first=named[0], second=named[1],
+                example=" ".join(f'--score "{n}={vp}"' for n, vp in zip(named, (3, 1)))))
         (a, score_a), (b, score_b) = sorted(scored.items())
         winner = None if score_a == score_b else a if score_a > score_b else b
         return self.record(game_id, {"type": "GameEnded", "score": dict(sorted(scored.items())),  # type: ignore
@@ -260,7 +276,8 @@ class TournamentMixin:
         found = [g.header["game"] for g in self.tournament_games(tournament)
                  if g.round == round_no and g.table == table]
         if not found:
-            raise TournamentError(f"no game at table {table} of round {round_no} of {tournament.name}")
+            raise TournamentError(_("no game at table {table} of round {round} of {name}").format(
+                table=table, round=round_no, name=tournament.name))
         return found[0]
 
     def check_tournament(self, header: dict) -> None:
@@ -278,8 +295,8 @@ class TournamentMixin:
         created, system = systems[key]
         game_system = main_alias(str(header.get("system")))
         if game_system != system:
-            raise MalformedRecord(f"field `tournament`: '{created}' is a {system} tournament, not {game_system}",
-                                  field="tournament")
+            raise MalformedRecord(_("field `tournament`: '{name}' is a {system} tournament, not {other}").format(
+                name=created, system=system, other=game_system), field="tournament")
 
     def withdrawn(self, game: str, header: dict) -> bool:
         """Whether ``game`` is one the tournament of ``header`` withdrew (its round paired again before it

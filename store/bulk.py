@@ -29,6 +29,8 @@ from domain.access import AccessDenied, needs_of
 from service.application import Checked, Rollcall, Written
 from domain.errors import GameAlreadyRecorded, MalformedRecord, RecordError, RollcallError, RuleViolation
 from domain.seats import Seat
+import i18n
+from i18n import N_, _
 
 # Settings a worker needs to encode events exactly as the store does.
 MAPPER_SETTINGS = ("COMPRESSOR_TOPIC", "CIPHER_TOPIC", "CIPHER_KEY", "TRANSCODER_TOPIC")
@@ -39,7 +41,7 @@ BATCH_GAMES = 200
 # megabytes (both ends waiting: psycopg issue 685), so their batches are smaller.
 SERVER_BATCH_ROWS = 2_000
 
-UNFORESEEN = "could not be checked; nothing of it was stored"
+UNFORESEEN = N_("could not be checked; nothing of it was stored")
 
 _worker_app: Rollcall | None = None
 
@@ -94,9 +96,10 @@ def _checker(settings: dict[str, str], author: str | None) -> Rollcall:
     return app
 
 
-def _start_worker(settings: dict[str, str], author: str | None = None) -> None:
+def _start_worker(settings: dict[str, str], author: str | None = None, language: str | None = None) -> None:
     global _worker_app
     _worker_app = _checker(settings, author)
+    i18n.use(language)  # its refusals in the importing process's language (a spawned worker starts in English)
 
 
 def check_file(path: str, lenient: bool, checker: Rollcall | None = None) -> GameRows | RecordError:
@@ -112,7 +115,7 @@ def check_file(path: str, lenient: bool, checker: Rollcall | None = None) -> Gam
     except OSError as exc:
         return RecordError(path, 0, None, RollcallError(exc.strerror or str(exc)))
     except Exception as exc:  # noqa: BLE001  a record no check foresaw: refused and named, the others go on
-        return RecordError(path, 0, None, RollcallError(f"{UNFORESEEN} ({type(exc).__name__}: {exc})"))
+        return RecordError(path, 0, None, RollcallError(f"{_(UNFORESEEN)} ({type(exc).__name__}: {exc})"))
 
 
 def import_files(app: Rollcall, paths: Iterable[Path | str], *, lenient: bool = False, workers: int | None = None,
@@ -129,7 +132,7 @@ def import_files(app: Rollcall, paths: Iterable[Path | str], *, lenient: bool = 
     # fork: workers start at once and never re-run the importing program's __main__ (spawn would).
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(settings, author)) as pool:
+    with ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker, initargs=(settings, author, i18n.current())) as pool:
         yield from _store_all(app, pool.map(check_file, paths, repeat(lenient), chunksize=4), lenient)
 
 

@@ -168,7 +168,7 @@ class RecorderRows:
 
     def share(self, after: int, upto: int, part: int = 0, parts: int = 1) -> list[Row]:
         if parts != 1:
-            raise ValueError("the recorder's notifications are read whole, not shared")
+            raise ValueError("the recorder's notifications are read whole, not shared")  # untranslated: a caller's mistake
         found = self.recorder.select_notifications(after + 1, max(upto - after, 0), stop=upto)
         return [(n.id, _stream(n.originator_id), n.topic, self.plain(bytes(n.state))) for n in found]
 

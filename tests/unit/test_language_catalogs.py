@@ -15,7 +15,7 @@ from i18n.catalogs import missing, sources
 
 ROOT = Path(__file__).resolve().parents[2]
 # the catalogs whose sources are marked and translated; each joins as its package is done (all, when it is)
-TRANSLATED = ("domain", "systems", "pages", "t9a", "claustrophobia", "tornscape")
+TRANSLATED = ("domain", "systems", "pages", "t9a", "claustrophobia", "tornscape", "cli", "service", "store")
 
 # methods whose texts a person reads: Streamlit's elements (on st, st.sidebar, a column, a container, a form)
 SHOWN = {
@@ -119,3 +119,16 @@ def test_a_marked_text_written_raw_into_a_call_is_found() -> None:
 def test_english_is_spoken_when_nobody_chose() -> None:
     assert i18n.current() == "en"
     assert i18n._("Start the game") == "Start the game"
+
+
+def test_russian_counts_take_their_three_forms() -> None:
+    from i18n import ngettext
+
+    before = i18n._language.set(i18n.current())  # the language is put back as it was, whatever happens
+    try:
+        i18n.use("ru")
+        said = [ngettext("{n} player", "{n} players", n).format(n=n) for n in (1, 2, 5, 11, 21, 24)]
+    finally:
+        i18n._language.reset(before)
+    assert said == ["1 игрок", "2 игрока", "5 игроков", "11 игроков", "21 игрок", "24 игрока"]
+    assert i18n.current() == "en"
