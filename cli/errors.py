@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import functools
 import os
-import sqlite3
 import sys
 from collections.abc import Callable
 from typing import Any
 
 import typer
-from eventsourcing.persistence import PersistenceError
 
-from domain.errors import RollcallError, StoreFault, one_line
+from domain.errors import RollcallError, one_line
+from store.opening import STORE_ERRORS, fault_of
 from i18n import _
 
 
@@ -29,8 +28,8 @@ def reported(command: Callable[..., Any]) -> Callable[..., Any]:
         except RollcallError as exc:
             typer.echo(_("error: {message}").format(message=one_line(str(exc))), err=True)
             raise typer.Exit(1) from None
-        except (PersistenceError, sqlite3.Error) as exc:  # the store failed in the middle of a command
-            fault = StoreFault.of(exc)  # busy, full, read-only: said in words (a bulk import writes on its own)
+        except STORE_ERRORS as exc:  # the store failed in the middle of a command
+            fault = fault_of(exc)  # busy, full, read-only: said in words (a bulk import writes on its own)
             if fault is not None:
                 typer.echo(_("error: {message}").format(message=fault), err=True)
                 raise typer.Exit(1) from None

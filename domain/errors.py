@@ -101,31 +101,6 @@ class StoreFault(StoreUnavailable):
     def __reduce__(self):
         return (StoreFault, (self.kind,))
 
-    @classmethod
-    def of(cls, exc: BaseException, folder: str | None = None) -> StoreFault | None:
-        """The fault a database error of a write is (SQLite's words for it, or the OS's), else None; an I/O
-        error on a disk with no room left (the store's ``folder``) is a full store."""
-        if folder is not None and "i/o error" in str(exc).lower():
-            import shutil
-
-            try:
-                if shutil.disk_usage(folder).free < 65_536:
-                    return cls(cls.FULL)
-            except OSError:
-                pass
-        seen: set[int] = set()
-        while exc is not None and id(exc) not in seen:
-            seen.add(id(exc))
-            text = str(exc).lower()
-            if "locked" in text or "busy" in text:
-                return cls(cls.BUSY)
-            if "full" in text or "too large" in text or "no space" in text or "disk quota" in text:
-                return cls(cls.FULL)
-            if "readonly" in text or "read-only" in text or "read only" in text:
-                return cls(cls.READ_ONLY)
-            exc = exc.__cause__ or exc.__context__
-        return None
-
 
 class GameError(RollcallError):
     """An error about one game, named by its id; it crosses worker processes whole (``__reduce__``)."""

@@ -13,11 +13,9 @@ eventsourcing's mapper, and leaves to ``write`` itself every game the store coul
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import os
 import random
-import sqlite3
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -27,7 +25,7 @@ from uuid import NAMESPACE_URL, UUID, uuid5
 import orjson
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import IntegrityError, JSONTranscoder, PersistenceError, Transcoder
+from eventsourcing.persistence import IntegrityError, JSONTranscoder, Transcoder
 
 from domain import randomness
 from domain.access import needs_judge, needs_of_lines
@@ -46,10 +44,10 @@ from i18n import _
 from service.access import AccessMixin
 from service.tournaments import TournamentMixin
 from store import rows
+from store.opening import OPEN_ATTEMPTS, STORE_ERRORS, created_meanwhile, fault_of, refuse_foreign, server_name
 from store.rows import Plain, of_mapper
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://rollcall.invalid/games")
-EVENTS_TABLE = "stored_events"  # eventsourcing's table of the embedded store
 OTHER_TOPICS = ("rollcall:DiceSeed",)  # the aggregates of "rollcall:" topics that are not games
 DIGITAL_ROLLS = ("DiceRolled", "DieRerolled")  # with the pack's draw_events: what may be digital (made here)
 
@@ -124,21 +122,21 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         env = store_env(data_dir)
         embedded = env.get("SQLITE_DBNAME")
         if embedded:
-            _refuse_foreign(Path(embedded))
+            refuse_foreign(Path(embedded))
         for attempt in range(OPEN_ATTEMPTS):
             try:
                 app = cls(env=env)
                 break
-            except (PersistenceError, sqlite3.Error) as exc:
-                if attempt + 1 < OPEN_ATTEMPTS and _created_meanwhile(exc):
+            except STORE_ERRORS as exc:
+                if attempt + 1 < OPEN_ATTEMPTS and created_meanwhile(exc):
                     time.sleep(random.uniform(0.05, 0.2) * (attempt + 1))  # another process creates the tables
                     continue
-                fault = StoreFault.of(exc, str(Path(embedded).parent)) if embedded else None
+                fault = fault_of(exc, str(Path(embedded).parent)) if embedded else None
                 if fault is not None and fault.kind != StoreFault.BUSY:  # full or read-only: said so
                     raise fault from None
                 why = (_("cannot be opened ({why}: a damaged file or a full disk?)") if embedded else
                        _("cannot be opened ({why})")).format(why=one_line(str(exc)))
-                raise StoreUnavailable(embedded or _server(), why) from None
+                raise StoreUnavailable(embedded or server_name(), why) from None
         app.key = key
         return app
 
@@ -149,9 +147,9 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
             return super().save(*objs, **kwargs)
         except IntegrityError:
             raise
-        except (PersistenceError, sqlite3.Error, OSError) as exc:
+        except (*STORE_ERRORS, OSError) as exc:
             embedded = self.env.get("SQLITE_DBNAME") if self.env.get(PERSISTENCE_ENV) == "eventsourcing.sqlite" else None
-            fault = StoreFault.of(exc, str(Path(embedded).parent) if embedded else None)
+            fault = fault_of(exc, str(Path(embedded).parent) if embedded else None)
             if fault is None:
                 raise
             raise fault from None
@@ -590,41 +588,6 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         first = problems[0]
         seq = next((int(w) for w in first.split() if w.isdigit()), 0)
         return Damage(seq, "changed", _("digital dice: {problem}").format(problem=first))
-
-
-OPEN_ATTEMPTS = 8  # opening a new store while other processes create its tables, then use them
-
-
-def _created_meanwhile(exc: Exception) -> bool:
-    """Whether opening failed because another process was creating the same tables, types or functions
-    (PostgreSQL's "tuple concurrently updated", a duplicate type or relation): opening again finds them."""
-    text = str(exc).lower()
-    return "concurrently updated" in text or "duplicate key" in text or "already exists" in text
-
-
-def _server() -> str:
-    """The server store the environment names, as a user knows it."""
-    return _("{module} at {host}:{port}/{database}").format(
-        module=os.environ.get(PERSISTENCE_ENV), host=os.environ.get("POSTGRES_HOST", "localhost"),
-        port=os.environ.get("POSTGRES_PORT", "5432"), database=os.environ.get("POSTGRES_DBNAME", ""))
-
-
-def _refuse_foreign(path: Path) -> None:
-    """StoreUnavailable if ``path`` is an SQLite database of another program (tables, none of them Rollcall's)."""
-    if not path.is_file() or path.stat().st_size == 0:
-        return
-    try:
-        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as con:
-            tables = [r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-    except sqlite3.Error as exc:
-        fault = StoreFault.of(exc, str(path.parent))
-        if fault is not None and fault.kind == StoreFault.FULL:
-            raise fault from None
-        raise StoreUnavailable(str(path), _("cannot be read ({why}: a damaged file or a full disk?)").format(why=exc)
-                               ) from None
-    if tables and EVENTS_TABLE not in tables:
-        raise StoreUnavailable(str(path), _("is another program's SQLite database (tables {tables}), not Rollcall's "
-                                            "event store: name another data folder").format(tables=", ".join(tables[:5])))
 
 
 __all__ = ["Checked", "Imported", "Rollcall", "Written", "game_uuid", "seed_uuid"]

@@ -15,7 +15,7 @@ import pytest
 from disks import small_disk
 
 from service.application import Rollcall
-from domain.errors import StoreFault
+from store.opening import fault_of
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORD = ROOT / "tests" / "games" / "seed004-ex1-shove-enemy-failed-dodge.rollcall.jsonl"
@@ -102,5 +102,5 @@ def test_a_lock_timeout_that_is_not_seconds_is_refused_naming_the_setting(data: 
 def test_sqlites_words_for_a_write_it_cannot_take_are_busy_full_or_read_only() -> None:
     for words, kind in (("database is locked", "busy"), ("database or disk is full", "full"),
                         ("attempt to write a readonly database", "read-only"), ("no such table: x", None)):
-        fault = StoreFault.of(sqlite3.OperationalError(words))
+        fault = fault_of(sqlite3.OperationalError(words))
         assert (fault.kind if fault else None) == kind
