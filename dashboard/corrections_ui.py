@@ -13,7 +13,8 @@ import streamlit as st
 from dashboard import params, safe
 from dashboard import record_ui as ui
 from domain.corrections import in_play
-from domain.systems.presentation import Names, Presentation, plural
+from domain.systems.presentation import Names, Presentation
+from i18n import _, ngettext
 
 TAKE_FROM = "rc-take-from"
 TAKE_PENDING = "rc-take-pending"  # (game, from, seq shown) of a take-back tapped once
@@ -50,12 +51,13 @@ def forget(key: str) -> None:
 def confirm_take_back(game: str, first: int, count: int) -> None:
     st.session_state.pop(TAKE_PENDING, None)
     ui.write(game, {"type": "TakenBack", "from": first},
-             done=f"took back {plural(count, 'event')} from seq {first}")
+             done=ngettext("took back {n} event from seq {seq}", "took back {n} events from seq {seq}",
+                           count).format(n=count, seq=first))
 
 
 def confirm_rewind(game: str, to: int, judge: str, text: str) -> None:
     st.session_state.pop(REWIND_PENDING, None)
-    ui.write(game, {"type": "GameRewound", "to": to, "judge": judge, "text": text}, done=f"rewound to seq {to}")
+    ui.write(game, {"type": "GameRewound", "to": to, "judge": judge, "text": text}, done=_("rewound to seq {seq}").format(seq=to))
 
 
 def take_back(game: str, state, pres: Presentation, rolls: dict, names: Names) -> None:
@@ -63,25 +65,28 @@ def take_back(game: str, state, pres: Presentation, rolls: dict, names: Names) -
     playing = in_play(state)
     defaults(game, state.seq, playing)
     if not playing:
-        st.caption("No event in play to take back.")
+        st.caption(_("No event in play to take back."))
         return
-    first = int(st.number_input("Take back every event from seq", min_value=playing[0]["seq"],
+    first = int(st.number_input(_("Take back every event from seq"), min_value=playing[0]["seq"],
                                 max_value=playing[-1]["seq"], step=1, key=TAKE_FROM,
                                 on_change=forget, args=(TAKE_PENDING,)))
     taken = in_play(state, first - 1)
-    st.markdown(f"<div class='rc-taken-title'>Taken back ({plural(len(taken), 'event')}):</div>"
+    title = ngettext("Taken back ({n} event):", "Taken back ({n} events):", len(taken)).format(n=len(taken))
+    st.markdown(f"<div class='rc-taken-title'>{safe.html(title)}</div>"  # untranslated: markup around words
                 + struck(taken, pres, rolls, names, "take-back"), unsafe_allow_html=True)
     pending = st.session_state.get(TAKE_PENDING)
     if pending != (game, first, state.seq):
         st.session_state.pop(TAKE_PENDING, None)
-        st.button("Take back", key="rc-take-back", width="stretch",
+        st.button(_("Take back"), key="rc-take-back", width="stretch",
                   on_click=st.session_state.__setitem__, args=(TAKE_PENDING, (game, first, state.seq)))
         return
-    st.warning(f"Nothing is stored yet: confirm to take back {plural(len(taken), 'event')}.", icon=":material/undo:")
+    st.warning(ngettext("Nothing is stored yet: confirm to take back {n} event.",
+                        "Nothing is stored yet: confirm to take back {n} events.", len(taken)).format(n=len(taken)),
+               icon=":material/undo:")
     cols = st.columns(2)
-    cols[0].button("Confirm take-back", type="primary", key="rc-take-confirm", width="stretch",
+    cols[0].button(_("Confirm take-back"), type="primary", key="rc-take-confirm", width="stretch",
                    on_click=confirm_take_back, args=(game, first, len(taken)))
-    cols[1].button("Keep them", key="rc-take-cancel", width="stretch", on_click=forget, args=(TAKE_PENDING,))
+    cols[1].button(_("Keep them"), key="rc-take-cancel", width="stretch", on_click=forget, args=(TAKE_PENDING,))
 
 
 def rewind(game: str, state, pres: Presentation, rolls: dict, names: Names, judge_name: str) -> None:
@@ -90,13 +95,14 @@ def rewind(game: str, state, pres: Presentation, rolls: dict, names: Names, judg
     defaults(game, state.seq, playing)
     if not st.session_state.get(REWIND_JUDGE) and judge_name:
         st.session_state[REWIND_JUDGE] = judge_name
-    to = int(st.number_input("Keep the game up to seq (every event in play after it is taken out)", min_value=0,
+    to = int(st.number_input(_("Keep the game up to seq (every event in play after it is taken out)"), min_value=0,
                              max_value=max(state.seq - 1, 0), step=1, key=REWIND_TO,
                              on_change=forget, args=(REWIND_PENDING,)))
-    judge = st.text_input("Judge", key=REWIND_JUDGE, max_chars=params.MAX_NAME).strip()
-    text = st.text_input("Why", key=REWIND_TEXT, max_chars=params.MAX_TEXT).strip()
+    judge = st.text_input(_("Judge"), key=REWIND_JUDGE, max_chars=params.MAX_NAME).strip()
+    text = st.text_input(_("Why"), key=REWIND_TEXT, max_chars=params.MAX_TEXT).strip()
     taken = in_play(state, to)
-    st.markdown(f"<div class='rc-taken-title'>Taken out ({plural(len(taken), 'event')}):</div>"
+    title = ngettext("Taken out ({n} event):", "Taken out ({n} events):", len(taken)).format(n=len(taken))
+    st.markdown(f"<div class='rc-taken-title'>{safe.html(title)}</div>"  # untranslated: markup around words
                 + struck(taken, pres, rolls, names, "rewind"), unsafe_allow_html=True)
     pending = st.session_state.get(REWIND_PENDING)
     if pending != (game, to, judge, text, state.seq):
@@ -107,13 +113,14 @@ def rewind(game: str, state, pres: Presentation, rolls: dict, names: Names, judg
             if all(now):
                 st.session_state[REWIND_PENDING] = (game, int(st.session_state[REWIND_TO]), *now, state.seq)
             else:
-                ui.say("error", "A rewind needs the judge's name and why.", game)
+                ui.say("error", _("A rewind needs the judge's name and why."), game)
 
-        st.button("Rewind the game", key="rc-rewind", width="stretch", on_click=ask)
+        st.button(_("Rewind the game"), key="rc-rewind", width="stretch", on_click=ask)
         return
-    st.warning(f"Nothing is stored yet: confirm to take {plural(len(taken), 'event')} out of play.",
+    st.warning(ngettext("Nothing is stored yet: confirm to take {n} event out of play.",
+                        "Nothing is stored yet: confirm to take {n} events out of play.", len(taken)).format(n=len(taken)),
                icon=":material/fast_rewind:")
     cols = st.columns(2)
-    cols[0].button("Confirm rewind", type="primary", key="rc-rewind-confirm", width="stretch",
+    cols[0].button(_("Confirm rewind"), type="primary", key="rc-rewind-confirm", width="stretch",
                    on_click=confirm_rewind, args=(game, to, judge, text))
-    cols[1].button("Keep the game", key="rc-rewind-cancel", width="stretch", on_click=forget, args=(REWIND_PENDING,))
+    cols[1].button(_("Keep the game"), key="rc-rewind-cancel", width="stretch", on_click=forget, args=(REWIND_PENDING,))

@@ -27,25 +27,31 @@ import streamlit as st
 from domain import settings
 from domain.settings import PUBLISHED_FILE
 from projections.visibility import Seen
+from i18n import N_, _, current
 
 
 # what a visitor is told before anything is recorded (never the server's folder, nor commands to run there)
-NOTHING_YET = "Nothing has been recorded yet: the games appear here as soon as they are."
+NOTHING_YET = N_("Nothing has been recorded yet: the games appear here as soon as they are.")
+UNREADABLE = N_("The games cannot be read just now: they are being published again, and this page shows them by "
+                "itself in a moment.")
 
 
 class NoReadModels(RuntimeError):
-    """The data folder has no published read models yet (its message: NOTHING_YET, for any visitor)."""
+    """The data folder has no published read models yet (its message: NOTHING_YET, for any visitor; ``str()``
+    says it in the language of the page that shows it)."""
 
     def __init__(self, message: str = NOTHING_YET) -> None:
         super().__init__(message)
+
+    def __str__(self) -> str:
+        return _(super().__str__())
 
 
 class Unreadable(NoReadModels):
     """The published copy does not open or read just now (damaged or removed: the follower publishes it again)."""
 
     def __init__(self) -> None:
-        super().__init__("The games cannot be read just now: they are being published again, and this page shows "
-                         "them by itself in a moment.")
+        super().__init__(UNREADABLE)
 
 
 def data_dir() -> Path:
@@ -268,7 +274,8 @@ def big_swings(game: str, seen: Seen) -> list[dict]:
 
 
 @st.cache_data(max_entries=8, show_spinner=False)
-def _replay_body(ver: tuple[str, int], game: str, as_ruled: bool, seen: Seen) -> bytes:
+def _replay_body(ver: tuple[str, int], game: str, as_ruled: bool, seen: Seen, lang: str) -> bytes:
+    """(``lang``: the language its words are in, part of the cache's key; the body is made in it)"""
     import orjson
 
     from dashboard.stepper import payload
@@ -282,5 +289,6 @@ def replay_body(game: str, seen: Seen, as_ruled: bool = False) -> tuple[str, byt
     """(token, JSON) of the Replay page's whole game (dashboard/stepper.py) as ``seen`` sees it, cached per game
     and last seq shown."""
     ver, upto = version(), seen.upto(game)
-    return (f"{game}|{'ruled' if as_ruled else 'played'}|{ver[1]}|{upto if upto is not None else ''}",
-            _replay_body(ver, game, bool(as_ruled), seen.only(game)))
+    lang = current()
+    return (f"{game}|{'ruled' if as_ruled else 'played'}|{ver[1]}|{upto if upto is not None else ''}|{lang}",
+            _replay_body(ver, game, bool(as_ruled), seen.only(game), lang))

@@ -8,6 +8,7 @@ import streamlit as st
 from dashboard import data, layout, params, safe, session
 from dashboard import events as ev
 from domain.systems.presentation import Names, words
+from i18n import N_, _
 
 ABOUT = "about"
 
@@ -17,8 +18,8 @@ def about_input(seq: int, last: int) -> list[int]:
     ``params.MAX_ABOUT`` of the game's events (params.seq_list)."""
     if not st.session_state.get(ABOUT) and not st.query_params.get(ABOUT) and seq > 0:
         st.session_state[ABOUT] = str(seq)
-    text = st.text_input("Disputed events", key=ABOUT, bind="query-params", max_chars=params.MAX_PARAM,
-                         help=f"seqs, e.g. 12 or 12,13 or 12-14 (at most {params.MAX_ABOUT} events)")
+    text = st.text_input(_("Disputed events"), key=ABOUT, bind="query-params", max_chars=params.MAX_PARAM,
+                         help=_("seqs, e.g. 12 or 12,13 or 12-14 (at most {n} events)").format(n=params.MAX_ABOUT))
     seqs, problem = params.seq_list(text, last)
     if problem:
         st.warning(problem, icon=":material/rule:")
@@ -30,35 +31,36 @@ def replay_link(game: str, seq: int, ruled: bool) -> str:
     from urllib.parse import urlencode
 
     query = urlencode({"game": game, "seq": seq, **({"ruled": "true"} if ruled else {})})
-    label = "Open the as-ruled replay" if ruled else "Open in the replay"
-    return f'<a class="rc-replay-link" href="/replay?{query}" target="_self">▶ {label} at seq {seq}</a>'
+    label = (_("Open the as-ruled replay at seq {seq}") if ruled else _("Open in the replay at seq {seq}")).format(seq=seq)
+    return f'<a class="rc-replay-link" href="/replay?{query}" target="_self">▶ {safe.html(label)}</a>'
 
 
 def probability_text(p: float | None) -> str:
     if p is None:
         return "–"
-    return f"{p:.1%}" + (f" (1 in {1 / p:.0f})" if 0 < p < 0.5 else "")
+    return f"{p:.1%}" + (" " + _("(1 in {n})").format(n=f"{1 / p:.0f}") if 0 < p < 0.5 else "")
 
 
 def rolls_frame(rolls: list[dict], names: Names | None = None) -> pd.DataFrame:
     names = names or Names()
     return pd.DataFrame([{
-        "roll": r["seq"], "player": names.player(r["player"]), "purpose": words(r["purpose"]), "die": words(r["die"]),
-        "faces": f"{ev.dice_symbols(r['faces'])}  ({', '.join(map(str, r['faces']))})",
-        "provenance": r["source"] + (f", {r['n_rerolled']} re-rolled (was {', '.join(map(str, r['rerolled_from']))})"
-                                     if r["n_rerolled"] else ""),
-        "used by": r["used_by_seq"],
-        "P(this outcome)": probability_text(r["p_outcome"]),
+        _("roll"): r["seq"], _("player"): names.player(r["player"]), _("purpose"): words(r["purpose"]),
+        _("die"): words(r["die"]),
+        _("faces"): f"{ev.dice_symbols(r['faces'])}  ({', '.join(map(str, r['faces']))})",
+        _("provenance"): r["source"] + (", " + _("{n} re-rolled (was {faces})").format(
+            n=r["n_rerolled"], faces=", ".join(map(str, r["rerolled_from"]))) if r["n_rerolled"] else ""),
+        _("used by"): r["used_by_seq"],
+        _("P(this outcome)"): probability_text(r["p_outcome"]),
     } for r in rolls])
 
 
 def casts_frame(casts: list[dict], names: Names | None = None) -> pd.DataFrame:
     names = names or Names()
     return pd.DataFrame([{
-        "seq": c["seq"], "attempt": words(c["kind"]), "wizard": names.of("wizards", c["wizard"]),
-        "spell": names.of("spells", c["spell"]), "dice": c["dice"],
-        "total": c["total"], "against": c["target"], "succeeded": c["succeeded"],
-        "P(success)": probability_text(c["p"]),
+        _("seq"): c["seq"], _("attempt"): words(c["kind"]), _("wizard"): names.of("wizards", c["wizard"]),
+        _("spell"): names.of("spells", c["spell"]), _("dice"): c["dice"],
+        _("total"): c["total"], _("against"): c["target"], _("succeeded"): c["succeeded"],
+        _("P(success)"): probability_text(c["p"]),
     } for c in casts])
 
 
@@ -66,9 +68,10 @@ def events_frame(events: list[dict], voided: dict[int, str], rolls: dict[int, di
                  names: Names | None = None) -> pd.DataFrame:
     names = names or Names()
     return pd.DataFrame([{
-        "seq": int(e["seq"]), "type": e["type"], "player": names.player(e["player"]) if e.get("player") else "",
-        "summary": ev.summary(e, rolls, system, names), "written by": e.get("author") or "–",
-        "as ruled": voided.get(int(e["seq"]), "stands"),
+        _("seq"): int(e["seq"]), _("type"): e["type"],
+        _("player"): names.player(e["player"]) if e.get("player") else "",
+        _("summary"): ev.summary(e, rolls, system, names), _("written by"): e.get("author") or "–",
+        _("as ruled"): voided.get(int(e["seq"]), _("stands")),
     } for e in events])
 
 
@@ -86,26 +89,32 @@ def rule_checks(game: str, events: list[dict], about: list[int]) -> None:
         recorded = ev.violations(event)
         again = check_again(system, header, lines, seq)
         if not recorded and not again:
-            st.success(f"seq {seq} ({safe.md(event['type'])}): every rule checked holds", icon=":material/check_circle:")
+            st.success(_("seq {seq} ({type}): every rule checked holds").format(seq=seq, type=safe.md(event["type"])),
+                       icon=":material/check_circle:")
         for v in recorded:
-            st.error(f"seq {seq} ({safe.md(event['type'])}): **{safe.md(v['rule'])}** — {safe.md(v['message'])} "
-                     "(marked when recorded)", icon=":material/error:")
+            st.error(_("seq {seq} ({type}): **{rule}** — {message} (marked when recorded)").format(
+                seq=seq, type=safe.md(event["type"]), rule=safe.md(v["rule"]), message=safe.md(v["message"])),
+                icon=":material/error:")
         for b in again:
-            st.error(f"seq {seq} ({safe.md(event['type'])}): **{safe.md(b.rule)}** — {safe.md(b.message)}",
-                     icon=":material/error:")
+            st.error(_("seq {seq} ({type}): **{rule}** — {message}").format(
+                seq=seq, type=safe.md(event["type"]), rule=safe.md(b.rule), message=safe.md(b.message)),
+                icon=":material/error:")
 
 
 def disputes_and_rulings(disputes: list[dict], rulings: list[dict], names: Names | None = None) -> None:
     if not disputes and not rulings:
-        st.caption("No disputes in this game yet.")
+        st.caption(_("No disputes in this game yet."))
         return
     names = names or Names()
-    rows = [{"seq": d["seq"], "event": "dispute", "who": names.player(d["by_player"]), "about": _seqs(d["about"]),
-             "text": d["claim"], "outcome": f"ruled at {d['ruled_at']}" if d["ruled_at"] else "open",
-             "written by": d.get("author") or "–"} for d in disputes]
-    rows += [{"seq": r["seq"], "event": "ruling", "who": r["judge"], "about": _seqs(r["about"]), "text": r["text"],
+    rows = [{"seq": d["seq"], "event": _("dispute"), "who": names.player(d["by_player"]), "about": _seqs(d["about"]),
+             "text": d["claim"], "outcome": _("ruled at {seq}").format(seq=d["ruled_at"]) if d["ruled_at"]
+             else _("open"), "written by": d.get("author") or "–"} for d in disputes]
+    rows += [{"seq": r["seq"], "event": _("ruling"), "who": r["judge"], "about": _seqs(r["about"]), "text": r["text"],
               "outcome": r["decision"], "written by": r.get("author") or "–"} for r in rulings]
-    st.dataframe(pd.DataFrame(sorted(rows, key=lambda r: r["seq"])), hide_index=True, width="stretch")
+    heads = {"seq": _("seq"), "event": _("event"), "who": _("who"), "about": _("about"), "text": _("text"),
+             "outcome": _("outcome"), "written by": _("written by")}
+    st.dataframe(pd.DataFrame(sorted(rows, key=lambda r: r["seq"])).rename(columns=heads), hide_index=True,
+                 width="stretch")
 
 
 def _seqs(values) -> str:
@@ -116,14 +125,14 @@ def _seqs(values) -> str:
 
 def ruling_missing(judge: str | None, text: str | None) -> str | None:
     """What a ruling lacks before it may be recorded (a ruling is kept for ever): the judge's name, its text."""
-    lacking = [what for what, value in (("the judge's name", judge), ("the ruling's text", text))
+    lacking = [what for what, value in ((_("the judge's name"), judge), (_("the ruling's text"), text))
                if not (value or "").strip()]
-    return f"A ruling needs {' and '.join(lacking)}: nothing was recorded." if lacking else None
+    return _("A ruling needs {what}: nothing was recorded.").format(what=_(" and ").join(lacking)) if lacking else None
 
 
 OPEN, RULING = "open", "ruling"  # the page's two writes: opening a dispute, recording a ruling
 # what each needs (domain.access.MAY) and what it is, in a refusal's words
-WRITES = {OPEN: ("record", "open a dispute"), RULING: ("judge", "record a ruling")}
+WRITES = {OPEN: ("record", N_("open a dispute")), RULING: ("judge", N_("record a ruling"))}
 
 
 def clear_written_forms() -> None:
@@ -140,7 +149,7 @@ def write(action, game: str, form: str, clear: tuple[str, ...] = (), **fields) -
     from domain.access import AccessDenied
     from domain.errors import RollcallError
 
-    need, what = WRITES[form]
+    need, what = WRITES[form][0], _(WRITES[form][1])
     refusal = session.asked(need, what)
     if refusal is not None:
         st.session_state[_message(form)] = ("error", refusal)
@@ -152,7 +161,8 @@ def write(action, game: str, form: str, clear: tuple[str, ...] = (), **fields) -
     except RollcallError as exc:
         st.session_state[_message(form)] = ("error", str(exc))
     else:
-        st.session_state[_message(form)] = ("success", f"recorded seq {event['seq']} ({event['type']})")
+        st.session_state[_message(form)] = ("success", _("recorded seq {seq} ({type})").format(seq=event["seq"],
+                                                                                                type=event["type"]))
         st.session_state["clear_fields"] = clear
         if event["type"] == "RulingMade" and event["decision"] == "void":
             st.session_state["ruled_next"] = True  # show the as-ruled game
@@ -179,9 +189,9 @@ def game_picker(ids: list[str], container=st) -> str:
     always stays in the URL); with none in the URL the first game is chosen."""
     if st.session_state.get("game") not in ids and st.query_params.get("game") not in ids:
         st.session_state["game"] = ids[0]
-    game = container.selectbox("Game", ids, index=None, key="game", bind="query-params", on_change=game_changed)
+    game = container.selectbox(_("Game"), ids, index=None, key="game", bind="query-params", on_change=game_changed)
     if game is None:
-        st.info("Pick a game.")
+        st.info(_("Pick a game."))
         st.stop()
     return game
 
@@ -190,13 +200,13 @@ def seq_input(last: int, container=st) -> int:
     """Number input of the event (0 = setup) kept in the URL parameter ``seq``: read from the link on the
     page's first run (a seq that is not an event number is said, and the setup shown), written back after."""
     if "seq" not in st.session_state:
-        wanted, problem = params.whole(st.query_params.get("seq"), "an event number")
+        wanted, problem = params.whole(st.query_params.get("seq"), _("an event number"))
         if problem:
-            st.warning(f"{problem} Showing the setup (seq 0).", icon=":material/link_off:")
+            st.warning(_("{problem} Showing the setup (seq 0).").format(problem=problem), icon=":material/link_off:")
         st.session_state["seq"] = wanted or 0
     if int(st.session_state.get("seq") or 0) > last:
         st.session_state["seq"] = last
-    seq = int(container.number_input(f"Event (0–{last})", min_value=0, max_value=last, step=1, key="seq"))
+    seq = int(container.number_input(_("Event (0–{last})").format(last=last), min_value=0, max_value=last, step=1, key="seq"))
     if st.query_params.get("seq") != str(seq):
         st.query_params["seq"] = str(seq)
     return seq

@@ -9,9 +9,17 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
+from i18n import N_, _
+
 # Columns shown when list_games provides them, in this order.
 COLUMNS = ("tournament", "round", "table_no", "started", "players", "system", "events", "turn", "violations",
            "ended", "winner", "score")
+
+
+# the heads of the other columns (the frame keeps the names above: the page filters and sorts by them)
+HEADS = {"tournament": N_("tournament"), "round": N_("round"), "started": N_("started"), "players": N_("players"),
+         "system": N_("system"), "events": N_("events"), "turn": N_("turn"), "winner": N_("winner"),
+         "score": N_("score")}
 
 
 def replay_link(game: str, seq: int = 0) -> str:
@@ -43,13 +51,13 @@ def _players(value: Any, system: Any = None) -> str:
         except ValueError:
             return value
     if isinstance(value, list):
-        return " vs ".join(
+        return _(" vs ").join(
             f"{p.get('name') or p.get('id')} ({_faction(system, p['faction'])})" if isinstance(p, dict) and p.get("faction")
             else str(p.get("name") or p.get("id")) if isinstance(p, dict) else str(p)
             for p in value
         )
     if isinstance(value, dict):
-        return " vs ".join(str((p or {}).get("name") or pid) for pid, p in value.items())
+        return _(" vs ").join(str((p or {}).get("name") or pid) for pid, p in value.items())
     return "" if value is None else str(value)
 
 
@@ -66,7 +74,7 @@ def winner_text(game: dict) -> str:
     names = {str(p.get("id")): str(p.get("name") or p.get("id")) for p in _player_list(game.get("players"))}
     if game.get("winner"):
         return names.get(str(game["winner"]), str(game["winner"]))
-    return "draw" if game.get("ended") else ""
+    return _("draw") if game.get("ended") else ""
 
 
 def score_text(game: dict) -> str:
@@ -106,15 +114,18 @@ def games_frame(games: list[dict]) -> tuple[pd.DataFrame, dict]:
             elif name == "score":
                 row[name] = score_text(g)
             elif name == "ended":
-                row[name] = ("cannot be replayed" if g.get("replay_error") else "ended" if g[name] else "in play")
+                row[name] = (_("cannot be replayed") if g.get("replay_error") else _("ended") if g[name]
+                             else _("in play"))
             else:
                 row[name] = _text(g[name])
         rows.append(row)
     config = {
-        "game": st.column_config.TextColumn("game"),
-        "replay": st.column_config.LinkColumn("replay", display_text="▶ replay"),
-        "table_no": st.column_config.NumberColumn("table"),
-        "violations": st.column_config.NumberColumn("⚠ violations"),
-        "ended": st.column_config.TextColumn("state"),
+        "game": st.column_config.TextColumn(_("game")),
+        "replay": st.column_config.LinkColumn(_("replay"), display_text="▶ " + _("replay")),
+        "table_no": st.column_config.NumberColumn(_("table")),
+        "violations": st.column_config.NumberColumn("⚠ " + _("violations")),
+        "ended": st.column_config.TextColumn(_("state")),
     }
+    for name, head in HEADS.items():  # the other columns' heads, in the page's language
+        config.setdefault(name, st.column_config.Column(_(head)))
     return pd.DataFrame(rows), config

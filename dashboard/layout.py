@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import safe
+from i18n import _
 
 
 def show_message(key: str) -> None:
@@ -28,6 +29,6 @@ def games_or_stop(seen) -> list[dict]:
         st.info(str(exc))
         st.stop()
     if not games:
-        st.info(data.NOTHING_YET)
+        st.info(_(data.NOTHING_YET))
         st.stop()
     return games

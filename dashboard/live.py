@@ -19,6 +19,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from dashboard import data
+from i18n import _
 from projections.follow import lag
 
 LOOK_SECONDS = 1.0
@@ -58,17 +59,18 @@ def show_lag() -> None:
     """"Read models N s behind" when they are more than BEHIND_SECONDS behind."""
     behind = lag(data.data_dir())
     if behind is not None and behind > BEHIND_SECONDS:
-        st.warning(f"Read models {duration(behind)} behind: what this page shows may miss the latest events.",
+        st.warning(_("Read models {time} behind: what this page shows may miss the latest events.").format(
+            time=duration(behind)),
                    icon=":material/schedule:")
 
 
 def duration(seconds: float) -> str:
     """``42 s``, ``12 min``, ``3 h``."""
     if seconds < 120:
-        return f"{seconds:.0f} s"
+        return _("{n} s").format(n=f"{seconds:.0f}")
     if seconds < 7200:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.0f} h"
+        return _("{n} min").format(n=f"{seconds / 60:.0f}")
+    return _("{n} h").format(n=f"{seconds / 3600:.0f}")
 
 
 def run_page(page) -> None:

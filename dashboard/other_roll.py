@@ -10,10 +10,11 @@ import streamlit as st
 from dashboard import record_ui as ui
 from dashboard import safe
 from domain import limits
-from domain.systems.presentation import Names, dice_symbols, die_symbol, plural
+from domain.systems.presentation import Names, dice_symbols, die_symbol
+from i18n import _, ngettext
 
 KEY = "rc-other"
-NO_NEEDS = "no target"
+NO_NEEDS = "no target"  # the needs picker's value for none (shown in words by its format_func)
 
 
 def labels_used(lines: list[dict]) -> list[str]:
@@ -36,11 +37,12 @@ def event_of(player: str, die: str, faces: list, needs: int | None, label: str) 
 
 
 def done_text(names: Names, player: str, label: str, faces: list | None, needs: int | None) -> str:
-    what = label or "other roll"
+    what = label or _("other roll")
     shown = f": {dice_symbols(faces)}" if faces else ""
-    reached = (f" ({sum(1 for f in faces if f >= needs)} of {len(faces)} reach {needs})"
+    reached = (" " + _("({n} of {count} reach {needs})").format(n=sum(1 for f in faces if f >= needs),
+                                                                 count=len(faces), needs=needs)
                if faces and needs is not None else "")
-    return f"{names.player(player)}'s {what}{shown}{reached}"
+    return _("{player}'s {what}").format(player=names.player(player), what=what) + shown + reached
 
 
 def write_other(game: str, names: Names, dice_faces: list, digital: bool) -> None:
@@ -50,7 +52,7 @@ def write_other(game: str, names: Names, dice_faces: list, digital: bool) -> Non
     needs = None if needs in (None, NO_NEEDS) else int(needs)
     label = (got.get(f"{KEY}:label") or "").strip()[:limits.LABEL]
     if player is None or die is None:
-        ui.say("error", "Not recorded — choose the player and the die.", game)
+        ui.say("error", _("Not recorded — choose the player and the die."), game)
         return
     if digital:
         ui.write(game, roll={"player": player, "purpose": "other", "die": die, "count": int(count), "needs": needs,
@@ -59,7 +61,7 @@ def write_other(game: str, names: Names, dice_faces: list, digital: bool) -> Non
     symbols = {die_symbol(f): f for f in dice_faces}
     faces = [symbols.get(got.get(f"{KEY}:face:{die}:{i}")) for i in range(int(count))]
     if any(f is None for f in faces):
-        ui.say("error", "Not recorded — a die has no face yet.", game)
+        ui.say("error", _("Not recorded — a die has no face yet."), game)
         return
     ui.write(game, event_of(player, die, faces, needs, label), done=done_text(names, player, label, faces, needs))
     for i in range(int(count)):
@@ -75,23 +77,24 @@ def form(game: str, state, names: Names, lines: list[dict], *, digital: bool) ->
     """The "Other roll…" controls (inside the Record page's column of controls)."""
     dice = state.dice
     players = list(state.players)
-    st.radio("Who rolls", players, format_func=lambda p: safe.md(names.player(p)), horizontal=True,
+    st.radio(_("Who rolls"), players, format_func=lambda p: safe.md(names.player(p)), horizontal=True,
              key=f"{KEY}:player")
-    die = st.selectbox("Die", sorted(dice.data, key=lambda d: not dice.numbered(d)), key=f"{KEY}:die")
-    count = st.number_input("How many dice", min_value=1, max_value=limits.DICE, value=1, step=1, key=f"{KEY}:count")
+    die = st.selectbox(_("Die"), sorted(dice.data, key=lambda d: not dice.numbered(d)), key=f"{KEY}:die")
+    count = st.number_input(_("How many dice"), min_value=1, max_value=limits.DICE, value=1, step=1, key=f"{KEY}:count")
     faces = dice.faces_of(die) if die else []
     if die and dice.numbered(die):
-        st.segmented_control("Each die needs", [NO_NEEDS, *[str(f) for f in faces]], default=NO_NEEDS,
-                             format_func=lambda v: v if v == NO_NEEDS else f"{v}+", key=f"{KEY}:needs")
+        st.segmented_control(_("Each die needs"), [NO_NEEDS, *[str(f) for f in faces]], default=NO_NEEDS,
+                             format_func=lambda v: _("no target") if v == NO_NEEDS else f"{v}+", key=f"{KEY}:needs")
     else:
         st.session_state.pop(f"{KEY}:needs", None)
     recent = labels_used(lines)
     if recent:
-        st.pills("Used at this table", recent[:8], format_func=safe.md, key=f"{KEY}:recent", on_change=_use_recent)
-    st.text_input("What for", key=f"{KEY}:label", max_chars=limits.LABEL, placeholder="e.g. shooting: to hit")
+        st.pills(_("Used at this table"), recent[:8], format_func=safe.md, key=f"{KEY}:recent", on_change=_use_recent)
+    st.text_input(_("What for"), key=f"{KEY}:label", max_chars=limits.LABEL, placeholder=_("e.g. shooting: to hit"))
     if not digital and die:
         with st.container(key="rc-other-faces"):
             for i in range(int(count)):
-                st.segmented_control(f"Die {i + 1}", [die_symbol(f) for f in faces], key=f"{KEY}:face:{die}:{i}")
-    st.button(f"Roll {plural(int(count), 'die', 'dice')}" if digital else "Record the roll", type="primary",
+                st.segmented_control(_("Die {n}").format(n=i + 1), [die_symbol(f) for f in faces], key=f"{KEY}:face:{die}:{i}")
+    st.button(ngettext("Roll {n} die", "Roll {n} dice", int(count)).format(n=int(count)) if digital
+              else _("Record the roll"), type="primary",
               key=f"{KEY}:record", on_click=write_other, args=(game, names, faces, digital), width="stretch")

@@ -11,6 +11,8 @@ import re
 
 import streamlit as st
 
+from i18n import _
+
 MAX_PARAM = 300  # characters of one link parameter (game ids, tournament names, seq lists are far shorter)
 MAX_DIGITS = 12  # a seq, a round, a table: far below a trillion
 MAX_ABOUT = 100  # the events one dispute is about
@@ -29,16 +31,19 @@ def shown(text: str, limit: int = 40) -> str:
 
 
 def whole(raw: str | None, what: str, low: int = 0, high: int | None = None) -> tuple[int | None, str | None]:
-    """``raw`` as a whole number from ``low`` to ``high`` (None: absent), else (None, why not, in words)."""
+    """``raw`` as a whole number from ``low`` to ``high`` (None: absent), else (None, why not, in words).
+    ``what`` is in the page's language (``_("an event number")``): the words say it as it is given."""
     if raw is None or raw == "":
         return None, None
     text = raw.strip()
     if not _WHOLE.fullmatch(text):
-        return None, f"`{shown(raw)}` is not {what} (a whole number{f' from {low}' if low else ''})."
+        return None, (_("`{value}` is not {what} (a whole number from {low}).") if low else
+                      _("`{value}` is not {what} (a whole number).")).format(value=shown(raw), what=what, low=low)
     value = int(text)
     if value < low or (high is not None and value > high):
-        span = f"from {low} to {high}" if high is not None else f"from {low}"
-        return None, f"{what.capitalize()} {value} is out of range ({span})."
+        span = (_("from {low} to {high}") if high is not None else _("from {low}")).format(low=low, high=high)
+        return None, _("{What} {value} is out of range ({span}).").format(What=what[:1].upper() + what[1:],
+                                                                          value=value, span=span)
     return value, None
 
 
@@ -49,7 +54,8 @@ def bound_link() -> list[str]:
         value = st.query_params.get(name) or ""
         if len(name) > MAX_PARAM or len(value) > MAX_PARAM:
             del st.query_params[name]
-            problems.append(f"The link's `{shown(name, 20)}` is longer than {MAX_PARAM} characters: it was left out.")
+            problems.append(_("The link's `{name}` is longer than {n} characters: it was left out.").format(
+                name=shown(name, 20), n=MAX_PARAM))
     return problems
 
 
@@ -62,8 +68,8 @@ def seq_list(text: str | None, last: int, limit: int = MAX_ABOUT) -> tuple[list[
         if not part:
             continue
         low, dash, high = part.partition("-")
-        a, bad_a = whole(low, "an event number")
-        b, bad_b = whole(high, "an event number") if dash else (a, None)
+        a, bad_a = whole(low, _("an event number"))
+        b, bad_b = whole(high, _("an event number")) if dash else (a, None)
         if a is None or b is None or bad_a or bad_b:
             wrong.append(part)
             continue
@@ -71,8 +77,9 @@ def seq_list(text: str | None, last: int, limit: int = MAX_ABOUT) -> tuple[list[
         found.update(range(first, final + 1) if final - first < limit else range(first, first + limit + 1))
     problems = []
     if wrong:
-        problems.append(f"not event numbers: {shown(', '.join(wrong))}")
+        problems.append(_("not event numbers: {seqs}").format(seqs=shown(", ".join(wrong))))
     if len(found) > limit:
-        problems.append(f"a dispute is about at most {limit} events: the first {limit} are shown")
+        problems.append(_("a dispute is about at most {n} events: the first {n} are shown").format(n=limit))
     seqs = sorted(found)[:limit]
-    return seqs, ("; ".join(problems).capitalize() + ".") if problems else None
+    said = "; ".join(problems)
+    return seqs, (said[:1].upper() + said[1:] + ".") if problems else None

@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd
 
 from domain.systems.presentation import title_words, words
+from i18n import _
 
 MISSING = "—"
 
@@ -38,4 +39,4 @@ def readable(frame: pd.DataFrame) -> pd.DataFrame:
             out[column] = [words(v) if isinstance(v, str) else number(v, name) for v in out[column]]
         elif out[column].dtype.kind == "f" or out[column].dtype == object:
             out[column] = [number(v, name) for v in out[column]]
-    return out.rename(columns={c: words(c) for c in out.columns if isinstance(c, str)})
+    return out.rename(columns={c: _(words(c)) for c in out.columns if isinstance(c, str)})  # a catalog's, if any

@@ -22,7 +22,8 @@ import streamlit as st
 from dashboard import safe, session
 from dashboard.params import MAX_TEXT
 from domain.systems.actions import Action, Choice
-from domain.systems.presentation import Names, Presentation, dice_symbols, die_symbol, plural, pos_text
+from domain.systems.presentation import Names, Presentation, dice_symbols, die_symbol, pos_text
+from i18n import N_, _, ngettext
 
 MESSAGE = "record_message"  # (kind, text) of the last write, shown once
 PICKED = "record_picked"  # the key of the action picked for filling
@@ -69,14 +70,14 @@ def write(game: str, event: dict | None = None, *, roll: dict | None = None, dra
         else:
             line = app.record(game, {**event, "at": now()}, after=after)
     except AccessDenied as exc:
-        say("error", f"Not recorded — {session.refused(exc, 'record this game')}", game)
+        say("error", _("Not recorded — {why}").format(why=session.refused(exc, _("record this game"))), game)
     except GameMovedOn as exc:
-        say("warning", f"The game moved on: another device recorded up to seq {exc.now_at} meanwhile. Nothing was "
-                       "stored; this is the game now.", game)
+        say("warning", _("The game moved on: another device recorded up to seq {seq} meanwhile. Nothing was "
+                         "stored; this is the game now.").format(seq=exc.now_at), game)
     except RollcallError as exc:
-        say("error", f"Not recorded — {exc}", game)
+        say("error", _("Not recorded — {why}").format(why=exc), game)
     else:
-        text = f"Recorded seq {line['seq']}: {done or line['type']}"
+        text = _("Recorded seq {seq}: {what}").format(seq=line["seq"], what=done or line["type"])
         st.session_state[WRITTEN] = (attempt, text)
         st.session_state[SEEN] = (game, line["seq"])  # the page's own write is no news to the store's watch
         say("success", text, game)
@@ -96,11 +97,12 @@ def held_back(game: str, delay: int, keys: bool) -> None:
     from urllib.parse import urlencode
 
     follow = f"/replay?{urlencode({'game': game})}"
-    needs = ("Sign in with a scorekeeper's key in the sidebar to record it." if keys else
-             "This store has no keys to tell a scorekeeper from a spectator: it is recorded here once an "
-             "organiser has added keys.")
-    st.info(f"This game is broadcast with a delay of {delay} s. {needs} Spectators follow it on the "
-            f"[Replay page]({follow}), {delay} s behind.", icon=":material/schedule:")
+    needs = (_("Sign in with a scorekeeper's key in the sidebar to record it.") if keys else
+             _("This store has no keys to tell a scorekeeper from a spectator: it is recorded here once an "
+               "organiser has added keys."))
+    st.info(_("This game is broadcast with a delay of {delay} s. {needs} Spectators follow it on the "
+              "[Replay page]({link}), {delay} s behind.").format(delay=delay, needs=needs, link=follow),
+            icon=":material/schedule:")
 
 
 def say(kind: str, text: str, game: str) -> None:
@@ -112,7 +114,7 @@ def show_message(game: str, seq: int, container=st) -> None:
     found = st.session_state.get(MESSAGE)
     if not found or found[2] != game:
         return
-    kind, text, _, at = found
+    kind, text, _game, at = found
     if at is None:
         st.session_state[MESSAGE] = (kind, text, game, seq)  # said about the game as it is now
     elif at != seq:
@@ -167,10 +169,15 @@ class Offers:
         return [o for offers in self.groups.values() for o in offers]
 
 
-GROUP_TITLES = {"eject": "Ejection due", "vortex": "Vortex", "magic": "Magic phase", "dice": "Dice",
-                "initiative": "Initiative", "warriors": "Warriors", "activation": "Activation", "move": "Move",
-                "attack": "Attack", "crystals": "Ether crystals", "score": "Score", "turn": "Turn and phase",
-                "end": "End of the game"}
+GROUP_TITLES = {"eject": N_("Ejection due"), "vortex": N_("Vortex"), "magic": N_("Magic phase"), "dice": N_("Dice"),
+                "initiative": N_("Initiative"), "warriors": N_("Warriors"), "activation": N_("Activation"),
+                "move": N_("Move"), "attack": N_("Attack"), "crystals": N_("Ether crystals"), "score": N_("Score"),
+                "turn": N_("Turn and phase"), "end": N_("End of the game")}
+
+
+def group_title(group: str) -> str:
+    """The title of a group of offers, in the page's language (an unknown group by its name)."""
+    return _(GROUP_TITLES[group]) if group in GROUP_TITLES else group.capitalize()
 
 
 def offers(actions: list[Action], pres: Presentation, names: Names) -> Offers:
@@ -186,7 +193,8 @@ def offers(actions: list[Action], pres: Presentation, names: Names) -> Offers:
             ident = (event.get("player"), event.get("purpose"), event.get("die"))
             offer = rolls.get(ident)
             if offer is None:
-                label = f"{names.player(event.get('player'))}: {event.get('purpose')} roll"
+                label = _("{player}: {purpose} roll").format(player=names.player(event.get("player")),
+                                                             purpose=event.get("purpose"))
                 offer = rolls[ident] = Offer(label, [], action.group, "roll:" + json.dumps(ident), rolls=True)
                 out.groups.setdefault(action.group, []).append(offer)
             offer.actions.append(action)
@@ -215,7 +223,7 @@ def choose(name: str, choice: Choice, key: str, pres: Presentation, names: Names
     """A widget for one open field: (whether it is filled, its value)."""
     title = name.split(".", 1)[1] if "." in name else name.replace("_", " ")
     if "." in name:
-        title = f"{names.player(title)}'s {name.split('.', 1)[0]}"
+        title = _("{player}'s {field}").format(player=names.player(title), field=name.split(".", 1)[0])
     title = title[:1].upper() + title[1:]  # a player's name as written ("Anna Lind's score", not "Anna lind's")
     if choice.kind == "count":
         if choice.high - choice.low <= 12:
@@ -227,7 +235,7 @@ def choose(name: str, choice: Choice, key: str, pres: Presentation, names: Names
         labels = [value_text(v, pres, names) for v in choice.values]
         pictures = [pres.choice_picture(name, v) for v in choice.values]
         if all(pictures):  # a small picture of each value (a vortex's facing), in the order of the choices
-            st.markdown('<div class="rc-choice-pictures">' + "".join(
+            st.markdown('<div class="rc-choice-pictures">' + "".join(  # untranslated: markup around words
                 f'<figure class="rc-choice-picture">{picture}<figcaption>{escape(label)}</figcaption></figure>'
                 for picture, label in zip(pictures, labels)) + "</div>", unsafe_allow_html=True)
         if len(labels) <= 8 and len(set(labels)) == len(labels):
@@ -237,7 +245,7 @@ def choose(name: str, choice: Choice, key: str, pres: Presentation, names: Names
     else:
         with st.container(key="rc-dice-open"):
             for i in range(choice.count):
-                st.segmented_control(f"Die {i + 1}" if choice.count > 1 else "Face",
+                st.segmented_control(_("Die {n}").format(n=i + 1) if choice.count > 1 else _("Face"),
                                      [die_symbol(f) for f in choice.values], key=f"{key}:{i}")
     return chosen(choice, key, pres, names)
 
@@ -272,7 +280,7 @@ def filled_event(action: Action, offer_key: str, pres: Presentation, names: Name
 def write_form(game: str, action: Action, offer_key: str, pres: Presentation, names: Names, done: str) -> None:
     event = filled_event(action, offer_key, pres, names)
     if event is None:
-        say("error", "Not recorded — a field of the form is still open.", game)
+        say("error", _("Not recorded — a field of the form is still open."), game)
         return
     write(game, event, done=done)
 
@@ -291,7 +299,7 @@ def faces_held(choice: Choice, key: str, dice: int) -> list:
 def write_faces(game: str, action: Action, offer_key: str, dice: int, label: str) -> None:
     faces = faces_held(action.open["faces"], dice_key(offer_key, dice), dice)
     if not all(f is not None for f in faces):
-        say("error", "Not recorded — a die has no face yet.", game)
+        say("error", _("Not recorded — a die has no face yet."), game)
         return
     write(game, action.fill(faces=faces), done=f"{label}: {dice_symbols(faces)}")
 
@@ -305,41 +313,41 @@ def fill_form(game: str, offer: Offer, pres: Presentation, names: Names, *, digi
             return
         action = offer.action
         if digital and _drawn_card(action, pres):
-            st.button("Draw the card", type="primary", key="rc-draw",
+            st.button(_("Draw the card"), type="primary", key="rc-draw",
                       on_click=write, args=(game,), kwargs={"draw": action.event.get("vortex") or None,
                                                            "done": offer.label})
-            st.button("Cancel", key="rc-cancel", on_click=unpick)
+            st.button(_("Cancel"), key="rc-cancel", on_click=unpick)
             return
         for name, choice in action.open.items():
             choose(name, choice, f"rc-open:{offer.key}:{name}", pres, names)
         extra = _optional_text(action)
         if extra:
-            st.text_input(safe.md(extra.capitalize()) + " (optional)", key=f"rc-extra:{offer.key}", max_chars=MAX_TEXT)
+            st.text_input(_("{field} (optional)").format(field=safe.md(_(extra).capitalize())), key=f"rc-extra:{offer.key}", max_chars=MAX_TEXT)
         cols = st.columns(2)
         ready = filled_event(action, offer.key, pres, names) is not None
-        cols[0].button("Record", type="primary", disabled=not ready, key="rc-record", on_click=write_form,
+        cols[0].button(_("Record"), type="primary", disabled=not ready, key="rc-record", on_click=write_form,
                        args=(game, action, offer.key, pres, names, offer.label), width="stretch")
-        cols[1].button("Cancel", key="rc-cancel", on_click=unpick, width="stretch")
+        cols[1].button(_("Cancel"), key="rc-cancel", on_click=unpick, width="stretch")
 
 
 def roll_form(game: str, offer: Offer, names: Names, *, digital: bool) -> None:
     by_count = {a.open["faces"].count: a for a in offer.actions}
     counts = sorted(by_count)
     if len(counts) > 1:
-        dice = st.segmented_control("Dice", counts, key=f"{ROLL}:{offer.key}")
+        dice = st.segmented_control(_("Dice"), counts, key=f"{ROLL}:{offer.key}")
     else:
         dice = counts[0]
     if dice is None:
-        st.caption("How many dice?")
-        st.button("Cancel", key="rc-cancel", on_click=unpick)
+        st.caption(_("How many dice?"))
+        st.button(_("Cancel"), key="rc-cancel", on_click=unpick)
         return
     action = by_count[dice]
     event = action.event
     if digital:
-        st.button(f"Roll {plural(dice, 'die', 'dice')}", type="primary", key="rc-roll", on_click=write,
+        st.button(ngettext("Roll {n} die", "Roll {n} dice", dice).format(n=dice), type="primary", key="rc-roll", on_click=write,
                   args=(game,), kwargs={"roll": {"player": event["player"], "purpose": event["purpose"],
                                                  "die": event["die"], "count": dice}, "done": offer.label})
-        st.button("Cancel", key="rc-cancel", on_click=unpick)
+        st.button(_("Cancel"), key="rc-cancel", on_click=unpick)
         return
     choice = action.open["faces"]
     if dice == 1:  # one die: each face is a button that records at once
@@ -349,17 +357,17 @@ def roll_form(game: str, offer: Offer, names: Names, *, digital: bool) -> None:
             col.button(f"{die_symbol(face)} {face}", key=f"rc-face:{face}", on_click=write,
                        args=(game, action.fill(faces=[face])), kwargs={"done": f"{offer.label}: {face}"},
                        width="stretch")
-        st.button("Cancel", key="rc-cancel", on_click=unpick)
+        st.button(_("Cancel"), key="rc-cancel", on_click=unpick)
         return
     with st.container(key="rc-dice-faces"):
         for i in range(dice):
-            st.segmented_control(f"Die {i + 1}", [die_symbol(f) for f in choice.values],
+            st.segmented_control(_("Die {n}").format(n=i + 1), [die_symbol(f) for f in choice.values],
                                  key=f"{dice_key(offer.key, dice)}:{i}")
     ready = all(f is not None for f in faces_held(choice, dice_key(offer.key, dice), dice))
     cols = st.columns(2)
-    cols[0].button("Record", type="primary", disabled=not ready, key="rc-record", on_click=write_faces,
+    cols[0].button(_("Record"), type="primary", disabled=not ready, key="rc-record", on_click=write_faces,
                    args=(game, action, offer.key, dice, offer.label), width="stretch")
-    cols[1].button("Cancel", key="rc-cancel", on_click=unpick, width="stretch")
+    cols[1].button(_("Cancel"), key="rc-cancel", on_click=unpick, width="stretch")
 
 
 def _drawn_card(action: Action, pres: Presentation) -> bool:
@@ -368,6 +376,7 @@ def _drawn_card(action: Action, pres: Presentation) -> bool:
 
 
 OPTIONAL_TEXT = {"CastingAttempted": "target"}  # free text the record may carry beside the rules' fields
+N_("target")  # (the optional field's label, translated where the form shows it)
 
 
 def _optional_text(action: Action) -> str | None:
@@ -398,6 +407,11 @@ def offer_button(game: str, offer: Offer, container, *, primary: bool = False) -
                          type="primary" if primary else "secondary", width="stretch")
 
 
+MOVE_KINDS = {"step": N_("Step"), "run": N_("Run")}
+MOVE_ENDS = {"step": N_("Tap a highlighted hex, or pick the end of the step"),
+             "run": N_("Tap a highlighted hex, or pick the end of the run")}
+
+
 def move_choices(game: str, moves: dict[str, list[Action]], pres: Presentation, names: Names,
                  positions: Callable[[Action], str]) -> list[Action]:
     """The moves the board shows (one kind at a time: step or run) with a list to pick from as well; the
@@ -406,17 +420,16 @@ def move_choices(game: str, moves: dict[str, list[Action]], pres: Presentation, 
     if not kinds:
         return []
     if len(kinds) > 1:
-        kind = st.segmented_control("Move", kinds, key=MODE, default=kinds[0],
-                                    format_func=lambda k: k.capitalize()) or kinds[0]
+        kind = st.segmented_control(_("Move"), kinds, key=MODE, default=kinds[0],
+                                    format_func=lambda k: _(MOVE_KINDS[k])) or kinds[0]
     else:
         kind = kinds[0]
-        st.caption(f"Move: {kind}")
+        st.caption(_("Move: {kind}").format(kind=_(MOVE_KINDS[kind]).lower()))
     shown = moves[kind]
     labels = {f"{positions(a)}": a for a in shown}
     row = st.columns([3, 1], vertical_alignment="bottom")
-    picked = row[0].selectbox(f"Tap a highlighted hex, or pick the end of the {kind}", list(labels), index=None,
-                              key=f"rc-move-end:{kind}")
-    row[1].button("Move", key="rc-move", disabled=picked is None, on_click=write,
+    picked = row[0].selectbox(_(MOVE_ENDS[kind]), list(labels), index=None, key=f"rc-move-end:{kind}")
+    row[1].button(_("Move"), key="rc-move", disabled=picked is None, on_click=write,
                   args=(game, labels[picked].event if picked else None),
                   kwargs={"done": pres.action_label(labels[picked].label, names) if picked else ""}, width="stretch")
     return shown

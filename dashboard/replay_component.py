@@ -13,6 +13,7 @@ import json
 import streamlit as st
 
 from dashboard.components import component, static_text
+from i18n import _
 
 KEY = "replay"
 
@@ -21,9 +22,29 @@ def _component():
     return component("rollcall_replay", static_text("replay.html"), "replay")
 
 
+def texts() -> dict[str, str]:
+    """The words of the stepper's controls in the page's language (static/replay.html marks where each goes)."""
+    return {
+        "controls": _("Replay controls"), "first": _("First event (↑ or Home)"), "prev": _("Previous event (←)"),
+        "play_pause": _("Play or pause (space)"), "next": _("Next event (→)"), "last": _("Last event (↓ or End)"),
+        "speed_help": _("Events per second"), "speed": _("speed"), "event": _("event"), "event_label": _("Event"),
+        "of": _("of"), "flip_help": _("Turn the board round (f)"), "flip": _("Flip"),
+        "prev_turn": _("Previous turn"), "next_turn": _("Next turn"), "turn": _("turn"),
+        "prev_violation": _("Previous broken rule"), "next_violation": _("Next broken rule"),
+        "violation": _("violation"), "prev_ruling": _("Previous dispute, ruling or voided event"),
+        "next_ruling": _("Next dispute, ruling or voided event"), "ruling": _("dispute/ruling"),
+        "prev_swing": _("Previous big luck swing (|z| ≥ 2)"), "next_swing": _("Next big luck swing (|z| ≥ 2)"),
+        "swing": _("luck swing"), "col_seq": _("seq"), "col_turn": _("turn"), "col_event": _("event"),
+        "col_player": _("player"), "col_summary": _("what happened"), "play": _("Play"), "pause": _("Pause"),
+        "side": _("seen from {side}'s side"), "no_luck": _("No dice thrown in this game: no luck to draw."),
+    }
+
+
 def blob(token: str, start: int, body: bytes, flipped: bool = False) -> bytes:
-    """The component's data: one JSON line (the game's token, where to start) then the game's JSON."""
-    head = json.dumps({"token": token, "start": int(start), "flipped": bool(flipped)}).encode()
+    """The component's data: one JSON line (the game's token, where to start, the controls' words) then the
+    game's JSON."""
+    head = json.dumps({"token": token, "start": int(start), "flipped": bool(flipped), "texts": texts()},
+                      ensure_ascii=False).encode()
     return head + b"\n" + body
 
 

@@ -14,6 +14,7 @@ import streamlit as st
 from dashboard import events as ev
 from dashboard import safe
 from domain.systems.presentation import Names
+from i18n import _, ngettext
 
 GAME, SEQ, RULED = "game", "seq", "ruled"
 
@@ -34,11 +35,12 @@ def read_link(ids: list[str]) -> Link:
     game = params.get(GAME)
     problems = []
     if game is not None and game not in ids:
-        problems.append(f"There is no game **{safe.md(shown(game))}** in the recorded games: pick one below.")
+        problems.append(_("There is no game **{game}** in the recorded games: pick one below.").format(
+            game=safe.md(shown(game))))
         game = None
-    seq, problem = whole(params.get(SEQ), "an event number")
+    seq, problem = whole(params.get(SEQ), _("an event number"))
     if problem:
-        problems.append(f"{problem} Showing the setup (seq 0): events start at 1.")
+        problems.append(_("{problem} Showing the setup (seq 0): events start at 1.").format(problem=problem))
     return Link(game, seq or 0, str(params.get(RULED, "")).lower() in ("true", "1", "yes"), problems)
 
 
@@ -57,7 +59,7 @@ def write_link(game: str, seq: int, ruled: bool) -> None:
 def game_label(games: dict[str, dict]):
     def label(game: str) -> str:
         g = games.get(game) or {}
-        players = " vs ".join(str(p.get("name") or p.get("id")) for p in g.get("players") or [] if isinstance(p, dict))
+        players = _(" vs ").join(str(p.get("name") or p.get("id")) for p in g.get("players") or [] if isinstance(p, dict))
         bits = [game, players, str(g.get("system") or "")]
         return " · ".join(b for b in bits if b)
     return label
@@ -73,16 +75,18 @@ def game_picker(ids: list[str], game: str | None, label, container=st) -> str | 
     if game is not None:
         st.session_state["game_pick"] = game
     # the session state holds the game: a default index beside it would make Streamlit warn in its log
-    return container.selectbox("Game", ids, index=None, key="game_pick",
-                               format_func=label, placeholder="Pick a game to replay", on_change=_picked)
+    return container.selectbox(_("Game"), ids, index=None, key="game_pick",
+                               format_func=label, placeholder=_("Pick a game to replay"), on_change=_picked)
 
 
 def ruled_toggle(voided: dict[int, str], ruled: bool, container=st) -> bool:
     """The as-played / as-ruled switch; only shown when events were voided or taken back."""
     if not voided:
         return False
-    return container.toggle("As ruled", value=ruled, key="ruled_pick",
-                            help=f"Leave out the {len(voided)} events voided by a ruling or taken back (off: the game as played)")
+    return container.toggle(_("As ruled"), value=ruled, key="ruled_pick",
+                            help=ngettext("Leave out the {n} event voided by a ruling or taken back (off: the game "
+                                          "as played)", "Leave out the {n} events voided by a ruling or taken back "
+                                          "(off: the game as played)", len(voided)).format(n=len(voided)))
 
 
 def dispute_link(game: str, seq: int, voided: dict[int, str]) -> None:
@@ -92,8 +96,8 @@ def dispute_link(game: str, seq: int, voided: dict[int, str]) -> None:
     if seq <= 0:
         return
     note = f" ({voided[seq]})" if seq in voided else ""
-    st.markdown(f'<a class="rc-dispute-link" href="/dispute?{urlencode({"game": game, "seq": seq})}" '
-                f'target="_self">⚖ Dispute this event{safe.html(note)}</a>', unsafe_allow_html=True)
+    st.markdown(f'<a class="rc-dispute-link" href="/dispute?{urlencode({"game": game, "seq": seq})}" '  # untranslated: markup
+                f'target="_self">⚖ {safe.html(_("Dispute this event"))}{safe.html(note)}</a>', unsafe_allow_html=True)
 
 
 # --- the current event ------------------------------------------------------------------------
@@ -110,8 +114,9 @@ def _named(value, names: Names):
     return value
 
 
-def _field_table(fields: dict, rules: dict | None = None, head: str = "field", names: Names | None = None) -> str:
-    lines = [f"| {head} | value |", "|---|---|"]
+def _field_table(fields: dict, rules: dict | None = None, head: str | None = None, names: Names | None = None) -> str:
+    head = _("field") if head is None else head
+    lines = [f"| {head} | {_('value')} |", "|---|---|"]
     for name, value in fields.items():
         if names is not None:
             value = _named(value, names)
@@ -126,16 +131,17 @@ def event_details(event: dict | None, game: str, system: str, names: Names, roll
                   odds: dict[int, float] | None = None) -> None:
     """The current event: header line, its fields, dice, derived fields, violations."""
     if event is None:
-        st.markdown(f"**Setup** (seq 0) — the starting position of {safe.md(game)}.")
+        st.markdown(_("**Setup** (seq 0) — the starting position of {game}.").format(game=safe.md(game)))
         return
     pres = ev.presentation(system)
-    where = f"turn {event.get('turn') or 0}" + (f" · {event['phase']}" if event.get("phase") else "")
-    who = f" · by {names.player(event['player'])}" if event.get("player") else ""
-    st.markdown(f"**{safe.md(event['type'])}** · seq {event['seq']} · {safe.md(where)}{safe.md(who)}  \n"
+    where = _("turn {turn}").format(turn=event.get("turn") or 0) + (f" · {event['phase']}" if event.get("phase") else "")
+    who = " · " + _("by {player}").format(player=names.player(event["player"])) if event.get("player") else ""
+    seq = _("seq {seq}").format(seq=event["seq"])
+    st.markdown(f"**{safe.md(event['type'])}** · {safe.md(seq)} · {safe.md(where)}{safe.md(who)}  \n"
                 f"{safe.md(pres.summary(event, rolls, names))}")
     card = pres.details(event, names)
     if card:
-        st.markdown(f"Card: {card}")
+        st.markdown(_("Card: {card}").format(card=card))
     given, derived = ev.split_fields(event, system)
     if given:
         st.markdown(_field_table(given, names=names), unsafe_allow_html=True)
@@ -144,14 +150,16 @@ def event_details(event: dict | None, game: str, system: str, names: Names, roll
         (rolls.get(ref) or {}).get("faces") if ref is not None else None)
     if faces and odds and ref in odds:
         source = (rolls.get(ref) or {}).get("source") or ev.payload(event).get("source") or "physical"
-        st.caption(f"Roll {ref} ({safe.md(source)}): this outcome has probability {odds[ref]:.1%} under the dice in force")
+        st.caption(_("Roll {seq} ({source}): this outcome has probability {p} under the dice in force").format(
+            seq=ref, source=safe.md(source), p=f"{odds[ref]:.1%}"))
     if faces:
-        st.markdown(f"Dice: <span style='font-size:1.6em;letter-spacing:.15em'>{ev.dice_symbols(faces)}</span> "
+        st.markdown(safe.html(_("Dice:")) + f" <span style='font-size:1.6em;letter-spacing:.15em'>"  # untranslated: markup
+                    f"{ev.dice_symbols(faces)}</span> "
                     f"<span style='opacity:.7'>({safe.html(', '.join(map(str, faces)))})</span>",
                     unsafe_allow_html=True)
     if derived:
         rules = ev.derived_rules(system, event.get("type"))
-        st.markdown(_field_table(derived, rules, "derived by the rules", names), unsafe_allow_html=True)
+        st.markdown(_field_table(derived, rules, _("derived by the rules"), names), unsafe_allow_html=True)
     for v in ev.violations(event):
         st.error(f"**{safe.md(v['rule'])}** — {safe.md(v['message'])}", icon="⚠️")
 

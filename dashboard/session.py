@@ -31,6 +31,7 @@ from dashboard import data, safe
 from dashboard.components import component
 from domain import settings
 from domain.errors import RollcallError
+from i18n import N_, _
 
 SID = "rc_sid"  # this tab's session id (None: signed out here; absent: the cookie not looked at yet)
 APP = "rc_app"  # (data folder, session id, the application service) of this tab
@@ -42,7 +43,15 @@ COOKIE = "rollcall_session"  # + the server's port: two dashboards of one host k
 LOOK_SECONDS = 3.0  # how often a page looks for keys added or revoked and for a sign-out elsewhere
 
 # what a write needs (domain.access.MAY) -> the key a page asks for
-KEY_WORDS = {"record": "a scorekeeper's key", "judge": "a judge's key", "organise": "an organiser's key"}
+# (as "Sign in with …" says it)
+KEY_WORDS = {"record": N_("a scorekeeper's key"), "judge": N_("a judge's key"), "organise": N_("an organiser's key")}
+# a key's role (domain.access.ROLES) as a person reads it
+ROLE_WORDS = {"scorekeeper": N_("scorekeeper"), "judge": N_("judge"), "organiser": N_("organiser")}
+
+
+def role_text(role: str | None) -> str:
+    """A role in the page's language (an unknown one as it is)."""
+    return _(ROLE_WORDS[role]) if role in ROLE_WORDS else str(role or "")
 
 
 @dataclass(frozen=True)
@@ -198,17 +207,17 @@ def refused(exc, what: str) -> str:
     """A refused write (``domain.access.AccessDenied``) in a page's words: what to do in the sidebar."""
     need = exc.need or "record"
     if exc.reason == exc.UNKNOWN_KEY:  # revoked since this device signed in: the next run signs it out
-        return (f"The key this device signed in with was revoked. Sign in with {KEY_WORDS[need]} in the sidebar "
-                f"to {what}.")
+        return _("The key this device signed in with was revoked. Sign in with {key} in the sidebar "
+                 "to {what}.").format(key=_(KEY_WORDS[need]), what=what)
     holder = exc.holder if exc.reason == exc.ROLE else None
     return _sign_in_words(need, what, holder.name if holder else None, holder.role if holder else None)
 
 
 def _sign_in_words(need: str, what: str, name: str | None, role: str | None) -> str:
     if name is None:
-        return f"Sign in with {KEY_WORDS[need]} in the sidebar to {what}."
-    return (f"Signed in as {name} ({role}), who may not {what}: sign out in the sidebar and sign in with "
-            f"{KEY_WORDS[need]}.")
+        return _("Sign in with {key} in the sidebar to {what}.").format(key=_(KEY_WORDS[need]), what=what)
+    return _("Signed in as {name} ({role}), who may not {what}: sign out in the sidebar and sign in with "
+             "{key}.").format(name=name, role=role_text(role), what=what, key=_(KEY_WORDS[need]))
 
 
 # --- the sidebar -----------------------------------------------------------------------------------------
@@ -228,19 +237,20 @@ def sidebar() -> None:
     keys = needs_keys()
     if device is not None:
         st.session_state[SHOWN] = True
-        bar.markdown(f"Signed in as **{safe.md(device.who.name)}** ({safe.md(device.who.role)})")
-        bar.button("Sign out", key="rc_sign_out", on_click=sign_out, icon=":material/logout:")
+        bar.markdown(_("Signed in as **{name}** ({role})").format(name=safe.md(device.who.name),
+                                                                  role=safe.md(role_text(device.who.role))))
+        bar.button(_("Sign out"), key="rc_sign_out", on_click=sign_out, icon=":material/logout:")
     elif keys:
         with bar.form("rc_sign_in", border=False, clear_on_submit=True):
-            typed = st.text_input("Your key", type="password", key="rc_key_typed",
-                                  help="Given by the organiser. Typed once in this browser: every page and tab "
-                                       "uses it until Sign out, or until the device is left alone for "
-                                       f"{_minutes(idle_minutes())}. It never appears in a link.")
-            submitted = st.form_submit_button("Sign in", icon=":material/key:")
+            typed = st.text_input(_("Your key"), type="password", key="rc_key_typed",
+                                  help=_("Given by the organiser. Typed once in this browser: every page and tab "
+                                         "uses it until Sign out, or until the device is left alone for "
+                                         "{time}. It never appears in a link.").format(time=_minutes(idle_minutes())))
+            submitted = st.form_submit_button(_("Sign in"), icon=":material/key:")
         if submitted:
             if _check(typed):
                 st.rerun()
-            bar.error("That key is not a key of this store.", icon=":material/key_off:")
+            bar.error(_("That key is not a key of this store."), icon=":material/key_off:")
     with bar:
         _browser(device)
         if device is not None or not keys:
@@ -256,8 +266,8 @@ def _current() -> Device | None:
     minutes = idle_minutes()
     device, why = devices().find(sid, _folder(), minutes * 60)
     if device is None:
-        _forget(("info", f"Signed out: this device was left alone for {_minutes(minutes)}.") if why == Devices.IDLE
-                else ("info", "Signed out.") if st.session_state.get(SHOWN) else None, sid)
+        _forget(("info", _("Signed out: this device was left alone for {time}.").format(time=_minutes(minutes)))
+                if why == Devices.IDLE else ("info", _("Signed out.")) if st.session_state.get(SHOWN) else None, sid)
         return None
     from domain.access import AccessDenied
 
@@ -265,7 +275,7 @@ def _current() -> Device | None:
         store().holder()
     except AccessDenied:
         devices().drop(sid)
-        _forget(("warning", f"Signed out: the key of {device.who.name} was revoked."), sid)
+        _forget(("warning", _("Signed out: the key of {name} was revoked.").format(name=device.who.name)), sid)
         return None
     return device
 
@@ -293,7 +303,7 @@ def sign_out() -> None:
     """Sign this device out: here, in every tab of the browser, and on the server."""
     sid = st.session_state.get(SID)
     devices().drop(sid)
-    _forget(("success", "Signed out."), sid)
+    _forget(("success", _("Signed out.")), sid)
 
 
 def _forget(notice: tuple[str, str] | None, sid: str | None) -> None:
@@ -320,7 +330,8 @@ def _browser(device: Device | None) -> None:
     signed in (for the chip shown while the sidebar is folded away)."""
     component("rollcall_session", '<div class="rc-device"></div>', "session")(
         data={"cookie": cookie_name(), "op": st.session_state.get(OP), "idle_ms": int(idle_minutes() * 60_000),
-              "signed_in": f"{device.who.name} ({device.who.role})" if device else ""},
+              "signed_in": f"{device.who.name} ({role_text(device.who.role)})" if device else "",
+              "texts": {"sign_out": _("Sign out")}},
         key=COMPONENT, on_applied_change=_applied, on_seen_change=_seen, on_idle_change=_idle,
         on_tab_change=_other_tab, on_sign_out_change=sign_out, height="content")
 
@@ -344,7 +355,8 @@ def _idle() -> None:
     if _said("idle") and st.session_state.get(SID):
         sid = st.session_state.get(SID)
         devices().drop(sid)
-        _forget(("info", f"Signed out: this device was left alone for {_minutes(idle_minutes())}."), sid)
+        _forget(("info", _("Signed out: this device was left alone for {time}.").format(
+            time=_minutes(idle_minutes()))), sid)
 
 
 def _other_tab() -> None:
@@ -374,4 +386,5 @@ def _look(sid: str | None, keys: int) -> None:
 
 
 def _minutes(minutes: float) -> str:
-    return f"{minutes:g} min" if minutes >= 1 else f"{minutes * 60:g} s"
+    return (_("{n} min").format(n=f"{minutes:g}") if minutes >= 1 else
+            _("{n} s").format(n=f"{minutes * 60:g}"))

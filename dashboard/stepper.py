@@ -20,6 +20,7 @@ from typing import Any
 
 from dashboard import events as ev
 from domain.systems.presentation import Names, e
+from i18n import _
 
 LUCK_W, LUCK_H, LUCK_PAD = 640.0, 150.0, 34.0
 
@@ -36,13 +37,15 @@ def row_html(row: dict) -> str:
 
 def caption(row: dict | None, event: dict | None, marks: list[str], game: str) -> str:
     if row is None:
-        return f'<b>Setup</b> <span class="rc-muted">(seq 0): the starting position of {e(game)}</span>'
-    where = f"turn {row['turn'] or 0}" + (f" · {e(event.get('phase'))}" if event and event.get("phase") else "")
-    by = f" by <b>{e(row['player'])}</b>" if row["player"] else ""
-    parts = [f'<b>{e(row["type"])}</b>{by} <span class="rc-muted">· seq {row["seq"]} · {where}</span>',
+        return (f'<b>{e(_("Setup"))}</b> <span class="rc-muted">'
+                f'{e(_("(seq 0): the starting position of {game}").format(game=game))}</span>')
+    where = e(_("turn {turn}").format(turn=row["turn"] or 0)) + (
+        f" · {e(event.get('phase'))}" if event and event.get("phase") else "")
+    by = " " + e(_("by {player}")).replace("{player}", f"<b>{e(row['player'])}</b>") if row["player"] else ""
+    parts = [f'<b>{e(row["type"])}</b>{by} <span class="rc-muted">· {e(_("seq {seq}").format(seq=row["seq"]))} · {where}</span>',
              f'<div class="rc-cap-summary">{e(row["summary"])}</div>']
     if row["struck"]:
-        parts.append(f'<div class="rc-cap-void">{e(row["note"] or "struck out")}</div>')
+        parts.append(f'<div class="rc-cap-void">{e(row["note"] or _("struck out"))}</div>')
     for v in ev.violations(event or {}):
         parts.append(f'<div class="rc-cap-rule">⚠ <b>{e(v["rule"])}</b> {e(v["message"])}</div>')
     parts.extend(f'<div class="rc-cap-mark">{e(m)}</div>' for m in marks)
@@ -64,8 +67,9 @@ def swing_marks(swings: list[dict], names: Names) -> dict[int, list[str]]:
     for s in swings:
         unit = s.get("unit") or ""
         out.setdefault(int(s["seq"]), []).append(
-            f"Big luck swing for {names.player(s.get('player'))}: z = {float(s['z_score']):+.2f} "
-            f"({float(s['observed']):g} {unit} against {float(s['expected']):.2f} expected)")
+            _("Big luck swing for {player}: z = {z} ({observed} {unit} against {expected} expected)").format(
+                player=names.player(s.get("player")), z=f"{float(s['z_score']):+.2f}",
+                observed=f"{float(s['observed']):g}", unit=unit, expected=f"{float(s['expected']):.2f}"))
     return out
 
 
@@ -87,17 +91,19 @@ def luck_graph(points: list[dict], last: int, names: Names, colours: dict[str, s
     lines: dict[tuple[str, str], list[dict]] = {}
     for p in points:
         lines.setdefault((str(p["player"]), str(p.get("unit") or "")), []).append(p)
-    units = sorted({u for _, u in lines})
+    units = sorted({u for _pid, u in lines})
     out = [f'<svg class="rc-luck" viewBox="0 0 {LUCK_W:.0f} {LUCK_H:.0f}" '
            f'data-x0="{x0:.1f}" data-x1="{x1:.1f}" data-last="{last}">',
            f'<line x1="{x0}" x2="{x1}" y1="{y(0):.1f}" y2="{y(0):.1f}" stroke="#bbb" stroke-dasharray="3 3"/>',
            f'<text x="2" y="{y(hi) + 4:.1f}" class="rc-luck-axis">{hi:+.1f}</text>',
            f'<text x="2" y="{y(lo):.1f}" class="rc-luck-axis">{lo:+.1f}</text>',
            f'<text x="2" y="{y(0) + 4:.1f}" class="rc-luck-axis">0</text>',
-           f'<text x="{x0}" y="{LUCK_H - 6:.0f}" class="rc-luck-axis">seq 0</text>',
-           f'<text x="{x1}" y="{LUCK_H - 6:.0f}" text-anchor="end" class="rc-luck-axis">seq {last}</text>',
+           f'<text x="{x0}" y="{LUCK_H - 6:.0f}" class="rc-luck-axis">{e(_("seq {seq}").format(seq=0))}</text>',
+           f'<text x="{x1}" y="{LUCK_H - 6:.0f}" text-anchor="end" class="rc-luck-axis">'
+           f'{e(_("seq {seq}").format(seq=last))}</text>',
            f'<text x="{(x0 + x1) / 2:.0f}" y="{LUCK_H - 6:.0f}" text-anchor="middle" class="rc-luck-axis">'
-           f'cumulative luck ({e(", ".join(units))} above expectation) — click a point to go there</text>']
+           + e(_("cumulative luck ({units} above expectation) — click a point to go there").format(
+               units=", ".join(units))) + '</text>']
     legend = []
     for (pid, unit), pts in lines.items():
         colour = colours.get(pid, "#8c8c8c")
@@ -108,7 +114,7 @@ def luck_graph(points: list[dict], last: int, names: Names, colours: dict[str, s
             big = abs(float(p.get("z_score") or 0)) >= 2
             out.append(f'<circle class="rc-luck-pt{" rc-luck-big" if big else ""}" data-seq="{int(p["seq"])}" '
                        f'cx="{x0 + int(p["seq"]) * sx:.1f}" cy="{y(float(p["cumulative"])):.1f}" '
-                       f'r="{3.2 if big else 2.2}" fill="{colour}"><title>seq {int(p["seq"])}: '
+                       f'r="{3.2 if big else 2.2}" fill="{colour}"><title>{e(_("seq {seq}").format(seq=int(p["seq"])))}: '
                        f'{e(names.player(pid))} {float(p["cumulative"]):+.2f} {e(unit)}{z_text(p)}</title></circle>')
         legend.append(f'<span class="rc-luck-key"><span class="rc-swatch" style="background:{colour}"></span>'
                       f'{e(names.player(pid))}{f" ({e(unit)})" if len(units) > 1 else ""}</span>')

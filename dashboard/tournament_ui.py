@@ -7,8 +7,8 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import data, layout, session
-from domain.systems.presentation import plural
 from projections.visibility import Seen
+from i18n import _, ngettext
 
 TOURNAMENT = "tournament"
 PAIRED, REGISTERED = "tournament_message", "register_message"  # the outcome of pairing, of registering
@@ -36,8 +36,8 @@ def tournaments_or_stop(seen: Seen | None = None) -> list[dict]:
         st.info(str(exc))
         st.stop()
     if not found:
-        st.info("No tournaments yet: they appear here once an organiser creates one, or games of one are "
-                "recorded.")
+        st.info(_("No tournaments yet: they appear here once an organiser creates one, or games of one are "
+                  "recorded."))
         st.stop()
     return found
 
@@ -46,9 +46,9 @@ def tournament_picker(names: list[str]) -> str:
     """Selectbox bound to the URL parameter ``tournament`` (no default option, so it stays in the URL)."""
     if st.session_state.get(TOURNAMENT) not in names and st.query_params.get(TOURNAMENT) not in names:
         st.session_state[TOURNAMENT] = names[0]
-    name = st.selectbox("Tournament", names, index=None, key=TOURNAMENT, bind="query-params")
+    name = st.selectbox(_("Tournament"), names, index=None, key=TOURNAMENT, bind="query-params")
     if name is None:
-        st.info("Pick a tournament.")
+        st.info(_("Pick a tournament."))
         st.stop()
     return name
 
@@ -59,7 +59,7 @@ def pair_round(name: str, round_no: int) -> None:
     from domain.access import AccessDenied
     from domain.errors import RollcallError
 
-    what = "pair a round"
+    what = _("pair a round")
     refusal = session.asked("organise", what)
     if refusal is not None:
         st.session_state[PAIRED] = ("error", refusal)
@@ -73,8 +73,8 @@ def pair_round(name: str, round_no: int) -> None:
     else:
         tables = len(paired["tables"])
         st.session_state[PAIRED] = (
-            "success", f"round {round_no} paired: {plural(tables, 'table')}"
-                       + (f", bye {paired['bye']}" if paired["bye"] else ""))
+            "success", ngettext("round {round} paired: {n} table", "round {round} paired: {n} tables", tables).format(
+                round=round_no, n=tables) + (", " + _("bye {player}").format(player=paired["bye"]) if paired["bye"] else ""))
     st.rerun()
 
 
@@ -98,12 +98,15 @@ def _register(name: str, command) -> None:
     try:
         done = command(session.store())
     except AccessDenied as exc:
-        st.session_state[REGISTERED] = ("error", session.refused(exc, "register players"))
+        st.session_state[REGISTERED] = ("error", session.refused(exc, _("register players")))
     except RollcallError as exc:
         st.session_state[REGISTERED] = ("error", str(exc))
     else:
-        already = f" ({plural(len(done.already), 'player')} already registered)" if done.already else ""
-        st.session_state[REGISTERED] = ("success", f"registered {plural(len(done.registered), 'player')}{already}")
+        already = (" " + ngettext("({n} player already registered)", "({n} players already registered)",
+                                  len(done.already)).format(n=len(done.already)) if done.already else "")
+        st.session_state[REGISTERED] = ("success", ngettext("registered {n} player", "registered {n} players",
+                                                            len(done.registered)).format(n=len(done.registered))
+                                        + already)
     st.rerun()
 
 

@@ -11,6 +11,7 @@ import streamlit as st
 
 from dashboard import data, session
 from projections.visibility import EVERYTHING, Seen
+from i18n import _, ngettext
 
 
 def seen() -> Seen:
@@ -37,18 +38,23 @@ def delay_note(seen: Seen, games: list[str]) -> str | None:
         return None
     delay = max(seen.delay(g) for g in held)
     if len(games) == 1:
-        return (f"Broadcast with a delay of {delay} s: this game is shown as it stood {delay} s ago. Judges and "
-                "scorekeepers signed in see it as it is recorded.")
-    what = f"{len(held)} of these {len(games)} games are" if len(held) < len(games) else "these games are"
-    return (f"Broadcast with a delay of {delay} s: {what} shown as they stood {delay} s ago. Judges and "
-            "scorekeepers signed in see them as they are recorded.")
+        return _("Broadcast with a delay of {delay} s: this game is shown as it stood {delay} s ago. Judges and "
+                 "scorekeepers signed in see it as it is recorded.").format(delay=delay)
+    if len(held) < len(games):
+        return ngettext("Broadcast with a delay of {delay} s: {n} of these {count} games are shown as they stood "
+                        "{delay} s ago. Judges and scorekeepers signed in see them as they are recorded.",
+                        "Broadcast with a delay of {delay} s: {n} of these {count} games are shown as they stood "
+                        "{delay} s ago. Judges and scorekeepers signed in see them as they are recorded.",
+                        len(held)).format(delay=delay, n=len(held), count=len(games))
+    return _("Broadcast with a delay of {delay} s: these games are shown as they stood {delay} s ago. Judges and "
+             "scorekeepers signed in see them as they are recorded.").format(delay=delay)
 
 
 def note_delay(seen: Seen, games: list[str], container=st) -> None:
     """``delay_note`` as a caption, if any."""
     note = delay_note(seen, games)
     if note:
-        container.caption(f":material/schedule: {note}")
+        container.caption(f":material/schedule: {note}")  # untranslated: an icon's name before the words
 
 
 def delay_before_live(tournament: str | None) -> int:

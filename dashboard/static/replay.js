@@ -28,9 +28,21 @@ function setValue(el, attr, value) {
   else el.setAttribute(attr, value);
 }
 
+// The words of the controls in the page's language (Python sends them with every run: dashboard/replay_component.py)
+function speak(root, texts) {
+  if (!texts) return;
+  for (const el of root.querySelectorAll("[data-t]")) if (texts[el.dataset.t]) el.textContent = texts[el.dataset.t];
+  for (const attr of ["title", "aria-label"]) {
+    for (const el of root.querySelectorAll(`[data-t-${attr}]`)) {
+      const text = texts[el.getAttribute(`data-t-${attr}`)];
+      if (text) el.setAttribute(attr, text);
+    }
+  }
+}
+
 class Stepper {
   constructor(root, game, head) {
-    this.root = root; this.g = game; this.token = head.token; this.last = game.last;
+    this.root = root; this.g = game; this.token = head.token; this.last = game.last; this.texts = head.texts || {};
     this.strings = game.scene.strings; this.frames = game.scene.frames;
     this.cur = 0; this.timer = null; this.playing = null; this.flipped = !!head.flipped;
     this.q = (sel) => root.querySelector(sel);
@@ -51,7 +63,10 @@ class Stepper {
     list.addEventListener("scroll", () => { this.listTop = list.scrollTop; this.drawRows(); }, { passive: true });
     if (window.ResizeObserver) new ResizeObserver(() => { this.listView = list.clientHeight || 300; this.drawRows(); }).observe(list);
     this.luck = this.q(".rc-luck-box");
-    this.luck.innerHTML = game.luck.svg || '<span class="rc-muted">No dice thrown in this game: no luck to draw.</span>';
+    const noLuck = document.createElement("span");
+    noLuck.className = "rc-muted";
+    noLuck.textContent = this.texts.no_luck || "No dice thrown in this game: no luck to draw.";
+    if (game.luck.svg) this.luck.innerHTML = game.luck.svg; else this.luck.replaceChildren(noLuck);
     this.q(".rc-luck-legend").innerHTML = game.luck.legend || "";
     this.luckNow = game.luck.svg ? this.luck.appendChild(document.createElement("div")) : null;
     if (this.luckNow) this.luckNow.className = "rc-luck-now";
@@ -150,7 +165,7 @@ class Stepper {
       const speed = +this.q(".rc-speed").value || 2;
       this.playing = setInterval(() => { if (this.cur >= this.last) this.play(false); else this.go(this.cur + 1); }, 1000 / speed);
     }
-    button.textContent = this.playing ? "⏸ Pause" : "▶ Play";
+    this.relabel();
     button.setAttribute("aria-pressed", this.playing ? "true" : "false");
     this.root.dataset.playing = this.playing ? "true" : "false";
   }
@@ -162,9 +177,14 @@ class Stepper {
       else el.removeAttribute("transform");
       el.closest("svg").classList.toggle("rc-flipped", this.flipped);
     }
-    const sides = this.g.sides || [];
     this.root.dataset.flipped = this.flipped ? "true" : "false";
-    if (sides.length > 1) this.q(".rc-side").textContent = `seen from ${sides[this.flipped ? 1 : 0]}'s side`;
+    this.relabel();
+  }
+  relabel() { // the words that change with the state: Play or Pause, the side the board is seen from
+    this.q(".rc-play").textContent = this.playing ? `⏸ ${this.texts.pause || "Pause"}` : `▶ ${this.texts.play || "Play"}`;
+    const sides = this.g.sides || [];
+    const side = sides[this.flipped ? 1 : 0];
+    if (sides.length > 1) this.q(".rc-side").textContent = (this.texts.side || "seen from {side}'s side").replace("{side}", side);
   }
   stop() { clearInterval(this.playing); this.playing = null; clearTimeout(this.timer); }
 }
@@ -227,6 +247,7 @@ export default function (component) {
   const root = parentElement.querySelector(".rc-replay");
   if (!root || !data) return;
   const { head, body } = decode(data);
+  speak(root, head.texts);
   let c = root.__rc;
   if (!c || c.token !== head.token) {
     if (data.length <= data.indexOf(10) + 1) { // the page thinks this browser holds the game: it does not
@@ -237,6 +258,7 @@ export default function (component) {
     c = root.__rc = new Stepper(root, body(), head);
   }
   c.setStateValue = setStateValue;
+  if (head.texts) { c.texts = head.texts; c.relabel(); }
   window.__rcReplay = c;
   wire(root);
   keys();

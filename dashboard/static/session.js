@@ -126,6 +126,7 @@ function chip(dev) {
     document.body.appendChild(el);
   }
   el.querySelector(".rc-device-who").textContent = who;
+  el.querySelector("button").textContent = (dev.data.texts && dev.data.texts.sign_out) || "Sign out";
 }
 
 export default function ({ data, parentElement, setStateValue, setTriggerValue }) {
