@@ -37,15 +37,17 @@ def row_html(row: dict) -> str:
 
 def caption(row: dict | None, event: dict | None, marks: list[str], game: str) -> str:
     if row is None:
-        return (f'<b>{e(_("Setup"))}</b> <span class="rc-muted">'
-                f'{e(_("(seq 0): the starting position of {game}").format(game=game))}</span>')
+        # (a call inside an f-string is not found by the catalogs' extraction: the words are made first)
+        setup, start = _("Setup"), _("(seq 0): the starting position of {game}").format(game=game)
+        return f'<b>{e(setup)}</b> <span class="rc-muted">{e(start)}</span>'
     where = e(_("turn {turn}").format(turn=row["turn"] or 0)) + (
         f" · {e(event.get('phase'))}" if event and event.get("phase") else "")
     by = " " + e(_("by {player}")).replace("{player}", f"<b>{e(row['player'])}</b>") if row["player"] else ""
     parts = [f'<b>{e(row["type"])}</b>{by} <span class="rc-muted">· {e(_("seq {seq}").format(seq=row["seq"]))} · {where}</span>',
              f'<div class="rc-cap-summary">{e(row["summary"])}</div>']
     if row["struck"]:
-        parts.append(f'<div class="rc-cap-void">{e(row["note"] or _("struck out"))}</div>')
+        note = row["note"] or _("struck out")
+        parts.append(f'<div class="rc-cap-void">{e(note)}</div>')
     for v in ev.violations(event or {}):
         parts.append(f'<div class="rc-cap-rule">⚠ <b>{e(v["rule"])}</b> {e(v["message"])}</div>')
     parts.extend(f'<div class="rc-cap-mark">{e(m)}</div>' for m in marks)
