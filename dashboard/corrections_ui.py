@@ -12,6 +12,7 @@ import streamlit as st
 
 from dashboard import params, safe
 from dashboard import record_ui as ui
+from dashboard.layout import in_the_pages_language
 from domain.corrections import in_play
 from domain.systems.presentation import Names, Presentation
 from i18n import _, ngettext
@@ -48,6 +49,7 @@ def forget(key: str) -> None:
     st.session_state.pop(key, None)
 
 
+@in_the_pages_language
 def confirm_take_back(game: str, first: int, count: int) -> None:
     st.session_state.pop(TAKE_PENDING, None)
     ui.write(game, {"type": "TakenBack", "from": first},
@@ -55,6 +57,7 @@ def confirm_take_back(game: str, first: int, count: int) -> None:
                            count).format(n=count, seq=first))
 
 
+@in_the_pages_language
 def confirm_rewind(game: str, to: int, judge: str, text: str) -> None:
     st.session_state.pop(REWIND_PENDING, None)
     ui.write(game, {"type": "GameRewound", "to": to, "judge": judge, "text": text}, done=_("rewound to seq {seq}").format(seq=to))
@@ -108,6 +111,7 @@ def rewind(game: str, state, pres: Presentation, rolls: dict, names: Names, judg
     if pending != (game, to, judge, text, state.seq):
         st.session_state.pop(REWIND_PENDING, None)
 
+        @in_the_pages_language
         def ask() -> None:  # the fields as they are at the tap
             now = [(st.session_state.get(k) or "").strip() for k in (REWIND_JUDGE, REWIND_TEXT)]
             if all(now):

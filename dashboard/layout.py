@@ -2,10 +2,29 @@
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
+from typing import TypeVar
+
 import streamlit as st
 
 from dashboard import safe
 from i18n import _
+
+
+F = TypeVar("F", bound=Callable)
+
+
+def in_the_pages_language(callback: F) -> F:
+    """A widget's callback that speaks the tab's language: Streamlit runs a callback before the page's script,
+    in a fresh thread, before dashboard/app.py has chosen the run's language (dashboard.language)."""
+    @functools.wraps(callback)
+    def run(*args, **kwargs):
+        from dashboard import language
+
+        language.choose()
+        return callback(*args, **kwargs)
+    return run  # type: ignore[return-value]
 
 
 def show_message(key: str) -> None:

@@ -9,6 +9,7 @@ import streamlit as st
 
 from dashboard import record_ui as ui
 from dashboard import safe
+from dashboard.layout import in_the_pages_language
 from domain import limits
 from domain.systems.presentation import Names, dice_symbols, die_symbol
 from i18n import _, ngettext
@@ -45,6 +46,7 @@ def done_text(names: Names, player: str, label: str, faces: list | None, needs: 
     return _("{player}'s {what}").format(player=names.player(player), what=what) + shown + reached
 
 
+@in_the_pages_language
 def write_other(game: str, names: Names, dice_faces: list, digital: bool) -> None:
     got = st.session_state
     player, die, count = got.get(f"{KEY}:player"), got.get(f"{KEY}:die"), got.get(f"{KEY}:count") or 1

@@ -20,6 +20,7 @@ from typing import Any
 import streamlit as st
 
 from dashboard import safe, session
+from dashboard.layout import in_the_pages_language
 from dashboard.params import MAX_TEXT
 from domain.systems.actions import Action, Choice
 from domain.systems.presentation import Names, Presentation, dice_symbols, die_symbol, pos_text
@@ -44,6 +45,7 @@ def action_key(action: Action) -> str:
 
 # --- writing ------------------------------------------------------------------------------------------
 
+@in_the_pages_language
 def write(game: str, event: dict | None = None, *, roll: dict | None = None, draw: str | None | bool = False,
           done: str = "") -> None:
     """Record one event of ``game`` (or roll, or draw, with Rollcall's dice) as the page last showed it; the
@@ -277,6 +279,7 @@ def filled_event(action: Action, offer_key: str, pres: Presentation, names: Name
     return {**event, extra: text} if text else event
 
 
+@in_the_pages_language
 def write_form(game: str, action: Action, offer_key: str, pres: Presentation, names: Names, done: str) -> None:
     event = filled_event(action, offer_key, pres, names)
     if event is None:
@@ -296,6 +299,7 @@ def faces_held(choice: Choice, key: str, dice: int) -> list:
     return [symbols.get(st.session_state.get(f"{key}:{i}")) for i in range(dice)]
 
 
+@in_the_pages_language
 def write_faces(game: str, action: Action, offer_key: str, dice: int, label: str) -> None:
     faces = faces_held(action.open["faces"], dice_key(offer_key, dice), dice)
     if not all(f is not None for f in faces):

@@ -29,6 +29,7 @@ import streamlit as st
 
 from dashboard import data, safe
 from dashboard.components import component
+from dashboard.layout import in_the_pages_language
 from domain import settings
 from domain.errors import RollcallError
 from i18n import N_, _
@@ -299,6 +300,7 @@ def _check(typed: str) -> bool:
     return True
 
 
+@in_the_pages_language
 def sign_out() -> None:
     """Sign this device out: here, in every tab of the browser, and on the server."""
     sid = st.session_state.get(SID)
@@ -351,6 +353,7 @@ def _seen() -> None:
     """The device was used since the page last ran: the run this brings counts as its use."""
 
 
+@in_the_pages_language
 def _idle() -> None:
     if _said("idle") and st.session_state.get(SID):
         sid = st.session_state.get(SID)
