@@ -125,3 +125,19 @@ def test_the_same_tab_in_english_says_it_as_before(keys: dict[str, str]) -> None
     assert [m.value for m in at.sidebar.markdown if m.value.startswith("Signed in as")] == \
         ["Signed in as **Sam** (scorekeeper)"]
     assert json.dumps(at.session_state["rc_lang"]) == '"en"'
+
+
+def test_the_replay_sends_its_controls_words_and_its_captions_in_the_tabs_language(open_store: Path) -> None:
+    from replay_payload import decode
+
+    def stepper(at: AppTest) -> tuple[dict, dict]:
+        found = [c for c in at.get("bidi_component") if getattr(c.proto, "bytes", b"")[:1] == b"{"]
+        assert len(found) == 1, "expected one replay component"
+        return decode(found[0].proto.bytes)
+
+    head, game = stepper(tab("replay", "ru", game=GAME, seq="3"))
+    assert head["texts"]["play"] == "Пуск" and head["texts"]["turn"] == "ход"
+    assert "Расстановка" in game["captions"][0] and "№ 3" in game["captions"][3]
+    english, game_en = stepper(tab("replay", "en", game=GAME, seq="3"))
+    assert english["texts"]["play"] == "Play" and "seq 3" in game_en["captions"][3]
+    assert english["token"] != head["token"]  # a browser holding the game in one language is sent it in the other
