@@ -45,8 +45,8 @@ def _server_locale() -> str:
 
 def picker() -> None:
     """The sidebar's language picker (each language named in itself), and the browser's cookie that remembers it."""
-    st.sidebar.segmented_control(
-        "Language · Язык", list(i18n.LANGUAGES), format_func=i18n.LANGUAGES.get, key=KEY,  # untranslated: both
+    st.sidebar.segmented_control(  # untranslated: the picker's label is in both languages
+        "Language · Язык", list(i18n.LANGUAGES), format_func=i18n.LANGUAGES.get, key=KEY,
         on_change=_kept, label_visibility="collapsed", width="stretch")
     with st.sidebar:
         component("rollcall_language", '<span class="rc-lang"></span>', "language")(

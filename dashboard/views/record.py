@@ -17,6 +17,7 @@ from dashboard import corrections_ui as corrections
 from dashboard import other_roll
 from dashboard import record_ui as ui
 from dashboard.components import static_text
+from dashboard.layout import in_the_pages_language
 from dashboard.record_component import board, tapped
 from domain.errors import GameNotFound
 from domain.systems.presentation import rolls_by_seq
@@ -128,6 +129,7 @@ def table(game: str, who) -> None:
         kept = pres.kept_picture(state_json, names, mark)
         if kept is not None:
 
+            @in_the_pages_language
             def tap() -> None:
                 where = tapped() or {}
                 for kind, found in (("hexes", where.get("hex")), ("models", where.get("model"))):
