@@ -55,5 +55,5 @@ if page.url_path not in BARE:
 # every page says when the read models are behind and shows new events by itself (dashboard/live.py), and a
 # spectator's delayed games move on as their events come due
 follow_updates(rerun=page.url_path not in SELF_FOLLOWING,
-               watch=viewer.spectator if page.url_path in BARE else viewer.seen)
+               watch=viewer.spectator if page.url_path in BARE else viewer.seen, say_lag=page.url_path not in BARE)
 run_page(page)

@@ -189,7 +189,7 @@ def game_picker(ids: list[str], container=st) -> str:
     always stays in the URL); with none in the URL the first game is chosen."""
     if st.session_state.get("game") not in ids and st.query_params.get("game") not in ids:
         st.session_state["game"] = ids[0]
-    game = container.selectbox(_("Game"), ids, index=None, key="game", bind="query-params", on_change=game_changed)
+    game = container.selectbox(_("Game"), ids, index=None, placeholder=_("Choose…"), key="game", bind="query-params", on_change=game_changed)
     if game is None:
         st.info(_("Pick a game."))
         st.stop()

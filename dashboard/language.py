@@ -24,11 +24,17 @@ COMPONENT = "rc_lang_cookie"
 
 
 def choose() -> str:
-    """Speak this run's language (and keep it as the picker's value); returns it."""
+    """Speak this run's language and keep it as the picker's value (at the top of a page's run); returns it."""
+    lang = speak()
+    st.session_state[KEY] = lang
+    return lang
+
+
+def speak() -> str:
+    """Speak this tab's language, keeping nothing (a callback's or a fragment's run, once the picker is drawn)."""
     lang = (i18n.known(st.session_state.get(KEY)) or i18n.known(st.query_params.get(PARAM))
             or i18n.known(st.context.cookies.get(COOKIE)) or _server_choice()
             or i18n.known(st.context.locale) or _server_locale())
-    st.session_state[KEY] = lang
     return i18n.use(lang)
 
 

@@ -22,9 +22,17 @@ def in_the_pages_language(callback: F) -> F:
     def run(*args, **kwargs):
         from dashboard import language
 
-        language.choose()
+        language.speak()
         return callback(*args, **kwargs)
     return run  # type: ignore[return-value]
+
+
+def fragment(func=None, *, run_every: float | None = None):
+    """``st.fragment`` whose reruns speak the tab's language: a fragment reruns alone, without
+    dashboard/app.py, so it chooses the language itself (in_the_pages_language). Every fragment is one of these."""
+    def made(inner):
+        return st.fragment(in_the_pages_language(inner), run_every=run_every)
+    return made(func) if func is not None else made
 
 
 def show_message(key: str) -> None:

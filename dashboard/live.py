@@ -19,6 +19,7 @@ from collections.abc import Callable
 import streamlit as st
 
 from dashboard import data
+from dashboard.layout import fragment
 from i18n import _
 from projections.follow import lag
 
@@ -28,10 +29,10 @@ SEEN = "live_version"
 
 
 def follow_updates(on_change: Callable[[], None] | None = None, *, rerun: bool = True,
-                   watch: Callable[[], object] | None = None) -> None:
-    """Say when the read models are behind; run the page again whenever they change, or what ``watch`` answers
-    (``on_change`` first), unless not ``rerun`` (a page that follows the store itself, or holds a form being
-    filled)."""
+                   watch: Callable[[], object] | None = None, say_lag: bool = True) -> None:
+    """Say when the read models are behind (unless not ``say_lag``: a stream overlay on air says nothing but
+    the game); run the page again whenever they change, or what ``watch`` answers (``on_change`` first), unless
+    not ``rerun`` (a page that follows the store itself, or holds a form being filled)."""
     def looked() -> tuple:
         try:
             return data.version(), watch() if watch is not None else None
@@ -40,9 +41,10 @@ def follow_updates(on_change: Callable[[], None] | None = None, *, rerun: bool =
 
     st.session_state[SEEN] = looked()
 
-    @st.fragment(run_every=LOOK_SECONDS)
+    @fragment(run_every=LOOK_SECONDS)
     def look() -> None:
-        show_lag()
+        if say_lag:
+            show_lag()
         if not rerun:
             return
         now = looked()

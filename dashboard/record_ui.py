@@ -20,7 +20,7 @@ from typing import Any
 import streamlit as st
 
 from dashboard import safe, session
-from dashboard.layout import in_the_pages_language
+from dashboard.layout import fragment, in_the_pages_language
 from dashboard.params import MAX_TEXT
 from domain.systems.actions import Action, Choice
 from domain.systems.presentation import Names, Presentation, dice_symbols, die_symbol, pos_text
@@ -130,7 +130,7 @@ def show_message(game: str, seq: int, container=st) -> None:
 def watch(game: str, every: float = 1.5) -> None:
     """Run the page again when the game moves on in the store (another device, the command line): the
     store's last seq of the game is looked at every ``every`` seconds against the seq the page shows."""
-    @st.fragment(run_every=every)
+    @fragment(run_every=every)
     def look() -> None:
         seen = st.session_state.get(SEEN)
         last = session.store().last_seq(game)
@@ -243,7 +243,7 @@ def choose(name: str, choice: Choice, key: str, pres: Presentation, names: Names
         if len(labels) <= 8 and len(set(labels)) == len(labels):
             st.segmented_control(safe.md(title), labels, key=key, format_func=safe.md)
         else:
-            st.selectbox(safe.md(title), labels, index=None, key=key)
+            st.selectbox(safe.md(title), labels, index=None, placeholder=_("Choose…"), key=key)
     else:
         with st.container(key="rc-dice-open"):
             for i in range(choice.count):
@@ -432,7 +432,7 @@ def move_choices(game: str, moves: dict[str, list[Action]], pres: Presentation, 
     shown = moves[kind]
     labels = {f"{positions(a)}": a for a in shown}
     row = st.columns([3, 1], vertical_alignment="bottom")
-    picked = row[0].selectbox(_(MOVE_ENDS[kind]), list(labels), index=None, key=f"rc-move-end:{kind}")
+    picked = row[0].selectbox(_(MOVE_ENDS[kind]), list(labels), index=None, placeholder=_("Choose…"), key=f"rc-move-end:{kind}")
     row[1].button(_("Move"), key="rc-move", disabled=picked is None, on_click=write,
                   args=(game, labels[picked].event if picked else None),
                   kwargs={"done": pres.action_label(labels[picked].label, names) if picked else ""}, width="stretch")

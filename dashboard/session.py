@@ -29,7 +29,7 @@ import streamlit as st
 
 from dashboard import data, safe
 from dashboard.components import component
-from dashboard.layout import in_the_pages_language
+from dashboard.layout import fragment, in_the_pages_language
 from domain import settings
 from domain.errors import RollcallError
 from i18n import N_, _
@@ -380,7 +380,7 @@ def _keys_version() -> int:
     return last_version(store().recorder, KEYRING_ID)
 
 
-@st.fragment(run_every=LOOK_SECONDS)
+@fragment(run_every=LOOK_SECONDS)
 def _look(sid: str | None, keys: int) -> None:
     """Run the page again when a key was added or revoked, or this device was signed out elsewhere."""
     gone = sid is not None and devices().find(sid, _folder(), idle_minutes() * 60, touch=False)[0] is None

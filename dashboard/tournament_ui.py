@@ -46,7 +46,7 @@ def tournament_picker(names: list[str]) -> str:
     """Selectbox bound to the URL parameter ``tournament`` (no default option, so it stays in the URL)."""
     if st.session_state.get(TOURNAMENT) not in names and st.query_params.get(TOURNAMENT) not in names:
         st.session_state[TOURNAMENT] = names[0]
-    name = st.selectbox(_("Tournament"), names, index=None, key=TOURNAMENT, bind="query-params")
+    name = st.selectbox(_("Tournament"), names, index=None, placeholder=_("Choose…"), key=TOURNAMENT, bind="query-params")
     if name is None:
         st.info(_("Pick a tournament."))
         st.stop()

@@ -122,11 +122,11 @@ options = [ALL, *tournaments]
 if st.session_state.get(TOURNAMENT) not in options and st.query_params.get(TOURNAMENT) not in options:
     st.session_state[TOURNAMENT] = tournaments[0] if tournaments else ALL
 top = st.columns([2, 3])
-picked = top[0].selectbox(_("Tournament"), options, index=None, key=TOURNAMENT, bind="query-params",
+picked = top[0].selectbox(_("Tournament"), options, index=None, placeholder=_("Choose…"), key=TOURNAMENT, bind="query-params",
                           format_func=lambda t: _(ALL) if t == ALL else t)
 scope_tournament = None if picked in (None, ALL) else picked
 in_tournament = [g["game"] for g in all_games if scope_tournament is None or g.get("tournament") == scope_tournament]
-chosen = top[1].multiselect(_("Games (optional: only these)"), in_tournament, key=GAMES,
+chosen = top[1].multiselect(_("Games (optional: only these)"), in_tournament, key=GAMES, placeholder=_("every game"),
                             help=_("Leave empty for every game of the tournament."))
 scope_games = tuple(g for g in chosen if g in in_tournament)
 shown_games = list(scope_games) or in_tournament
@@ -165,7 +165,7 @@ with luck_tab:
     st.subheader(_("Through a game"))
     if st.session_state.get(LUCK_GAME) not in shown_games and st.query_params.get(LUCK_GAME) not in shown_games:
         st.session_state[LUCK_GAME] = shown_games[0]
-    luck_game = st.selectbox(_("Game"), shown_games, index=None, key=LUCK_GAME, bind="query-params")
+    luck_game = st.selectbox(_("Game"), shown_games, index=None, placeholder=_("Choose…"), key=LUCK_GAME, bind="query-params")
     line = figures("luck_line", luck_game) if luck_game else pd.DataFrame()
     if line.empty:
         nothing(_("dice thrown in that game"))

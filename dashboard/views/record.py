@@ -17,10 +17,10 @@ from dashboard import corrections_ui as corrections
 from dashboard import other_roll
 from dashboard import record_ui as ui
 from dashboard.components import static_text
-from dashboard.layout import in_the_pages_language
+from dashboard.layout import fragment, in_the_pages_language
 from dashboard.record_component import board, tapped
 from domain.errors import GameNotFound
-from domain.systems.presentation import rolls_by_seq
+from domain.systems.presentation import phase_words, rolls_by_seq
 from i18n import _
 
 NARROW_CSS = """<style>
@@ -56,7 +56,7 @@ if st.query_params.get("game") != game:
 who = session.signed_in()  # (the device's sign-in is in the sidebar)
 
 
-@st.fragment
+@fragment
 def table(game: str, who) -> None:
     """The game at the table: a tap reruns this alone (the page around it stays as it is)."""
     app = session.store()
@@ -83,7 +83,7 @@ def table(game: str, who) -> None:
     status = [_("seq {seq}").format(seq=state.seq),
               _("turn {number}").format(number=state.turn) if state.turn else _("before turn 1")]
     if state.phase:
-        status.append(_("{phase} phase").format(phase=state.phase.replace("_", " ")))
+        status.append(_("{phase} phase").format(phase=phase_words(state.phase)))
     active = getattr(state, "activation", None)
     if active:
         status.append(_("active: {model}").format(model=names.of("models", active)))

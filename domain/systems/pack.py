@@ -41,6 +41,7 @@ class GameSystem:
     # the named phases of a turn, in order: they carry rules (FORMAT.md allows any other name, but a near
     # miss of one of these is a typo and refused) and the common legal actions offer them
     phases: ClassVar[tuple[str, ...]] = ()
+    phase_words: ClassVar[tuple[str, ...]] = ()  # the phases' words, marked N_() for the catalogs (phase_words())
     # what the common legal actions ask of a system (legal_actions below)
     # (recorded as they are; shown with _(): presentation.reason_words)
     scoring_reasons: ClassVar[tuple[str, ...]] = (N_("objective"),)  # the reasons PointsScored offers

@@ -51,8 +51,7 @@ def browser() -> Iterator:
 
 def opened(page, url: str) -> None:
     page.goto(url)
-    page.wait_for_selector('[data-testid="stSidebarNav"], [data-testid="stSidebarCollapsedControl"], '
-                           '[data-testid="stExpandSidebarButton"]')
+    page.wait_for_selector('[data-testid="stSidebarNav"]', state="attached")
     page.wait_for_function(RUN_OVER)
     page.wait_for_timeout(600)
     page.wait_for_function(RUN_OVER)
@@ -81,18 +80,37 @@ def pick(page, language: str) -> None:
     page.wait_for_function(RUN_OVER)
 
 
+def shot(page, name: str) -> None:
+    """A screenshot of the page with the sidebar folded away (a tap opens it over the page)."""
+    if page.locator('#stSidebar[data-collapsed="false"]').count() and page.viewport_size["width"] < 1100:
+        page.locator('[data-testid="stSidebarCollapseButton"] button').click()
+        page.locator('#stSidebar[data-collapsed="true"]').wait_for(state="attached")
+        page.wait_for_timeout(300)
+    page.screenshot(path=str(Path(SCREENSHOTS) / f"language-{name}.png"), full_page=True)
+
+
+def a_game(data: Path) -> str:
+    from projections.queries import connect_read, list_games
+
+    con = connect_read(data)
+    try:
+        return list_games(con)[0]["game"]
+    finally:
+        con.close()
+
+
 def test_a_russian_browser_opens_the_dashboard_in_russian(browser, base: str) -> None:
     context = browser.new_context(viewport=TABLET, locale="ru-RU")
     try:
         page = context.new_page()
         opened(page, f"{base}/standings")
         assert headings(page) and all(CYRILLIC.search(h) for h in headings(page)), headings(page)
-        page.screenshot(path=str(Path(SCREENSHOTS) / "language-ru-820-standings.png"), full_page=True)
+        shot(page, "ru-820-standings")
     finally:
         context.close()
 
 
-def test_the_picker_turns_a_tablet_to_russian_and_the_browser_remembers_it(browser, base: str) -> None:
+def test_the_picker_turns_a_tablet_to_russian_and_the_browser_remembers_it(browser, base: str, data: Path) -> None:
     context = browser.new_context(viewport=TABLET, locale="en-GB")
     try:
         page = context.new_page()
@@ -103,13 +121,20 @@ def test_the_picker_turns_a_tablet_to_russian_and_the_browser_remembers_it(brows
         assert all(CYRILLIC.search(h) for h in headings(page)), headings(page)
         nav = page.locator('[data-testid="stSidebarNav"]').inner_text()
         assert "Игры" in nav and "Турниры" in nav, nav
-        page.screenshot(path=str(Path(SCREENSHOTS) / "language-ru-820-games.png"), full_page=True)
+        shot(page, "ru-820-games")
         for path, name in (("/standings", "standings"), ("/analytics", "analytics"), ("/new_game", "new-game"),
-                           ("/live", "live")):
+                           ("/live", "live"), (f"/record?game={a_game(data)}", "record"),
+                           (f"/replay?game={a_game(data)}&seq=5", "replay")):
             opened(page, base + path)
-            assert headings(page) and all(CYRILLIC.search(h) for h in headings(page)), (path, headings(page))
+            shown = headings(page) or [main_text(page)]  # the Replay page shows its board and caption alone
+            assert all(CYRILLIC.search(h) for h in shown), (path, shown)
             assert "Traceback" not in main_text(page)
-            page.screenshot(path=str(Path(SCREENSHOTS) / f"language-ru-820-{name}.png"), full_page=True)
+            if name == "record":  # its parts rerun alone (fragments, every 1.5 s): they speak the tab's language too
+                page.wait_for_timeout(3500)
+                page.wait_for_function(RUN_OVER)
+                text = main_text(page)
+                assert "Исправления" in text and "Corrections" not in text and "Last events" not in text, text
+            shot(page, f"ru-820-{name}")
         other = context.new_page()  # a new tab of the same browser: the choice is remembered
         opened(other, f"{base}/")
         assert all(CYRILLIC.search(h) for h in headings(other)), headings(other)
@@ -128,7 +153,7 @@ def test_a_phone_reads_russian_from_a_link_and_another_browser_keeps_english(bro
         page = phone.new_page()
         opened(page, f"{base}/standings?lang=ru")
         assert all(CYRILLIC.search(h) for h in headings(page)), headings(page)
-        page.screenshot(path=str(Path(SCREENSHOTS) / "language-ru-390-standings.png"), full_page=True)
+        shot(page, "ru-390-standings")
         other = alone.new_page()
         opened(other, f"{base}/standings")
         assert not any(CYRILLIC.search(h) for h in headings(other)), headings(other)

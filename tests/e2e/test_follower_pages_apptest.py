@@ -93,3 +93,21 @@ def test_a_damaged_copy_is_a_plain_message_and_the_page_comes_back(harm: str, da
     Projector(data).run()  # as the follower publishes it again
     at.run()
     assert not at.exception and at.dataframe and not at.info
+
+
+def test_a_stream_overlay_on_air_never_says_the_read_models_are_behind(data: Path) -> None:
+    from projections.queries import connect_read, list_games
+
+    con = connect_read(data)
+    try:
+        game = list_games(con)[0]["game"]
+    finally:
+        con.close()
+    confirmed(data, 42)
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    at.switch_page("views/overlay.py")
+    at.query_params["game"] = game
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert not said_behind(at)
+    assert said_behind(opened("live"))  # the same read models, said behind on a page people read

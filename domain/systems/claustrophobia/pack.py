@@ -18,7 +18,7 @@ from domain.systems.pack import GameSystem
 from domain.systems.facts import Fact
 from domain.systems.claustrophobia.presentation import ClaustrophobiaPresentation
 from domain.systems.state import Checks, GameState
-from i18n import _
+from i18n import N_, _
 
 LINES = range(1, 7)
 SETUP_FIELDS = ("human", "warriors")
@@ -97,6 +97,7 @@ class Claustrophobia(InitiativeActions, GameSystem):
     rule_data = "claustrophobia"
     state_class = ClaustrophobiaState
     phases = ("initiative", "action")
+    phase_words = (N_("initiative"), N_("action"))  # the phases as read (presentation.phase_words)
     facts = (Fact("initiative", "ActionDieAssigned", kind="assigned"),
              Fact("initiative", "PhaseStarted", kind="set_aside"))  # the dice it sets aside
     scoring_reasons = ("objective", "warrior slain")

@@ -18,7 +18,7 @@ from domain.systems.actions import Action
 from domain.systems.tornscape import hexes as hx, legal
 from domain.systems.tornscape.state import SIZES, Marker, Model, Pending, TornscapeState, action_name, size_name
 from domain.systems.tornscape.vortices import DOMAINS, RESOLVING, VortexRules
-from i18n import _, ngettext
+from i18n import N_, _, ngettext
 
 MOVE_ACTIONS = ("step", "run")
 EFFECT_ACTIONS = ("effect", "panic")  # moves caused by an effect (R65); panic also R75
@@ -54,6 +54,7 @@ class Tornscape(VortexRules, GameSystem):
     rule_data = "tornscape"
     state_class = TornscapeState
     phases = ("activation", "vortex_movement")
+    phase_words = (N_("activation"), N_("vortex movement"))  # the phases as read (presentation.phase_words)
     scoring_reasons = ("objective", "vortex explored", "vortex held")
     draw_events = ("PhenomenonDrawn",)
     facts = (Fact("moves", "ModelMoved"), Fact("placements", "ModelPlaced"),
