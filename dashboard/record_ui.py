@@ -151,6 +151,7 @@ class Offer:
     group: str
     key: str = ""
     rolls: bool = False
+    free_text: str | None = None  # the free text its event may carry (GameSystem.free_text)
 
     @property
     def action(self) -> Action:
@@ -159,7 +160,7 @@ class Offer:
     @property
     def complete(self) -> bool:
         """One tap records it: one action, nothing to fill (not even optional text)."""
-        return len(self.actions) == 1 and self.action.complete and _optional_text(self.action) is None
+        return len(self.actions) == 1 and self.action.complete and self.free_text is None
 
 
 @dataclass
@@ -171,24 +172,13 @@ class Offers:
         return [o for offers in self.groups.values() for o in offers]
 
 
-GROUP_TITLES = {"eject": N_("Ejection due"), "vortex": N_("Vortex"), "magic": N_("Magic phase"), "dice": N_("Dice"),
-                "initiative": N_("Initiative"), "warriors": N_("Warriors"), "activation": N_("Activation"),
-                "move": N_("Move"), "attack": N_("Attack"), "crystals": N_("Ether crystals"), "score": N_("Score"),
-                "turn": N_("Turn and phase"), "end": N_("End of the game")}
-
-
-def group_title(group: str) -> str:
-    """The title of a group of offers, in the page's language (an unknown group by its name)."""
-    return _(GROUP_TITLES[group]) if group in GROUP_TITLES else group.capitalize()
-
-
 def offers(actions: list[Action], pres: Presentation, names: Names) -> Offers:
     """The legal actions as the page offers them, in the pack's order, grouped."""
     out = Offers()
     rolls: dict[tuple, Offer] = {}
     for action in actions:
         event = action.event
-        if event["type"] == "ModelMoved":
+        if pres.pack.records("moves", event):
             out.moves.setdefault(event.get("action", "step"), []).append(action)
             continue
         if event["type"] == "DiceRolled" and set(action.open) == {"faces"}:
@@ -202,13 +192,11 @@ def offers(actions: list[Action], pres: Presentation, names: Names) -> Offers:
             offer.actions.append(action)
             continue
         out.groups.setdefault(action.group, []).append(
-            Offer(pres.action_label(action.label, names), [action], action.group, action_key(action)))
-    late = [g for g in LATE_GROUPS if g in out.groups]  # what may come at any time goes after what is due
+            Offer(pres.action_label(action.label, names), [action], action.group, action_key(action),
+                  free_text=_optional_text(action, pres)))
+    late = [g for g in pres.LATE_GROUPS if g in out.groups]  # what may come at any time goes after what is due
     out.groups = {g: o for g, o in out.groups.items() if g not in late} | {g: out.groups[g] for g in late}
     return out
-
-
-LATE_GROUPS = ("crystals", "warriors", "score", "end")
 
 
 # --- the forms of open fields -----------------------------------------------------------------------------
@@ -274,7 +262,7 @@ def filled_event(action: Action, offer_key: str, pres: Presentation, names: Name
             return None
         values[name] = value
     event = action.fill(**values)
-    extra = _optional_text(action)
+    extra = _optional_text(action, pres)
     text = st.session_state.get(f"rc-extra:{offer_key}") if extra else None
     return {**event, extra: text} if text else event
 
@@ -324,7 +312,7 @@ def fill_form(game: str, offer: Offer, pres: Presentation, names: Names, *, digi
             return
         for name, choice in action.open.items():
             choose(name, choice, f"rc-open:{offer.key}:{name}", pres, names)
-        extra = _optional_text(action)
+        extra = _optional_text(action, pres)
         if extra:
             st.text_input(_("{field} (optional)").format(field=safe.md(_(extra).capitalize())), key=f"rc-extra:{offer.key}", max_chars=MAX_TEXT)
         cols = st.columns(2)
@@ -379,12 +367,9 @@ def _drawn_card(action: Action, pres: Presentation) -> bool:
     return action.event.get("type") in pres.pack.draw_events and "card" in action.open
 
 
-OPTIONAL_TEXT = {"CastingAttempted": "target"}  # free text the record may carry beside the rules' fields
-N_("target")  # (the optional field's label, translated where the form shows it)
-
-
-def _optional_text(action: Action) -> str | None:
-    return OPTIONAL_TEXT.get(action.event.get("type"))
+def _optional_text(action: Action, pres: Presentation) -> str | None:
+    """The free text the pack lets this action's event carry beside what the rules check (GameSystem.free_text)."""
+    return pres.pack.free_text.get(action.event.get("type"))
 
 
 def pick(key: str) -> None:

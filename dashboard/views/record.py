@@ -113,7 +113,7 @@ def table(game: str, who) -> None:
                                               lambda a: ui.value_text(a.event["path"][-1], pres, names))
         if writable:
             for group, group_offers in offers.groups.items():
-                st.caption(_(ui.GROUP_TITLES.get(group, group.capitalize())))
+                st.caption(pres.group_title(group))
                 cols = st.columns(2)
                 for i, offer in enumerate(group_offers):
                     ui.offer_button(game, offer, cols[i % 2])
@@ -124,7 +124,7 @@ def table(game: str, who) -> None:
 
     with left:
         due_taps = [o.action for o in offers.all() if "to" in o.action.open] or shown_moves
-        taps = pres.taps(due_taps + [a for a in actions if a.event.get("type") == "ActivationStarted"], state_json)
+        taps = pres.taps(due_taps + [a for a in actions if pres.pack.records("activations", a.event)], state_json)
         mark = {"hexes": taps.marked, "models": [active] if active else []}
         kept = pres.kept_picture(state_json, names, mark)
         if kept is not None:

@@ -53,6 +53,8 @@ class GameSystem:
     draw_events: ClassVar[tuple[str, ...]] = ()
     # what its events are to the read models: moves, casts, … (domain.systems.facts)
     facts: ClassVar[tuple[Fact, ...]] = ()
+    # free text an event may carry beside what the rules check (event type -> field), which a form offers
+    free_text: ClassVar[dict[str, str]] = {}
     #: How the system's games are shown (domain.systems.presentation); ``presentation`` is its instance.
     presentation_class: ClassVar[type[Presentation]] = Presentation
 
@@ -73,6 +75,12 @@ class GameSystem:
         **corrections.SPECS,
     }
 
+
+    @classmethod
+    def records(cls, fact: str, event: dict) -> bool:
+        """Whether ``event`` records the fact ``fact`` of this pack (domain.systems.facts)."""
+        return any(f.name == fact and f.type == event.get("type") and (f.purpose is None or f.purpose == event.get(
+            "purpose")) for f in cls.facts)
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if cls.alias:

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any, Callable, ClassVar
 
-from i18n import _, ngettext
+from i18n import N_, _, ngettext
 
 __all__ = ["Names", "with_article", "Presentation", "Taps", "dice_symbols", "die_symbol", "e", "payload", "plural", "pos_text",
            "roll_ref", "rolls_by_seq", "signed", "words"]
@@ -259,11 +259,20 @@ class Presentation:
 
     needs_before: ClassVar[bool] = False
     SUMMARIES: ClassVar[dict[str, Summary]] = {}
+    #: the titles of the groups of legal actions (Action.group) the Record page shows; a pack adds its own
+    GROUP_TITLES: ClassVar[dict[str, str]] = {"dice": N_("Dice"), "score": N_("Score"), "turn": N_("Turn and phase"),
+                                              "end": N_("End of the game")}
+    #: the groups that may come at any time: offered after what is due
+    LATE_GROUPS: ClassVar[tuple[str, ...]] = ("score", "end")
     #: name kinds -> header parts listing them (``setup.<part>`` entries with ``id`` and ``name``)
     NAMED: ClassVar[dict[str, str]] = {}
 
     def __init__(self, pack: Any = None) -> None:
         self.pack = pack
+
+    def group_title(self, group: str) -> str:
+        """The title of a group of legal actions, in the reader's language (an unknown group by its name)."""
+        return _(self.GROUP_TITLES[group]) if group in self.GROUP_TITLES else group.capitalize()
 
     # names ---------------------------------------------------------------------------------
     def names(self, header: dict | None) -> Names:

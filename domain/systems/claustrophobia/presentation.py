@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from domain.systems.claustrophobia import initiative
 from domain.systems.presentation import Names, Presentation, die_symbol, head_text, title_words, words
-from i18n import _
+from i18n import N_, _
 
 
 def _assigned(pr, p: dict, rolls, names: Names) -> str:
@@ -60,6 +60,8 @@ def initiative_text(state: dict, names: Names) -> str:
 
 
 class ClaustrophobiaPresentation(Presentation):
+    GROUP_TITLES = {**Presentation.GROUP_TITLES, "initiative": N_("Initiative"), "warriors": N_("Warriors")}
+    LATE_GROUPS = ("warriors", *Presentation.LATE_GROUPS)
     SUMMARIES = SUMMARIES
     NAMED = {"warriors": "warriors"}
     CSS = initiative.CSS

@@ -21,7 +21,7 @@ from domain.systems.facts import Fact
 from domain.systems.t9a.presentation import T9APresentation
 from domain.systems.state import Checks, GameState
 from domain.systems.t9a.legal import MagicActions
-from i18n import SOURCE, Translated, _, current
+from i18n import N_, SOURCE, Translated, _, current
 
 KINDS = ("normal", "bound", "attribute", "replicable")
 SETUP_FIELDS = ("spells", "wizards", "channel")
@@ -179,6 +179,7 @@ class T9A(MagicActions, GameSystem):
     state_class = T9AState
     scoring_reasons = ("spell damage", "objective")
     draw_events = ("FluxCardDrawn",)
+    free_text = {"CastingAttempted": N_("target")}  # the spell's target, as the players name it (a form's label)
     facts = (Fact("casts", "CastingAttempted"), Fact("dispels", "DispelAttempted"),
              Fact("magic_phases", "MagicPhaseStarted"), Fact("flux_draws", "FluxCardDrawn", kind="flux"))
 

@@ -95,6 +95,7 @@ def magic_text(state: dict, names: Names) -> str:
 
 
 class T9APresentation(Presentation):
+    GROUP_TITLES = {**Presentation.GROUP_TITLES, "magic": N_("Magic phase")}
     SUMMARIES = SUMMARIES
     NAMED = {"spells": "spells", "wizards": "wizards"}
     NOUNS = {"wizards": N_("Wizard")}  # translated where a thing is named (thing_name)

@@ -57,7 +57,7 @@ class Tornscape(VortexRules, GameSystem):
     phase_words = (N_("activation"), N_("vortex movement"))  # the phases as read (presentation.phase_words)
     scoring_reasons = ("objective", "vortex explored", "vortex held")
     draw_events = ("PhenomenonDrawn",)
-    facts = (Fact("moves", "ModelMoved"), Fact("placements", "ModelPlaced"),
+    facts = (Fact("moves", "ModelMoved"), Fact("placements", "ModelPlaced"), Fact("activations", "ActivationStarted"),
              Fact("ejections", "ModelEjected", kind="ejected"), Fact("ejections", "ModelDisplaced", kind="displaced"),
              Fact("phenomena", "PhenomenonDrawn", kind="phenomena"), Fact("explorations", "VortexExplored"),
              Fact("stabilisations", "DiceRolled", purpose="stabilisation"))

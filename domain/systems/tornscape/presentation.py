@@ -237,6 +237,10 @@ def column_ruler(width: int, row: int, label: str) -> str:
 # --- the presentation --------------------------------------------------------------------------
 
 class TornscapePresentation(Presentation):
+    GROUP_TITLES = {**Presentation.GROUP_TITLES, "eject": N_("Ejection due"), "vortex": N_("Vortex"),
+                    "activation": N_("Activation"), "move": N_("Move"), "attack": N_("Attack"),
+                    "crystals": N_("Ether crystals")}
+    LATE_GROUPS = ("crystals", *Presentation.LATE_GROUPS)
     needs_before = True
     SUMMARIES = SUMMARIES
     NAMED = {"models": "models", "terrain": "terrain", "vortices": "vortices", "markers": "markers"}
