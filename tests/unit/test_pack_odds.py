@@ -1,5 +1,5 @@
-"""The 9th Age pack's own odds of a cast, a dispel and a miscast, under every switch that changes them (X01,
-X03, X06, the dispel tie and the miscast trigger), against the independent oracle of tests/exact_odds.py
+"""The 9th Age pack's own odds of a cast, a dispel and a miscast, under every switch of X01–X09 (those that change
+them: X01, X03, X06, the dispel tie and the miscast trigger; the others leave them as they are), against the independent oracle of tests/exact_odds.py
 (sums convolved) and brute force over every ordered roll."""
 
 from __future__ import annotations
@@ -140,3 +140,21 @@ def test_crits_that_do_not_count_as_successes_leave_the_explore_odds_to_the_succ
     st.dice.crit_counts = False
     explore = Roll(1, "p1", "explore", "attack", ["crit", "success", "blank"])
     assert system.roll_odds(st, explore) == (1, pytest.approx(3 * 0.5 * 0.5 ** 2))  # success 3 sides in 6
+
+
+@pytest.mark.parametrize("switch", ["X02", "X04", "X05", "X07", "X08", "X09"])
+@pytest.mark.parametrize("dice", [1, 2, 3, 4])
+def test_a_switch_that_changes_no_chance_leaves_the_odds_the_oracles(switch: str, dice: int) -> None:
+    """Fizzles, attributes, replicable spells, who dispels, and Claustrophobia's exhaustion and party size decide
+    nothing by chance: switched off, a cast's and a dispel's odds are still the oracle's (X01 on, tie dispelled)."""
+    from domain.systems.t9a.pack import Cast, Phase
+
+    system, st = state({"switches": {switch: False}})
+    cast = system.odds(st, {"type": "CastingAttempted", "wizard": "w1", "spell": "bolt", "dice": dice,
+                            "version": "basic", "modifier": 1})
+    assert cast["pass"] == pytest.approx(float(casting_pass_probability(dice, 7, 1, (1, 2))), abs=1e-15)
+    assert cast["miscast"] == pytest.approx(brute(dice, lambda r: Counter(r).most_common(1)[0][1] >= 3), abs=1e-15)
+    st.phase_state = Phase("p1", step="siphoned", cast=Cast(seq=5, wizard="w1", spell="bolt", total=8, passed=True,
+                                                            miscast=False))
+    dispel = system.odds(st, {"type": "DispelAttempted", "wizard": "d1", "dice": dice, "roll": 6})
+    assert dispel["dispel"] == pytest.approx(float(dispel_probability(dice, 8, "dispelled", (1, 2))), abs=1e-15)
