@@ -165,8 +165,9 @@ def speak_in_libraries(lang: str) -> None:
     if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
         try:
             mo.write_bytes(compiled(po))
-        except OSError:  # an installed, read-only package: its .mo was compiled at install
-            return
+        except OSError:  # an installed, read-only package: the .mo compiled at install, if any, is what there is
+            if not mo.exists():
+                return
     gettext.bindtextdomain(LIBRARIES, str(LOCALES))
     gettext.textdomain(LIBRARIES)
     os.environ["LANGUAGE"] = lang  # the standard gettext finds the catalog by this variable
