@@ -18,6 +18,7 @@ from domain import settings
 from domain.errors import RollcallError
 
 KEY = "rc_lang"        # the picker's widget: this tab's language
+SPOKEN = "rc_lang_spoken"  # the language this tab's last run chose (a callback or a fragment speaks it)
 COOKIE = "rc_lang"     # the browser's remembered choice
 PARAM = "lang"         # a link's choice (a stream overlay's browser source has no sidebar to pick in)
 COMPONENT = "rc_lang_cookie"
@@ -26,16 +27,22 @@ COMPONENT = "rc_lang_cookie"
 def choose() -> str:
     """Speak this run's language and keep it as the picker's value (at the top of a page's run); returns it."""
     lang = speak()
-    st.session_state[KEY] = lang
+    st.session_state[KEY] = st.session_state[SPOKEN] = lang
     return lang
 
 
 def speak() -> str:
-    """Speak this tab's language, keeping nothing (a callback's or a fragment's run, once the picker is drawn)."""
-    lang = (i18n.known(st.session_state.get(KEY)) or i18n.known(st.query_params.get(PARAM))
+    """Speak this tab's language from now on in this run, keeping nothing; returns it."""
+    return i18n.use(speak_of_tab())
+
+
+def speak_of_tab() -> str:
+    """This tab's language: the picker's, the last run's, a link's, the browser's remembered choice, the server's
+    ROLLCALL_LANG, the browser's language, the server's locale."""
+    return (i18n.known(st.session_state.get(KEY)) or i18n.known(st.session_state.get(SPOKEN))
+            or i18n.known(st.query_params.get(PARAM))
             or i18n.known(st.context.cookies.get(COOKIE)) or _server_choice()
             or i18n.known(st.context.locale) or _server_locale())
-    return i18n.use(lang)
 
 
 def _server_choice() -> str | None:

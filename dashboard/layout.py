@@ -9,7 +9,7 @@ from typing import TypeVar
 import streamlit as st
 
 from dashboard import safe
-from i18n import _
+from i18n import _, speaking
 
 
 F = TypeVar("F", bound=Callable)
@@ -22,8 +22,8 @@ def in_the_pages_language(callback: F) -> F:
     def run(*args, **kwargs):
         from dashboard import language
 
-        language.speak()
-        return callback(*args, **kwargs)
+        with speaking(language.speak_of_tab()):  # for the callback alone: the run around it keeps its own
+            return callback(*args, **kwargs)
     return run  # type: ignore[return-value]
 
 

@@ -29,6 +29,7 @@ import streamlit as st
 
 from dashboard import data, safe
 from dashboard.components import component
+from dashboard.language import SPOKEN  # the tab's language, which signing out leaves as it is
 from dashboard.layout import fragment, in_the_pages_language
 from domain import settings
 from domain.errors import RollcallError
@@ -316,7 +317,7 @@ def _forget(notice: tuple[str, str] | None, sid: str | None) -> None:
     if kept is not None:
         kept[2].close()
     shown = bool(st.session_state.get(SHOWN))
-    for name in [k for k in st.session_state if k != COMPONENT]:
+    for name in [k for k in st.session_state if k not in (COMPONENT, SPOKEN)]:  # the tab keeps its language
         del st.session_state[name]
     st.session_state[SID] = None
     st.session_state[OP] = {"nonce": secrets.token_hex(8), "kind": "clear", "sid": sid or "", "reload": shown,

@@ -21,6 +21,8 @@ from __future__ import annotations
 import gettext
 import io
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
 from pathlib import Path
@@ -58,6 +60,16 @@ def use(code: str | None) -> str:
     lang = known(code) or SOURCE
     _language.set(lang)
     return lang
+
+
+@contextmanager
+def speaking(code: str | None) -> Iterator[str]:
+    """Speak ``code`` within the block, then what was spoken before."""
+    token = _language.set(known(code) or SOURCE)
+    try:
+        yield _language.get()
+    finally:
+        _language.reset(token)
 
 
 def current() -> str:

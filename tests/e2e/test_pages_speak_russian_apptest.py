@@ -81,7 +81,7 @@ def all_russian(texts: list[str]) -> bool:
 def test_the_games_page_in_russian() -> None:
     at = opened("games", "ru")
     assert headings(at) == ["Игры"]
-    assert labels(at.multiselect) == ["Турнир", "Раунд", "Игрок", "Система"]
+    assert labels(at.multiselect) == ["Турнир", "Тур", "Игрок", "Система"]
     assert any(" из " in c.value and "повтор" in c.value for c in at.main.caption)
     assert TOURNAMENT in at.multiselect[0].options  # a tournament's name is its own
 
@@ -90,8 +90,8 @@ def test_the_standings_page_in_russian() -> None:
     at = opened("standings", "ru", tournament=TOURNAMENT)
     said = headings(at)
     assert said[0] == "Турнирная таблица" and all_russian(said), said
-    assert {"Гонка очков", "Результаты", "Игроки", "Следующий раунд"} <= set(said)
-    assert [t.label for t in at.tabs] == ["Раунд 1", "Раунд 2"]
+    assert {"Гонка очков", "Результаты", "Игроки", "Следующий тур"} <= set(said)
+    assert [t.label for t in at.tabs] == ["Тур 1", "Тур 2"]
     assert any("очки: победа" in c.value and "сила соперников" in c.value for c in at.main.caption)
     assert "Составить пары" in labels(at.button)
     assert at.selectbox(key="tournament").value == TOURNAMENT  # the link's tournament, by its own name
