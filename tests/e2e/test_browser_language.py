@@ -2,7 +2,7 @@
 dashboard in Russian; the sidebar's picker turns a tablet's pages to Russian (or back) and the browser
 remembers it after a reload and in a new tab; another browser, left alone, keeps its own language.
 
-Screenshots of the Russian pages at 820 px (and 390 px) go to test-output/screenshots (language-*)."""
+Screenshots of the Russian pages at 820 px (and 1,400 and 390 px) go to test-output/screenshots (language-*)."""
 
 from __future__ import annotations
 
@@ -106,6 +106,11 @@ def test_a_russian_browser_opens_the_dashboard_in_russian(browser, base: str) ->
         opened(page, f"{base}/standings")
         assert headings(page) and all(CYRILLIC.search(h) for h in headings(page)), headings(page)
         shot(page, "ru-820-standings")
+        page.set_viewport_size({"width": 1400, "height": 1000})  # a desk's screen: the sidebar beside the page
+        for path, name in (("/standings", "standings"), ("/analytics", "analytics")):
+            opened(page, base + path)
+            assert all(CYRILLIC.search(h) for h in headings(page)), (path, headings(page))
+            shot(page, f"ru-1400-{name}")
     finally:
         context.close()
 
