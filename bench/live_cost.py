@@ -1,0 +1,127 @@
+"""Benchmark: what one live event costs the follower, against the size of the store it follows.
+
+On a projected data folder (``--data``, e.g. the store of bench/import_rebuild.py or bench/season.py), the
+follower (``python -m projections.follow``, as ``rollcall dashboard`` runs it) follows the store while this
+script records ``--events`` notes into a game of its own, one at a time. For each event it prints, as medians and
+worst: the time from the write to the event being readable in the published read models (what every page reads),
+and the bytes the follower's process tree wrote to disk meanwhile (``write_bytes`` of /proc/PID/io of the follower
+and its children), beside the size of the read models. The issue this measures: each publish copies the whole read
+models, so an event's cost grows with everything ever stored.
+
+    .venv/bin/python bench/live_cost.py --data DIR [--events 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from domain.settings import FOLLOWER_FILE, LIVE_FILE, PUBLISHED_FILE  # noqa: E402
+
+
+def tree(pid: int) -> list[int]:
+    """``pid`` and its descendants."""
+    found, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        found.append(p)
+        for task in Path(f"/proc/{p}/task").glob("*"):
+            try:
+                todo += [int(c) for c in (task / "children").read_text().split()]
+            except OSError:
+                pass
+    return found
+
+
+def written(pids: list[int], dead: dict[int, int]) -> int:
+    """Bytes the processes wrote to disk so far (those gone: what they had written when last seen)."""
+    for p in pids:
+        try:
+            for line in Path(f"/proc/{p}/io").read_text().splitlines():
+                if line.startswith("write_bytes:"):
+                    dead[p] = int(line.split()[1])
+        except OSError:
+            pass
+    return sum(dead.values())
+
+
+def visible_seq(data: Path, game: str) -> int:
+    import duckdb
+
+    from projections.queries import connect_read
+
+    try:
+        con = connect_read(data)
+    except (OSError, duckdb.Error):
+        return -1
+    try:
+        row = con.execute("SELECT max(seq) FROM fct_events WHERE game = $g", {"g": game}).fetchone()
+        return row[0] or 0
+    except duckdb.Error:
+        return -1
+    finally:
+        con.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", required=True)
+    parser.add_argument("--events", type=int, default=20)
+    args = parser.parse_args()
+    data = Path(args.data)
+
+    from projections.projector import Projector
+    from service.application import Rollcall
+    from simulation.tournaments import simulate_tournament
+
+    Projector(data).run()
+    app = Rollcall.open(data)
+    stored = app.recorder.max_notification_id() or 0
+    game = next(iter(simulate_tournament("tornscape", f"Live cost {time.time_ns()}", 2, 1, 3, turns=1)))
+    lines = [line for line in game.lines if json.loads(line).get("type") != "GameEnded"]  # a game under way
+    app.import_record(lines, game.game)
+    follower = subprocess.Popen([sys.executable, "-m", "projections.follow", str(data)], cwd=ROOT,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 600
+        while visible_seq(data, game.game) < len(lines) - 1 or not (data / FOLLOWER_FILE).exists():
+            if time.monotonic() > deadline:
+                raise SystemExit("the follower did not catch up within 10 minutes")
+            time.sleep(0.2)
+        time.sleep(2)  # settled: its first publish done
+        dead: dict[int, int] = {}
+        seconds, bytes_ = [], []
+        for i in range(args.events):
+            before = written(tree(follower.pid), dead)
+            start = time.monotonic()
+            seq = app.record(game.game, {"type": "Noted", "text": f"live cost {i}"})["seq"]
+            while visible_seq(data, game.game) < seq:
+                time.sleep(0.01)
+            seconds.append(time.monotonic() - start)
+            time.sleep(0.5)  # the follower's status write and the publish's tail land in this event's bytes
+            bytes_.append(written(tree(follower.pid), dead) - before)
+    finally:
+        follower.terminate()
+        follower.wait(timeout=30)
+        app.close()
+    size = sum((data / f).stat().st_size for f in (LIVE_FILE, PUBLISHED_FILE) if (data / f).exists())
+    print(f"store: {stored:,} events; read models {size / 2**20:,.0f} MB (the live file and its published copy)")
+    print(f"event recorded -> readable in the published read models: median {statistics.median(seconds):.2f} s, "
+          f"worst {max(seconds):.2f} s ({args.events} events)")
+    print(f"bytes the follower's processes wrote per event: median {statistics.median(bytes_) / 2**20:,.1f} MB, "
+          f"worst {max(bytes_) / 2**20:,.1f} MB (target <= 16 MB whatever the store's size)")
+    print(json.dumps({"events": stored, "read_models_bytes": size, "median_s": statistics.median(seconds),
+                      "worst_s": max(seconds), "median_bytes": statistics.median(bytes_)}))
+
+
+if __name__ == "__main__":
+    main()
