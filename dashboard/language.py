@@ -1,9 +1,10 @@
 """The language of each browser: chosen in the sidebar, remembered by the browser, else the best guess.
 
-A run of a page speaks, in this order: the sidebar picker's choice for this tab; a link's ``?lang=``; the
-browser's remembered choice (a cookie written by static/language.js when the picker changes, kept a year);
-the server's ``ROLLCALL_LANG``; the browser's own language; the server's locale; English. One server serves
-each browser in its own language: the language is :mod:`i18n`'s context variable, set here at every run.
+A run of a page speaks, in this order: the sidebar picker's choice for this tab (or the tab's last run's); a
+link's ``?lang=``; the browser's remembered choice (a cookie written by static/language.js when the picker
+changes, kept a year); the server's ``ROLLCALL_LANG``; the browser's own language; the server's locale; English.
+One server serves each browser in its own language: the language is :mod:`i18n`'s context variable, set here at
+every run.
 """
 
 from __future__ import annotations
@@ -69,4 +70,4 @@ def picker() -> None:
 def _kept() -> None:
     """Clicking the language shown unselects it: this tab keeps speaking it."""
     if st.session_state.get(KEY) is None:
-        st.session_state[KEY] = i18n.current()
+        st.session_state[KEY] = st.session_state.get(SPOKEN) or i18n.current()
