@@ -189,9 +189,18 @@ def take_back(tablet: Tablet) -> None:
     out and is stored at the second tap)."""
     page = tablet.page
     tablet.idle()
-    page.get_by_text("Corrections", exact=True).click()
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    take = page.get_by_role("button", name=re.compile(r"^Take back(?! from)")).first
+    for _attempt in range(3):  # a tap landing while the page's parts rerun is lost: the scorekeeper taps again
+        page.get_by_text("Corrections", exact=True).click()
+        try:
+            take.wait_for(timeout=15_000)
+            break
+        except PlaywrightTimeout:  # the expander did not open (or closed again)
+            tablet.idle()
     tablet.began[tablet.seq + 1] = time.time()
-    page.get_by_role("button", name=re.compile(r"^Take back(?! from)")).first.click()
+    take.click()
     confirm = page.get_by_role("button", name="Confirm take-back", exact=True)
     confirm.wait_for()
     shot(page, "take-back-confirm")
