@@ -29,6 +29,17 @@ def golden(path: Path | str) -> list[dict]:
     return [{k: v for k, v in line.items() if k != "hash"} for line in lines]
 
 
+def stepped_twice(record: Path, folder: Path) -> tuple[Path, int]:
+    """``record`` written to ``folder`` with its first ModelMoved taking a second step onto the same hexon (R42),
+    hashes left out: the file and the line number of the broken event."""
+    objs = golden(record)
+    moved = next(i for i, obj in enumerate(objs) if obj.get("type") == "ModelMoved")
+    objs[moved]["path"] = objs[moved]["path"] + [objs[moved]["path"][-1]]
+    bad = Path(folder) / "bad.rollcall.jsonl"
+    bad.write_text("\n".join(json.dumps(obj) for obj in objs) + "\n")
+    return bad, moved + 1
+
+
 def golden_records() -> list[list[dict]]:
     return [golden(path) for path in sorted(GAMES.glob("*.rollcall.jsonl"))]
 

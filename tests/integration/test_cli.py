@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.main import app
+from mutants import stepped_twice
 
 GAMES = Path(__file__).resolve().parents[1] / "games"
 EXAMPLE = GAMES / "seed004-ex1-shove-enemy-failed-dodge.rollcall.jsonl"
@@ -40,16 +41,10 @@ def test_import_prints_the_game_and_lists_it(run):
 
 
 def test_strict_violation_names_file_line_type_and_rule_and_stores_nothing(run, tmp_path):
-    objs = [json.loads(line) for line in EXAMPLE.read_text().splitlines() if line.strip() and not line.startswith("#")]
-    for obj in objs:
-        obj.pop("hash", None)
-    moved = next(i for i, obj in enumerate(objs) if obj.get("type") == "ModelMoved")
-    objs[moved]["path"] = objs[moved]["path"] + [objs[moved]["path"][-1]]  # a second "step" onto the same hexon
-    path = tmp_path / "bad.rollcall.jsonl"
-    path.write_text("\n".join(json.dumps(obj) for obj in objs) + "\n")
+    path, line = stepped_twice(EXAMPLE, tmp_path)  # a second "step" onto the same hexon
     result = run("import", str(path))
     assert result.exit_code == 1
-    assert f"{path}:{moved + 1} (ModelMoved): R42" in result.output
+    assert f"{path}:{line} (ModelMoved): R42" in result.output
     assert "Traceback" not in result.output
     assert game_id(EXAMPLE) not in run("games").output
 

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from mutants import stepped_twice
 
 ROOT = Path(__file__).resolve().parents[2]
 ROLLCALL = Path(sys.executable).parent / "rollcall"  # the program the package installs (cli.entry)
@@ -65,16 +66,10 @@ def test_english_stays_english(rollcall, imported: str) -> None:
 
 
 def test_a_refusal_keeps_its_rule_id_and_field_name_in_a_russian_frame(rollcall, tmp_path: Path) -> None:
-    objs = [json.loads(line) for line in EXAMPLE.read_text().splitlines() if line.strip() and not line.startswith("#")]
-    for obj in objs:
-        obj.pop("hash", None)
-    moved = next(i for i, obj in enumerate(objs) if obj.get("type") == "ModelMoved")
-    objs[moved]["path"] = objs[moved]["path"] + [objs[moved]["path"][-1]]  # a second "step" onto the same hexon
-    bad = tmp_path / "bad.rollcall.jsonl"
-    bad.write_text("\n".join(json.dumps(obj) for obj in objs) + "\n")
+    bad, line = stepped_twice(EXAMPLE, tmp_path)  # a second "step" onto the same hexon
     refused = rollcall("import", str(bad), ROLLCALL_LANG="ru")
     assert refused.returncode == 1
-    assert refused.stderr.startswith("ошибка: ") and f"{bad}:{moved + 1} (ModelMoved): R42" in refused.stderr
+    assert refused.stderr.startswith("ошибка: ") and f"{bad}:{line} (ModelMoved): R42" in refused.stderr
     assert "Traceback" not in refused.stderr
     field = rollcall("dispute", "open", "g", "--by", "p1", "--about", "x", "--claim", "c", ROLLCALL_LANG="ru")
     assert field.returncode == 1
