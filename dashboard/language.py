@@ -27,14 +27,9 @@ COMPONENT = "rc_lang_cookie"
 
 def choose() -> str:
     """Speak this run's language and keep it as the picker's value (at the top of a page's run); returns it."""
-    lang = speak()
+    lang = i18n.use(speak_of_tab())
     st.session_state[KEY] = st.session_state[SPOKEN] = lang
     return lang
-
-
-def speak() -> str:
-    """Speak this tab's language from now on in this run, keeping nothing; returns it."""
-    return i18n.use(speak_of_tab())
 
 
 def speak_of_tab() -> str:

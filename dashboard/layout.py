@@ -8,7 +8,7 @@ from typing import TypeVar
 
 import streamlit as st
 
-from dashboard import safe
+from dashboard import language, safe
 from i18n import _, speaking
 
 
@@ -20,8 +20,6 @@ def in_the_pages_language(callback: F) -> F:
     in a fresh thread, before dashboard/app.py has chosen the run's language (dashboard.language)."""
     @functools.wraps(callback)
     def run(*args, **kwargs):
-        from dashboard import language
-
         with speaking(language.speak_of_tab()):  # for the callback alone: the run around it keeps its own
             return callback(*args, **kwargs)
     return run  # type: ignore[return-value]

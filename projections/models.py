@@ -57,7 +57,7 @@ _PARAMS = re.compile(r"\bMACRO\s+[a-z_][a-z0-9_]*\s*\(([^()]*)\)", re.I)
 _NOISE = re.compile(r"--[^\n]*|'(?:[^']|'')*'|\bDISTINCT\s+FROM\b", re.I)
 # a table named by a string to a macro whose first parameter is a table (``stat_rows_of('fct_events', $few)``)
 _TABLE_ARG = re.compile(r"\b([a-z_][a-z0-9_]*)\s*\(\s*'([a-z_][a-z0-9_]*)'", re.I)
-_TABLE_MACRO = re.compile(r"\bMACRO\s+" + _NAME + r"\s*\(\s*tbl\b", re.I)
+_MACRO = re.compile(r"\bMACRO\s+" + _NAME + r"\s*\(\s*([a-z_0-9]*)", re.I)  # a macro and its first parameter
 
 
 class ModelError(ValueError):
@@ -108,20 +108,22 @@ def _files() -> tuple[str, ...]:
 
 
 @cache
+def _macros() -> dict[str, str]:
+    """Every macro the SQL files create, by name: its first parameter (``tbl``: it takes a table's name)."""
+    found = {}
+    for name in _files():
+        for macro, first in _MACRO.findall(_NOISE.sub(" ", sql_text(name))):
+            found[macro.lower()] = first.lower()
+    return found
+
+
 def _table_macros() -> frozenset[str]:
     """The macros whose first parameter is a table's name (``tbl``)."""
-    found = set()
-    for name in _files():
-        found |= {m.lower() for m in _TABLE_MACRO.findall(sql_text(name))}
-    return frozenset(found)
+    return frozenset(m for m, first in _macros().items() if first == "tbl")
 
 
-@cache
 def _macro_names() -> frozenset[str]:
-    found = set()
-    for name in _files():
-        found |= {m.lower() for m in re.findall(r"\bMACRO\s+" + _NAME, _NOISE.sub(" ", sql_text(name)), re.I)}
-    return frozenset(found)
+    return frozenset(_macros())
 
 
 @cache
