@@ -1,14 +1,14 @@
 """Benchmark: what one live event costs the follower, against the size of the store it follows.
 
-On a projected data folder (``--data``, e.g. the store of bench/import_rebuild.py or bench/season.py), the
-follower (``python -m projections.follow``, as ``rollcall dashboard`` runs it) follows the store while this
-script records ``--events`` notes into a game of its own, one at a time. For each event it prints, as medians and
-worst: the time from the write to the event being readable in the published read models (what every page reads),
-and the bytes the follower's process tree wrote to disk meanwhile (``write_bytes`` of /proc/PID/io of the follower
-and its children), beside the size of the read models. The issue this measures: each publish copies the whole read
-models, so an event's cost grows with everything ever stored.
+On a projected data folder (``--data``, e.g. the store of bench/import_rebuild.py or bench/season.py),
+``rollcall dashboard`` runs (its Streamlit server and the follower it starts) while this script records
+``--events`` notes into a game of its own, one at a time, and reads the published read models as the pages do
+(a connection opened for each look). For each event it prints, as medians and worst: the time from the write to
+the event being readable in the published read models (what the Live page reads), and the bytes the dashboard's
+process tree wrote to disk meanwhile (``write_bytes`` of /proc/PID/io of the server, the follower and their
+children), beside the size of the read models. ``--follower-only`` runs the follower alone.
 
-    .venv/bin/python bench/live_cost.py --data DIR [--events 20]
+    .venv/bin/python bench/live_cost.py --data DIR [--events 20] [--follower-only]
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from domain.settings import FOLLOWER_FILE, LIVE_FILE, PUBLISHED_FILE  # noqa: E402
+from domain.settings import FOLLOWER_FILE, READ_FILES  # noqa: E402
 
 
 def tree(pid: int) -> list[int]:
@@ -76,6 +76,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", required=True)
     parser.add_argument("--events", type=int, default=20)
+    parser.add_argument("--follower-only", action="store_true", help="the follower alone, without the dashboard")
     args = parser.parse_args()
     data = Path(args.data)
 
@@ -89,8 +90,13 @@ def main() -> None:
     game = next(iter(simulate_tournament("tornscape", f"Live cost {time.time_ns()}", 2, 1, 3, turns=1)))
     lines = [line for line in game.lines if json.loads(line).get("type") != "GameEnded"]  # a game under way
     app.import_record(lines, game.game)
-    follower = subprocess.Popen([sys.executable, "-m", "projections.follow", str(data)], cwd=ROOT,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    from cli.options import free_port
+
+    command = ([sys.executable, "-m", "projections.follow", str(data)] if args.follower_only else
+               [sys.executable, "-m", "cli.main", "dashboard", "--no-open", "--port", str(free_port(8790)),
+                "--data", str(data)])
+    follower = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                env={**os.environ, "PYTHONPATH": str(ROOT)})
     try:
         deadline = time.monotonic() + 600
         while visible_seq(data, game.game) < len(lines) - 1 or not (data / FOLLOWER_FILE).exists():
@@ -113,11 +119,13 @@ def main() -> None:
         follower.terminate()
         follower.wait(timeout=30)
         app.close()
-    size = sum((data / f).stat().st_size for f in (LIVE_FILE, PUBLISHED_FILE) if (data / f).exists())
-    print(f"store: {stored:,} events; read models {size / 2**20:,.0f} MB (the live file and its published copy)")
+    files = [data / f for f in READ_FILES if (data / f).exists()]
+    size = max(f.stat().st_size for f in files)
+    print(f"store: {stored:,} events; read models {size / 2**20:,.0f} MB (each of {len(files)} files)")
     print(f"event recorded -> readable in the published read models: median {statistics.median(seconds):.2f} s, "
           f"worst {max(seconds):.2f} s ({args.events} events)")
-    print(f"bytes the follower's processes wrote per event: median {statistics.median(bytes_) / 2**20:,.1f} MB, "
+    who = "the follower's processes" if args.follower_only else "the dashboard's processes"
+    print(f"bytes {who} wrote per event: median {statistics.median(bytes_) / 2**20:,.1f} MB, "
           f"worst {max(bytes_) / 2**20:,.1f} MB (target <= 16 MB whatever the store's size)")
     print(json.dumps({"events": stored, "read_models_bytes": size, "median_s": statistics.median(seconds),
                       "worst_s": max(seconds), "median_bytes": statistics.median(bytes_)}))

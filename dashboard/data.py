@@ -1,10 +1,11 @@
 """The dashboard's access to the read models: one cached read-only connection, cached queries.
 
-The dashboard only ever opens the *published* copy ``<data>/rollcall.read.duckdb`` (through
-``projections.queries.connect_read``), never the projector's live file, so it holds no lock that
-could stop the projector. The connection is cached per (data folder, modification time of the
-published file): when the projector republishes, the next rerun sees a new modification time,
-opens the new copy and releases the old connection.
+The dashboard only ever opens the *published* read models ``<data>/rollcall.read.duckdb`` (through
+``projections.queries.connect_read``), a link to one of two files the projector writes in turn
+(projections.publish). The connection is cached per (data folder, modification time of the published
+file): when the projector publishes the other file, the next rerun sees a new modification time and opens
+it. The projector writes the older file next, once no reader holds it: so a connection to a file no longer
+published is closed within a quarter of a second (``_let_go``), whether or not any page runs.
 
 Query results are cached with ``st.cache_data`` under the same version token, so a republish
 invalidates them too. A DuckDB connection is not for concurrent use by several threads (and in
@@ -77,7 +78,7 @@ def version() -> tuple[str, int]:
     return str(path.parent), mtime
 
 
-@dataclass
+@dataclass(eq=False)
 class _Reader:
     con: Any
     path: Path
@@ -105,16 +106,50 @@ def _release(reader: _Reader) -> None:
         reader.con.close()
 
 
+_OPEN: set[_Reader] = set()  # the connections open now (each one's own lock guards it)
+_OPEN_LOCK = threading.Lock()
+LET_GO_SECONDS = 0.25  # how often open connections are looked at
+
+
+def _let_go() -> None:
+    """Close every connection to a file no longer published (the projector waits to write it), for as long as
+    the dashboard runs."""
+    while True:
+        with _OPEN_LOCK:
+            readers = list(_OPEN)
+        for reader in readers:
+            try:
+                published = reader.path.stat().st_mtime_ns == reader.mtime_ns
+            except OSError:
+                published = False
+            if not published:
+                _release(reader)  # a query on it then says Unreadable: the page reads the new file
+                with _OPEN_LOCK:
+                    _OPEN.discard(reader)
+        threading.Event().wait(LET_GO_SECONDS)
+
+
+@st.cache_resource(show_spinner=False)
+def _letting_go() -> threading.Thread:
+    thread = threading.Thread(target=_let_go, name="rollcall read models let go", daemon=True)
+    thread.start()
+    return thread
+
+
 @st.cache_resource(max_entries=4, on_release=_release, show_spinner=False)
 def _reader(folder: str, mtime_ns: int) -> _Reader:
     import duckdb
 
     from projections.queries import connect_read
 
+    _letting_go()
     try:
-        return _Reader(connect_read(Path(folder)), Path(folder) / PUBLISHED_FILE, mtime_ns)
+        reader = _Reader(connect_read(Path(folder)), Path(folder) / PUBLISHED_FILE, mtime_ns)
     except (duckdb.Error, OSError) as exc:  # removed, emptied or written over meanwhile
         raise Unreadable() from exc
+    with _OPEN_LOCK:
+        _OPEN.add(reader)
+    return reader
 
 
 def _run(ver: tuple[str, int], name: str, *args):

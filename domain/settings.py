@@ -23,8 +23,10 @@ KEY_ENV = "ROLLCALL_KEY"          # the access key presented for writing
 DEFAULT_DATA = "data"             # the data folder when nothing names one (relative to the working folder)
 
 EVENTS_FILE = "events.sqlite"             # the embedded event store
-LIVE_FILE = "rollcall.duckdb"             # the read models, written by the projector alone
-PUBLISHED_FILE = "rollcall.read.duckdb"   # their read-only copy, the only file readers open
+# the read models: files the projector writes in turn (two; a third when a reader holds one long)
+READ_FILES = ("rollcall.a.duckdb", "rollcall.b.duckdb", "rollcall.c.duckdb")
+PUBLISHED_FILE = "rollcall.read.duckdb"   # a link to the one of them readers open (projections.publish)
+LEGACY_LIVE_FILE = "rollcall.duckdb"      # an older Rollcall's one read-model file, taken as the first of READ_FILES
 FOLLOWER_FILE = "follower.json"           # when the follower last saw that copy up to date (projections.follow)
 DASHBOARD_FILE = "dashboard.json"         # the URL of the dashboard serving the folder (cli/serve.py)
 

@@ -170,7 +170,7 @@ class _Follower:
                     elif stale:
                         session.step(statistics=True)
                         stale = False
-                    else:
+                    elif not session.catch_up():  # the other file brought up to date while nothing happens
                         session.verify()  # once per publish, at a quiet look: it would delay the next event
                     self._up_to_date(looked, projector.position)
                     self.stop.wait(self.interval)

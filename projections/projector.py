@@ -5,9 +5,11 @@ phase and player, the state rows of every game, the rolls) and loaded in one Duc
 files of ``projections/sql/`` fill every read model from those tables (set-based; SQL does no rule), and
 the tracking position is recorded. A kill at any moment loses at most the open batch, which the next run
 projects again. One game that cannot be replayed is named (``fct_projection_failures``) and never stops
-the others. After a run the live file ``<data>/rollcall.duckdb`` is published as
-``<data>/rollcall.read.duckdb``, the only file readers open. The read models are derived data: a live
-file that is empty, damaged or not Rollcall's is rebuilt from the event store.
+the others. The read models are two files written in turn (projections.publish): a step projects into the
+one readers do not open (the *target*, ``<data>/rollcall.a.duckdb`` or ``.b.duckdb``) what is new since its
+own tracking position, and publishes it by turning the link ``<data>/rollcall.read.duckdb`` to it. The read
+models are derived data: a target that is empty, damaged or not Rollcall's becomes a copy of the published
+file, or is rebuilt from the event store.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,10 +27,10 @@ import pyarrow.compute as pc
 from eventsourcing.persistence import Tracking
 
 from domain import settings
-from domain.settings import EVENTS_FILE, LIVE_FILE, PUBLISHED_FILE
+from domain.settings import EVENTS_FILE, LEGACY_LIVE_FILE, PUBLISHED_FILE, READ_FILES
 from domain.systems import fact_names_of
 from projections.models import SETUP, defined, definitions, fills, run_order
-from projections.publish import Copier, open_published, publish
+from projections.publish import Copier, flip, locked, open_published, published_file, replace_with_copy
 from projections.sources import PostgresSource, RecorderSource, Replayed, Source, SQLiteSource
 from projections.sqlfiles import statements, transaction
 from projections.tracking import CREATE_TABLE as CREATE_TRACKING, DuckDBTrackingRecorder
@@ -49,6 +52,8 @@ ROW_GROUP_ROWS = 16_384
 BATCH_ROWS = 100_000
 # Checkpoint once, at the end of a run.
 SETTINGS = ("SET checkpoint_threshold = '1GB'",)
+DRAIN = 2.0  # seconds a step waits for readers to let go of the file it writes; then it writes a copy instead
+COPY_BEHIND = 50_000  # a file this many notifications behind the published one becomes a copy of it
 
 Progress = Callable[[int, int], None]
 
@@ -58,14 +63,23 @@ class LiveFileDamaged(RuntimeError):
 
 
 class Projector:
-    """Projects the Rollcall event store of ``data_dir`` into ``<data_dir>/rollcall.duckdb``."""
+    """Projects the Rollcall event store of ``data_dir`` into the read models of the folder: two DuckDB files
+    (domain.settings.READ_FILES) written in turn, the one readers open named by the link ``rollcall.read.duckdb``
+    (projections.publish)."""
 
     def __init__(self, data_dir: str | os.PathLike | None, *, app=None) -> None:
         self.data_dir = settings.data_dir(data_dir)
         self.app = app
-        self.live_path = self.data_dir / LIVE_FILE
+        self.files = tuple(self.data_dir / name for name in READ_FILES)
         self.published_path = self.data_dir / PUBLISHED_FILE
         self.position: int | None = None  # the last notification id projected by this projector's last run
+
+    def targets(self) -> list[Path]:
+        """The files the next step may write, best first: every read-model file but the one the published link
+        names, the most recently written first (the least to catch up), one not made yet last."""
+        current = published_file(self.published_path)
+        others = [f for f in self.files if current is None or f.name != current.name]
+        return sorted(others, key=lambda f: -_mtime(f))
 
     def run(self, rebuild: bool = False, batch_size: int = BATCH_ROWS, progress: Progress | None = None) -> int:
         """Project every event after the tracking position (all if ``rebuild``), publish; the number of stored
@@ -78,52 +92,45 @@ class Projector:
     @contextlib.contextmanager
     def session(self, rebuild: bool = False, copier: Copier | None = None, *,
                 read_ahead: int | None = None) -> Iterator[Session]:
-        """The live file open and its read models set up, for one run or for a follower's many steps. With
+        """The target file open and its read models set up, for one run or for a follower's many steps. With
         ``read_ahead`` (a batch size) the store is read for the first step at once: its reading children start
         while the read models are set up."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
+        _tidy(self.data_dir, self.files[0])
         version = definitions_version()
-        if not rebuild and self.live_path.exists() and _stored_version(self.live_path) != version:
-            rebuild = True  # other SQL (a new Rollcall), or a file that is not Rollcall's read models: derived data
+        published = _state(self.published_path)
+        usable = published if published is not None and published[0] == version else None
+        target, con = _open_target(self.targets(), version, usable, self.published_path, rebuild, copier)
         if rebuild:
-            _readable(self.live_path)  # refuses while another projector holds the file
-            for path in (self.live_path, self.live_path.with_name(LIVE_FILE + ".wal")):
-                path.unlink(missing_ok=True)  # a new file: dropped tables would leave the old one's size
-        con = _connect(self.live_path)
-        ahead = None
+            usable = None  # everything is projected again, and published when done
+        ahead = session = None
         try:
             con.execute(CREATE_TRACKING).fetchall()  # DuckDBTrackingRecorder(con) would use a cursor (not live)
-            if read_ahead:
-                ahead = self._reading(con, read_ahead)
-            for name in SETUP:
-                for statement in statements(name):
-                    con.execute(statement.sql).fetchall()
-            for name in defined():  # every stored table, from its model's file
-                for statement in definitions(name):
-                    con.execute(statement.sql).fetchall()
-            _load_default_dice(con)
-            _load_facts(con)
-            con.execute(slug_macro()).fetchall()
-            con.execute("CREATE OR REPLACE TABLE read_model_version AS SELECT $v AS version", {"v": version}).fetchall()
-            for name in VIEWS:
-                for statement in fills(name):
-                    con.execute(statement.sql).fetchall()
-            # the copy readers open, if it holds what the live file holds (else: missing, empty, damaged, foreign, or
-            # older: a projector stopped between a batch and its publish)
-            published = None if rebuild else _published_identity(self.published_path, version, _position(con))
-            yield Session(self, con, version, published=published, copier=copier, ahead=ahead)
+            if read_ahead and (usable is None or (_position(con) or 0) >= (usable[1] or 0)):
+                ahead = self._reading(con, read_ahead)  # (a target behind the published file catches up first)
+            _set_up(con, version)
+            session = Session(self, con, target, version, copier=copier, ahead=ahead, rebuilt=rebuild)
+            if usable is not None and usable[1] is not None and (session.position or 0) <= usable[1]:
+                session.published = _identity(self.published_path)  # readers have it all: publish when changed
+                session.published_position = usable[1]
+            yield session
         finally:
             if ahead is not None:
                 ahead.source.close()  # read by the first step, or left unread (the set-up failed)
-            con.close()
+            if session is not None:
+                session.close()
+            else:
+                con.close()
 
-    def _reading(self, con: duckdb.DuckDBPyConnection, batch_size: int) -> Reading:
-        """The store read from the tracking position of ``con`` on, in batches of ``batch_size``."""
+    def _reading(self, con: duckdb.DuckDBPyConnection, batch_size: int, upto: int | None = None) -> Reading:
+        """The store read from the tracking position of ``con`` on (up to notification ``upto``; None: its end),
+        in batches of ``batch_size``."""
         source = self._source()
         try:
             position = DuckDBTrackingRecorder(con).max_tracking_id_in(con, APPLICATION) or 0
-            total = max(source.max_id() - position, 0)
-            return Reading(source, position, total, source.batches(position, batch_size))
+            upto = source.max_id() if upto is None else upto
+            total = max(upto - position, 0)
+            return Reading(source, position, total, source.batches(position, batch_size, upto))
         except BaseException:
             source.close()
             raise
@@ -168,37 +175,78 @@ class Reading:
 
 
 class Session:
-    """An open live file: each ``step`` projects what is new and publishes it."""
+    """The read models open for writing: each ``step`` projects what is new into the target file and publishes
+    it; the other file becomes the target, opened at the next step (or by ``catch_up`` at a quiet moment) once
+    its readers have let it go."""
 
-    def __init__(self, projector: Projector, con: duckdb.DuckDBPyConnection, version: str, *,
-                 published: Identity | None = None, copier: Copier | None = None, ahead: Reading | None = None) -> None:
-        self.projector, self.con, self.version = projector, con, version
+    def __init__(self, projector: Projector, con: duckdb.DuckDBPyConnection, target: Path, version: str, *,
+                 copier: Copier | None = None, ahead: Reading | None = None, rebuilt: bool = False) -> None:
+        self.projector, self.version, self.copier = projector, version, copier
+        self.con: duckdb.DuckDBPyConnection | None = con
+        self.target = target
         self.tracking = DuckDBTrackingRecorder(con)
-        self.published = published  # the copy as last published (None: to publish at the next step, even unchanged)
-        self.verified = True  # whether that copy was seen to open as the live file's read models
-        self.copier = copier
+        self.position = _position(con)  # the target's tracking position
+        self.published: Identity | None = None  # the published file as last published (None: publish at the next step)
+        self.published_position: int | None = None  # its tracking position
+        self.verified = True  # whether that file was seen to open as the read models published
         self.ahead = ahead  # the first step's reading, started with the session
+        self.copy_next = rebuilt  # the other file holds what a rebuild threw away: it becomes a copy
+        self.stale = True  # whether the target's statistics may lack some of its games
 
     def copy_intact(self) -> bool:
-        """Whether the published copy is still the one this session published (not removed, emptied, written
-        over or replaced by anyone else): one stat."""
+        """Whether the published file is still the one this session published (the link not removed or turned,
+        the file not emptied or written over by anyone else): two stats."""
         return self.published is not None and _identity(self.projector.published_path) == self.published
 
     def verify(self) -> None:
-        """Check the copy last published opens as the read models the live file holds (LiveFileDamaged if not):
-        a live file written over copies into a copy that does not open. Once per publish, when there is time."""
+        """Check the file last published opens as the read models it was (LiveFileDamaged if not): a file
+        written over while it was written does not. Once per publish, when there is time."""
         if self.verified or not self.copy_intact():
-            return  # (a copy changed by anyone else is published again at the next step)
-        path = self.projector.published_path
-        if _published_identity(path, self.version, _position(self.con)) != self.published:
-            raise LiveFileDamaged(f"{self.projector.live_path} is damaged: its copy does not open as its read models")
+            return  # (a file changed by anyone else is published again at the next step)
+        state = _state(self.projector.published_path)
+        if state is None or state[0] != self.version or (state[1] or 0) != (self.published_position or 0):
+            raise LiveFileDamaged(f"{published_file(self.projector.published_path)} is damaged: it does not open as "
+                                  "the read models published")
         self.verified = True
 
     def step(self, batch_size: int = BATCH_ROWS, progress: Progress | None = None, *, statistics: bool = True) -> int:
-        """Project every event after the tracking position, refresh the statistics (``statistics``) and publish
-        when anything changed; the number of stored rows read."""
+        """Project every event after the target's tracking position, refresh the statistics (``statistics``) and
+        publish when readers lack anything; the number of stored rows read."""
+        self._writable(wait=True)
+        if (self.position or 0) < (self.published_position or 0):  # the step published last, and any before it
+            self._project(batch_size, None, False, upto=self.published_position)
+        done, refreshed = self._project(batch_size, progress, statistics)
+        if done or refreshed or (self.position or 0) != (self.published_position or 0) or not self.copy_intact():
+            self._publish()
+        return done
+
+    def catch_up(self) -> bool:
+        """At a quiet moment: bring the target (one step behind the published file, or more) up to the store and
+        its statistics up to date, if no reader holds it any more, without publishing it; the next event then
+        costs one event. Whether it did."""
+        if not self._writable(wait=False):
+            return False
+        if (self.position or 0) >= (self.published_position or 0) and not self.stale:
+            return False
+        self._project(BATCH_ROWS, None, True, upto=self.published_position)
+        return True
+
+    def close(self) -> None:
+        if self.con is not None:
+            self.con.close()
+            self.con = None
+
+    # -- the parts of a step ----------------------------------------------------------------------------------
+
+    def _project(self, batch_size: int, progress: Progress | None, statistics: bool,
+                 upto: int | None = None) -> tuple[int, bool]:
+        """What the store holds after the target's position (up to ``upto``) projected into it, its statistics
+        refreshed (``statistics``): the stored rows read, and whether any statistics changed."""
         con, projector = self.con, self.projector
-        reading, self.ahead = self.ahead or projector._reading(con, batch_size), None
+        ahead = self.ahead if upto is None else None
+        reading = ahead or projector._reading(con, batch_size, upto)
+        if ahead is not None:
+            self.ahead = None
         source, position, total = reading.source, reading.position, reading.total
         try:
             done = 0
@@ -211,19 +259,61 @@ class Session:
                     progress(done, max(total, done))
         finally:
             source.close()
-        projector.position = position
+        self.position = position
+        if upto is None:
+            projector.position = position
+        self.stale = self.stale or bool(done)
         refreshed = False
         if statistics:
             from projections.stats import refresh  # the statistics tables of the games just projected
 
             con.execute(f"SET threads = {os.cpu_count() or 1}").fetchall()  # the batches are read: every core is free
-            refreshed = refresh(con)
-        if done or refreshed or not self.copy_intact():
-            self.published = None  # stale until the new copy is in place
-            con.execute("CHECKPOINT").fetchall()  # publish() would checkpoint its cursor's catalog, not live
-            publish(con, projector.live_path, projector.published_path, self.copier)
-            self.published, self.verified = _identity(projector.published_path), False
-        return done
+            refreshed = bool(refresh(con))
+            self.stale = False
+        return done, refreshed
+
+    def _publish(self) -> None:
+        """The target checkpointed, closed and published; the other file is the next target."""
+        self.published = None  # stale until the link is turned
+        self.con.execute("CHECKPOINT").fetchall()
+        self.close()
+        flip(self.projector.published_path, self.target)
+        self.published, self.verified = _identity(self.projector.published_path), False
+        self.published_position = self.position
+        self.target = None  # chosen when it is opened
+
+    def _writable(self, wait: bool) -> bool:
+        """The target open for writing (opened if the last step published the other file; see _open_target).
+        Without ``wait``, False while a reader still holds it."""
+        if self.con is not None:
+            return True
+        published = self.projector.published_path
+        usable = _state(published)
+        usable = usable if usable is not None and usable[0] == self.version else None
+        candidates = self.projector.targets()
+        if self.copy_next and usable is not None:
+            replace_with_copy(published, candidates[0], self.copier)  # what a rebuild threw away
+        self.copy_next = False
+        if not wait and _in_place(_state(candidates[0]), self.version, usable):
+            target, con = candidates[0], _open_writable(candidates[0], 0.0)
+            if con is None:
+                return False
+        else:
+            target, con = _open_target(candidates, self.version, usable, published, False, self.copier)
+        self.target = target
+        try:
+            con.execute(CREATE_TRACKING).fetchall()
+            if _state_of(con) != self.version:
+                _set_up(con, self.version)  # (rebuilt: no usable copy)
+            else:
+                _connection_macros(con)
+        except BaseException:
+            con.close()
+            raise
+        self.con, self.tracking = con, DuckDBTrackingRecorder(con)
+        self.position = _position(con)
+        self.stale = True  # (its statistics may be a step behind)
+        return True
 
 
 def definitions_version() -> str:
@@ -242,58 +332,46 @@ def definitions_version() -> str:
     return digest.hexdigest()
 
 
-def _stored_version(path: Path) -> str | None:
-    """The definitions version the live file was projected with (None: unknown, empty, damaged or not
-    Rollcall's read models). A file another projector holds, or one a full disk keeps from opening, is not
-    looked into: that raises (rebuilding would not help)."""
+Identity = tuple[str, int, int, int]  # the published link's file: (name, inode, size, modification time in ns)
+
+
+def _identity(published_path: Path) -> Identity | None:
+    """What the published link names now (None: no link, or a link to no file)."""
     try:
-        con = _connect(path)
-    except duckdb.Error as exc:
-        if _locked(exc) or _disk_failed(exc):
-            raise
-        return None
-    return _version_of(con)
-
-
-def _version_of(con: duckdb.DuckDBPyConnection) -> str | None:
-    """The definitions version a connection's read models were made with (None: not Rollcall's); closes it."""
-    try:
-        found = con.execute("SELECT version FROM read_model_version").fetchall()
-    except duckdb.Error:
-        return None
-    finally:
-        con.close()
-    return found[0][0] if found else None
-
-
-Identity = tuple[int, int, int]  # a file's (inode, size, modification time in ns)
-
-
-def _identity(path: Path) -> Identity | None:
-    try:
-        found = path.stat()
+        name = os.readlink(published_path)
+        found = published_path.stat()
     except OSError:
         return None
-    return found.st_ino, found.st_size, found.st_mtime_ns
+    return name, found.st_ino, found.st_size, found.st_mtime_ns
 
 
-def _published_identity(path: Path, version: str, position: int | None) -> Identity | None:
-    """The published copy's identity if it holds read models of ``version`` at tracking ``position`` (None:
-    missing, empty, damaged, not Rollcall's, of other definitions or at another position)."""
-    identity = _identity(path)
-    if identity is None:
-        return None
+def _state(path: Path) -> tuple[str | None, int | None] | None:
+    """(definitions version, tracking position) of the read models in ``path``, opened read-only (None: missing,
+    empty, damaged, not Rollcall's, or held by a writer; the version None: a DuckDB file of other tables). A disk
+    that cannot be read raises: copying or rebuilding would not help."""
     try:
         con = open_published(path)
-    except (duckdb.Error, OSError):
+    except FileNotFoundError:
+        return None
+    except duckdb.Error as exc:
+        if _disk_failed(exc):
+            raise
         return None
     try:
-        found = con.execute("SELECT version FROM read_model_version").fetchall(), _position(con)
-    except duckdb.Error:
-        return None
+        try:
+            found = con.execute("SELECT version FROM read_model_version").fetchall()
+        except duckdb.Error:
+            return None, None
+        return (found[0][0] if found else None), _position_or_none(con)
     finally:
         con.close()
-    return identity if found == ([(version,)], position) else None
+
+
+def _position_or_none(con: duckdb.DuckDBPyConnection) -> int | None:
+    try:
+        return _position(con)
+    except duckdb.Error:
+        return None
 
 
 def _position(con: duckdb.DuckDBPyConnection) -> int | None:
@@ -302,19 +380,104 @@ def _position(con: duckdb.DuckDBPyConnection) -> int | None:
     return None if not found or found[0][0] is None else int(found[0][0])
 
 
-def _readable(path: Path) -> bool:
-    """Whether the live file opens as a DuckDB database (an error if another projector holds it)."""
+def _tidy(folder: Path, first: Path) -> None:
+    """What a projector killed meanwhile left (a copy or a link not yet put in place) removed; an older
+    Rollcall's one read-model file becomes the first of the two (its read models kept)."""
+    for name in (*READ_FILES, PUBLISHED_FILE):
+        for left in folder.glob(f".{name}.*"):
+            if left.suffix in (".tmp", ".link"):
+                left.unlink(missing_ok=True)
+    legacy = folder / LEGACY_LIVE_FILE
+    if not legacy.exists():
+        return
+    for old, new in ((legacy, first), (legacy.with_name(legacy.name + ".wal"), first.with_name(first.name + ".wal"))):
+        if first.exists():
+            old.unlink(missing_ok=True)
+        elif old.exists():
+            os.replace(old, new)
+
+
+def _in_place(state: tuple | None, version: str, usable: tuple | None) -> bool:
+    """Whether a target in ``state`` is written as it is (not replaced by a copy of the published file in
+    ``usable`` state, nor rebuilt)."""
+    return state is not None and state[0] == version and (
+        usable is None or (usable[1] or 0) - (state[1] or 0) <= COPY_BEHIND)
+
+
+def _state_of(con: duckdb.DuckDBPyConnection) -> str | None:
+    """The definitions version of the read models ``con`` writes (None: none yet)."""
     try:
-        _connect(path).close()
-    except duckdb.Error as exc:
-        if _locked(exc):
-            raise
-        return False
-    return True
+        found = con.execute("SELECT version FROM read_model_version").fetchall()
+    except duckdb.Error:
+        return None
+    return found[0][0] if found else None
 
 
-def _locked(exc: duckdb.Error) -> bool:
-    return "lock" in str(exc).lower()
+def _open_target(candidates: list[Path], version: str, usable: tuple | None, published: Path, rebuild: bool,
+                 copier: Copier | None) -> tuple[Path, duckdb.DuckDBPyConnection]:
+    """The file a session writes next, open for writing, from ``candidates`` (Projector.targets). One of other
+    definitions, damaged, not Rollcall's or far behind the published file becomes a copy of that file (if it
+    holds these definitions; else it is rebuilt from the store, like any target after ``rebuild``). One a reader
+    still holds after DRAIN seconds is left to it: the next candidate is written instead (DuckDB refuses a file
+    any database of this process holds, even one put in its place)."""
+    for i, target in enumerate(candidates):
+        fresh = rebuild
+        if not rebuild and not _in_place(_state(target), version, usable):
+            if usable is not None:
+                replace_with_copy(published, target, copier)  # (a reader holding the old one keeps it)
+            else:
+                fresh = True
+        if fresh:
+            for path in (target, target.with_name(target.name + ".wal")):
+                path.unlink(missing_ok=True)  # a new file (a reader holding the old one keeps it)
+        con = _open_writable(target, DRAIN if i == 0 else 0.0)
+        if con is not None:
+            return target, con
+    raise LiveFileDamaged(f"every read-model file of {published.parent} is held by other readers")
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return float("-inf")
+
+
+def _open_writable(path: Path, wait: float) -> duckdb.DuckDBPyConnection | None:
+    """``path`` open for writing, waiting up to ``wait`` seconds for the readers that hold it to let it go
+    (None: they still do)."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            return _connect(path)
+        except duckdb.Error as exc:
+            if not locked(exc):
+                raise
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(0.05)
+
+
+def _set_up(con: duckdb.DuckDBPyConnection, version: str) -> None:
+    """Every read model defined in the file ``con`` writes (tables kept, views and macros made again)."""
+    _connection_macros(con)
+    for name in defined():  # every stored table, from its model's file
+        for statement in definitions(name):
+            con.execute(statement.sql).fetchall()
+    _load_default_dice(con)
+    _load_facts(con)
+    con.execute(slug_macro()).fetchall()
+    con.execute("CREATE OR REPLACE TABLE read_model_version AS SELECT $v AS version", {"v": version}).fetchall()
+    for name in VIEWS:
+        for statement in fills(name):
+            con.execute(statement.sql).fetchall()
+
+
+def _connection_macros(con: duckdb.DuckDBPyConnection) -> None:
+    """The projector's helpers a connection keeps for itself (temporary macros, not stored in the file)."""
+    for name in SETUP:
+        for statement in statements(name):
+            con.execute(statement.sql).fetchall()
 
 
 # What the system says of a disk that cannot take a write now (full, a file-size limit, a quota, read-only, failing)
@@ -330,18 +493,18 @@ def _project(con: duckdb.DuckDBPyConnection, tracking: DuckDBTrackingRecorder, b
     tables = batch.tables
     kinds = {t for t in pc.unique(tables["events"].column("type")).to_pylist() if t is not None}
     kinds |= fact_names_of(kinds)  # a statement marked `-- when: casts` runs for a batch with a cast
-    with transaction(con):
-        for name, table in tables.items():
-            con.register(f"batch_{name}", table)
-        try:
+    for name, table in tables.items():
+        con.register(f"batch_{name}", table)
+    try:
+        with transaction(con):
             for name in DERIVE:
                 for statement in fills(name):
                     if statement.needed(kinds):
                         con.execute(statement.sql).fetchall()
             tracking.insert_tracking_in(con, Tracking(APPLICATION, batch.last_id))
-        finally:
-            for name in tables:
-                con.unregister(f"batch_{name}")
+    finally:  # (after the transaction: in a failed one, the failure would be said as "transaction aborted")
+        for name in tables:
+            con.unregister(f"batch_{name}")
 
 
 def _load_default_dice(con: duckdb.DuckDBPyConnection) -> None:

@@ -1,23 +1,28 @@
-"""Publishing a read-only copy of the projector's DuckDB file.
+"""Publishing the read models to readers: two DuckDB files written in turn, a link to the one readers open.
 
-DuckDB lets one process hold a database file read-write, and while it does no
-other process can open that file at all. So the projector keeps the *live*
-file, and after a batch calls ``publish()``: CHECKPOINT (the WAL is folded into
-the file), copy the file to a temp file beside the published path, and
-``os.replace`` it over the published path. Readers (the dashboard) open the
-published copy with ``open_published()``; a reader that still holds an older
-copy keeps reading that old inode undisturbed and sees new data when it opens
-again.
+DuckDB lets one process hold a database file read-write, and while it does no other process can open that
+file at all; a process that holds it read-only keeps every writer out. So the read models are two files,
+``rollcall.a.duckdb`` and ``rollcall.b.duckdb`` (domain.settings.READ_FILES), and ``rollcall.read.duckdb``
+is a symbolic link to the one readers open, the *published* file. The projector writes the other one, its
+*target*: it projects into it what is new since the target's own tracking position, checkpoints and closes
+it, and turns the link to it (``flip``: a new link put in place with ``os.replace``, atomic). Readers that
+opened the older file keep reading it undisturbed; the projector writes that file next, once the last of
+them has let it go, and projects into it the step just published and whatever came since. So a publish
+writes what changed (twice, once into each file), never a copy of the whole read models: the cost of an
+event follows the event, not the store.
 
-Call ``publish()`` from the thread that writes the live file, between
-transactions: a write from another thread during the copy could tear it.
+Readers (``open_published``) never see a file being written: a file is published only checkpointed and
+closed, and the lock DuckDB takes keeps the projector out of a file any reader holds, and a reader out of
+the file the projector holds (a reader that resolved the link just before a flip is told the file is
+locked, and opens the link again).
 
-The copy is made by a child process on purpose. DuckDB guards its file with a
-POSIX ``fcntl`` lock, and POSIX drops *all* of a process's locks on a file as
-soon as that process closes *any* descriptor of it: a plain ``shutil.copyfile``
-in the projector would silently unlock the live file, letting another process
-open it read-write beside the projector. For the same reason nothing in the
-projector process may ``open()`` the live file itself (hashing, copying, ...).
+A copy of the published file is made only where projecting would cost more: a target missing, far behind
+(after a rebuild) or held by a reader longer than the projector waits (a long dump). The copy takes the
+target's place as a new file (``replace_with_copy``), so a reader holding the old one keeps it. It is made by
+a child process on purpose: DuckDB guards its file with a POSIX ``fcntl`` lock, and POSIX drops *all* of a
+process's locks on a file as soon as that process closes *any* descriptor of it, so a copy made in the
+projector would silently unlock a file the projector holds. For the same reason nothing in the projector
+process may ``open()`` a read-model file itself (hashing, copying, ...).
 """
 
 from __future__ import annotations
@@ -26,12 +31,14 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from os import PathLike
 from pathlib import Path
 
 import duckdb
 
 PUBLISHED_CATALOG = "published"
+OPEN_TRIES = 50  # a reader opens the link again this many times (10 ms apart) while the file it names is written
 
 # The copy, made in a child process (see the module docstring: POSIX lock semantics): by the kernel where it can
 # (shutil.copyfile: sendfile on Linux, a third of the time of a copy through the child's memory), then made
@@ -40,6 +47,7 @@ _COPY = """\
 import os, shutil, sys
 def copy(src, dst):
     shutil.copyfile(src, dst)
+    shutil.copymode(src, dst)
     fd = os.open(dst, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -56,9 +64,9 @@ except OSError as exc:
 
 
 class Copier:
-    """A child process that copies files on request, for a projector that publishes often (a follower):
-    one process for every copy instead of a new one each time (see the module docstring for why the copy
-    is never made in the projector itself)."""
+    """A child process that copies files on request, for a projector that may copy often (a follower): one
+    process for every copy instead of a new one each time (see the module docstring for why the copy is never
+    made in the projector itself)."""
 
     SCRIPT = _COPY + """\
 for line in sys.stdin:
@@ -89,69 +97,82 @@ for line in sys.stdin:
         self.proc.wait()
 
 
-def publish(
-    conn: duckdb.DuckDBPyConnection,
-    live_path: str | PathLike[str],
-    published_path: str | PathLike[str],
-    copier: Copier | None = None,
-) -> Path:
-    """Atomically replace ``published_path`` with a copy of ``live_path``.
-
-    ``conn`` is the writer's connection to ``live_path``; ``copier``: a long-lived copying process (else a
-    child process is started for this copy). Returns the published path.
-    """
-    live = Path(live_path)
-    published = Path(published_path)
-    cur = conn.cursor()
+def published_file(published_path: str | PathLike[str]) -> Path | None:
+    """The file the link ``published_path`` names (None: no link there; an older Rollcall's plain copy is no
+    link either)."""
+    path = Path(published_path)
     try:
-        cur.execute("CHECKPOINT").fetchall()
-    finally:
-        cur.close()
-    wal = live.with_name(live.name + ".wal")
-    if wal.exists() and wal.stat().st_size > 0:
-        msg = f"CHECKPOINT left {wal} non-empty; not publishing a stale copy"
-        raise RuntimeError(msg)
+        name = os.readlink(path)
+    except OSError:
+        return None
+    return path.parent / name
 
-    published.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(
-        prefix=f".{published.name}.", suffix=".tmp", dir=published.parent
-    )
-    os.close(fd)
+
+def flip(published_path: str | PathLike[str], target: str | PathLike[str]) -> None:
+    """Point the link ``published_path`` at ``target`` (a file beside it, checkpointed and closed), atomically:
+    a reader opens either the file before or ``target``, never nothing."""
+    published, target = Path(published_path), Path(target)
+    tmp = published.with_name(f".{published.name}.{os.getpid()}.link")
+    tmp.unlink(missing_ok=True)
+    os.symlink(target.name, tmp)  # relative: the data folder may be moved
     try:
-        (copier.copy if copier is not None else _copy_in_child)(live, Path(tmp_name))
-        os.replace(tmp_name, published)
+        os.replace(tmp, published)
     except BaseException:
-        try:
-            os.unlink(tmp_name)
-        except FileNotFoundError:
-            pass
+        tmp.unlink(missing_ok=True)
         raise
     _fsync_dir(published.parent)
-    return published
+
+
+def replace_with_copy(src: str | PathLike[str], dst: str | PathLike[str], copier: Copier | None = None) -> None:
+    """Put a durable copy of ``src`` (a closed DuckDB file) at ``dst`` as a new file: whoever holds the old one
+    keeps it."""
+    src, dst = Path(src), Path(dst)
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{dst.name}.", suffix=".tmp", dir=dst.parent)
+    os.close(fd)
+    try:
+        (copier.copy if copier is not None else _copy_in_child)(src, Path(tmp_name))
+        os.replace(tmp_name, dst)
+    except BaseException:
+        Path(tmp_name).unlink(missing_ok=True)
+        raise
+    dst.with_name(dst.name + ".wal").unlink(missing_ok=True)  # the old file's log is not the copy's
+    _fsync_dir(dst.parent)
 
 
 def open_published(published_path: str | PathLike[str]) -> duckdb.DuckDBPyConnection:
-    """Open the published copy read-only.
+    """Open the published read models read-only.
 
-    The copy is ATTACHed READ_ONLY to a fresh in-memory database and made the
-    default catalog, so unqualified table names resolve to it and writes to it
-    fail. (A plain ``duckdb.connect(path, read_only=True)`` would hand back
-    DuckDB's cached instance for that path while an older connection is still
-    open in this process, i.e. the *replaced* file, and never show new data.)
+    The file is ATTACHed READ_ONLY to a fresh in-memory database and made the default catalog, so unqualified
+    table names resolve to it and writes to it fail. (A plain ``duckdb.connect(path, read_only=True)`` would
+    hand back DuckDB's cached instance for that path while an older connection is still open in this process,
+    i.e. an older file, and never show new data.) A file the projector took between this reader's look at the
+    link and its open is locked: the link is opened again.
     """
     path = Path(published_path)
     if not path.exists():
         raise FileNotFoundError(path)
-    conn = duckdb.connect(":memory:")
-    try:
-        conn.execute(
-            f"ATTACH {_sql_string(str(path))} AS {PUBLISHED_CATALOG} (READ_ONLY)"
-        ).fetchall()
-        conn.execute(f"USE {PUBLISHED_CATALOG}").fetchall()
-    except BaseException:
-        conn.close()
-        raise
-    return conn
+    for attempt in range(OPEN_TRIES):
+        conn = duckdb.connect(":memory:")
+        try:
+            conn.execute(f"ATTACH {_sql_string(str(path))} AS {PUBLISHED_CATALOG} (READ_ONLY)").fetchall()
+            conn.execute(f"USE {PUBLISHED_CATALOG}").fetchall()
+            return conn
+        except duckdb.Error as exc:
+            conn.close()
+            if not locked(exc) or attempt == OPEN_TRIES - 1:
+                raise
+        except BaseException:
+            conn.close()
+            raise
+        time.sleep(0.01)
+    raise AssertionError("unreachable")
+
+
+def locked(exc: duckdb.Error) -> bool:
+    """Whether DuckDB refused a file because another process holds it (or, in this process, another database)."""
+    text = str(exc).lower()
+    return "lock" in text or "already attached" in text
 
 
 def _copy_in_child(src: Path, dst: Path) -> None:

@@ -65,9 +65,10 @@ class Source:
         """The stored states of a game's aggregate, versions 1 to ``upto``."""
         return self.rows.lines(stream, upto)
 
-    def batches(self, after: int, limit: int) -> Iterator[Replayed]:
-        """Every stored row after notification ``after``, replayed here in windows of ``limit`` ids."""
-        return self.shares(after, self.max_id(), limit, 0, 1)
+    def batches(self, after: int, limit: int, upto: int | None = None) -> Iterator[Replayed]:
+        """Every stored row after notification ``after`` (up to ``upto``; None: the last), replayed here in windows
+        of ``limit`` ids."""
+        return self.shares(after, self.max_id() if upto is None else upto, limit, 0, 1)
 
     def shares(self, after: int, upto: int, limit: int, part: int, parts: int) -> Iterator[Replayed]:
         """A child's replayed share of every window of ``limit`` notification ids from ``after`` to ``upto``
@@ -137,9 +138,9 @@ class _Streamed(Source):
         """The settings the child needs beyond the environment's."""
         return {}
 
-    def batches(self, after: int, limit: int) -> Iterator[Replayed]:
+    def batches(self, after: int, limit: int, upto: int | None = None) -> Iterator[Replayed]:
         """One batch read here; more by children started at once, which replay them ahead."""
-        upto = self.max_id()
+        upto = self.max_id() if upto is None else upto
         if upto - after <= limit:  # one batch: nothing to overlap
             return self.shares(after, upto, limit, 0, 1)
         self._start_children(after, upto, limit)

@@ -19,7 +19,7 @@ from processes import ROOT, alive, children, following, rollcall, stopped, until
 
 from cli.options import free_port
 from service.application import Rollcall
-from domain.settings import EVENTS_FILE, LIVE_FILE, PUBLISHED_FILE
+from domain.settings import EVENTS_FILE, PUBLISHED_FILE, READ_FILES
 from projections.projector import Projector
 from projections.queries import connect_read
 from simulation.games import record_lines, simulate_tornscape
@@ -168,8 +168,9 @@ def test_a_damaged_published_copy_is_published_again(harm: str, data: Path, tmp_
         elif harm == "deleted":
             copy.unlink()
         else:
-            with open(data / LIVE_FILE, "r+b") as live:
-                live.write(os.urandom(200_000))
+            for live_file in [data / name for name in READ_FILES if (data / name).exists()]:  # the file the
+                with open(live_file, "r+b") as live:  # follower writes next as well as the one readers open
+                    live.write(os.urandom(200_000))
             copy.write_bytes(os.urandom(300_000))
             add_game(data, 2)  # the next batch meets the damaged live file
         caught_up(data, f"after the copy's {harm}")

@@ -16,7 +16,7 @@ import pytest
 
 from service.application import Rollcall
 from simulation.games import record_lines, simulate_tornscape
-from domain.settings import LIVE_FILE, PUBLISHED_FILE
+from domain.settings import PUBLISHED_FILE, READ_FILES
 from projections.projector import APPLICATION, TABLES, Projector
 from projections.publish import open_published
 from projections.queries import connect_read, list_games, state_at
@@ -226,8 +226,8 @@ def test_kill_9_then_rerun_gives_the_rows_of_a_clean_rebuild(tmp_path, store, re
         proc.kill()
         proc.wait(TIMEOUT)
     assert proc.returncode == -signal.SIGKILL
-    # The committed batches survive the kill (the live file is free again now).
-    live = duckdb.connect(str(data / LIVE_FILE), read_only=True)
+    # The committed batches survive the kill (the file it wrote is free again now).
+    live = duckdb.connect(str(data / READ_FILES[0]), read_only=True)
     try:
         projected = live.execute("SELECT max(notification_id) FROM tracking").fetchall()[0][0]
     finally:
@@ -240,11 +240,12 @@ def test_kill_9_then_rerun_gives_the_rows_of_a_clean_rebuild(tmp_path, store, re
 def test_readers_of_the_published_copy_never_wait_for_the_projector(tmp_path, store):
     data = data_with(store, tmp_path / "data")
     Projector(data).run()
+    target = Projector(data).targets()[0]
     proc = child(data, batch=200, hold=True, rebuild=True)
     try:
         assert proc.stdout.readline().strip().isdigit()
-        with pytest.raises(duckdb.Error):  # the projector holds the live file...
-            duckdb.connect(str(data / LIVE_FILE), read_only=True).close()
+        with pytest.raises(duckdb.Error):  # the projector holds the file it writes...
+            duckdb.connect(str(target), read_only=True).close()
         con = connect_read(data)  # ...and the dashboard still reads the published copy
         try:
             games = list_games(con)
@@ -301,7 +302,7 @@ def _games(store: Path) -> int:
 @pytest.mark.parametrize("damage", ["empty", "garbage", "foreign"])
 def test_an_empty_damaged_or_foreign_live_file_is_rebuilt_from_the_store(tmp_path, store, rebuilt, damage):
     data = data_with(store, tmp_path / "data")
-    live = data / LIVE_FILE
+    live = data / READ_FILES[0]
     if damage == "empty":
         live.write_bytes(b"")
     elif damage == "garbage":

@@ -8,7 +8,7 @@ import duckdb
 
 from service.application import Rollcall
 from simulation.games import record_lines, simulate_tornscape
-from domain.settings import LIVE_FILE
+from domain.settings import READ_FILES
 from projections.projector import Projector, definitions_version
 
 
@@ -29,7 +29,7 @@ def test_the_same_definitions_resume_from_the_tracking_position(tmp_data: Path) 
 def test_changed_definitions_rebuild_every_read_model(tmp_data: Path) -> None:
     stored(tmp_data, 2)
     total = Projector(tmp_data).run()
-    con = duckdb.connect(str(tmp_data / LIVE_FILE))
+    con = duckdb.connect(str(tmp_data / READ_FILES[0]))
     con.execute("UPDATE read_model_version SET version = 'an older Rollcall'")
     con.execute("DELETE FROM fct_events WHERE seq > 3")  # what an older projection might have lacked
     con.close()

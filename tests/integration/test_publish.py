@@ -1,4 +1,4 @@
-"""publish()/open_published(): readers never need the projector's live file."""
+"""flip()/open_published(): readers open the published file while the projector writes the other one."""
 
 from __future__ import annotations
 
@@ -12,25 +12,33 @@ from typing import Any
 import duckdb
 import pytest
 
-from projections.publish import open_published, publish
+from projections.publish import flip, open_published, published_file, replace_with_copy
 
 TIMEOUT = 120  # seconds for a spawned process to answer: generous, a loaded CI machine starts Python slowly
 
 
 def _writer(live: str, published: str, commands: Any, events: Any) -> None:
     try:
-        conn = duckdb.connect(live)  # read-write for the whole life of the process
+        first, second = Path(live), Path(live).with_name("b.duckdb")
+        conn = duckdb.connect(live)
         conn.execute("CREATE TABLE games (id VARCHAR, seq INTEGER)")
         conn.execute("INSERT INTO games VALUES ('g1', 0), ('g1', 1), ('g2', 0)")
-        publish(conn, live, published)
+        conn.close()
+        flip(published, first)
+        replace_with_copy(first, second)
+        conn = duckdb.connect(str(second))  # read-write while readers read the published file
         events.put(("published", 3))
         assert commands.get(timeout=TIMEOUT) == "more"
         conn.execute("INSERT INTO games VALUES ('g2', 1), ('g3', 0)")
-        publish(conn, live, published)
+        conn.close()
+        flip(published, second)
         events.put(("published", 5))
         assert commands.get(timeout=TIMEOUT) == "stop"
-        conn.close()
-        events.put(("writer-done", None))
+        try:
+            duckdb.connect(live).close()  # the first file: a reader still holds it
+            events.put(("writer-done", "opened"))
+        except duckdb.Error:
+            events.put(("writer-done", "held"))
     except BaseException as exc:
         events.put(("writer-error", repr(exc)))
         raise
@@ -45,7 +53,7 @@ def _reader(live: str, published: str, commands: Any, events: Any) -> None:
         old = open_published(published)
         events.put(("read", _count(old)))
         try:
-            duckdb.connect(live, read_only=True).close()
+            duckdb.connect(str(Path(live).with_name("b.duckdb")), read_only=True).close()
             events.put(("live-open", "opened"))
         except duckdb.Error as exc:
             events.put(("live-open", type(exc).__name__))
@@ -81,9 +89,8 @@ def test_reader_process_reads_published_copy_while_writer_holds_live(tmp_path: P
     # Streamlit's AppTest, that is the page's script. The children here need none of it.
     monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
     ctx = mp.get_context("spawn")
-    live = str(tmp_path / "live" / "read_models.duckdb")
-    published = str(tmp_path / "published" / "read_models.duckdb")
-    Path(live).parent.mkdir()
+    live = str(tmp_path / "a.duckdb")
+    published = str(tmp_path / "read.duckdb")
     to_writer, to_reader, events = ctx.Queue(), ctx.Queue(), ctx.Queue()
 
     writer = ctx.Process(target=_writer, args=(live, published, to_writer, events))
@@ -93,10 +100,10 @@ def test_reader_process_reads_published_copy_while_writer_holds_live(tmp_path: P
         assert _expect(events, "published") == 3
         reader.start()
         assert _expect(events, "read") == 3
-        # The live file is locked by the writer: that is why we publish.
+        # The file the writer writes is locked: readers open the published one.
         assert _expect(events, "live-open") != "opened"
 
-        # Republish while the reader still holds the old copy open.
+        # Publish the other file while the reader still holds the first one open.
         to_writer.put("more")
         assert _expect(events, "published") == 5
         to_reader.put("reread")
@@ -106,7 +113,7 @@ def test_reader_process_reads_published_copy_while_writer_holds_live(tmp_path: P
         _expect(events, "reader-done")
 
         to_writer.put("stop")
-        _expect(events, "writer-done")
+        assert _expect(events, "writer-done") == "opened"  # the reader let the first file go: it may be written
         writer.join(TIMEOUT)
         reader.join(TIMEOUT)
         assert writer.exitcode == 0
@@ -117,24 +124,28 @@ def test_reader_process_reads_published_copy_while_writer_holds_live(tmp_path: P
                 proc.kill()
                 proc.join(5)
 
-    # No temp files are left beside the published copy.
-    assert sorted(p.name for p in Path(published).parent.iterdir()) == ["read_models.duckdb"]
+    # No temp files are left beside the two files and the link.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.duckdb", "b.duckdb", "read.duckdb"]
+    assert published_file(published) == Path(published).with_name("b.duckdb")
 
 
-def test_republish_in_process_while_old_connection_open(tmp_path: Path) -> None:
-    live, published = tmp_path / "live.duckdb", tmp_path / "pub" / "live.duckdb"
-    writer = duckdb.connect(str(live))
+def test_a_reader_opens_the_link_again_while_the_file_it_named_is_taken_for_writing(tmp_path: Path) -> None:
+    first, second, published = tmp_path / "a.duckdb", tmp_path / "b.duckdb", tmp_path / "read.duckdb"
+    for path, rows in ((first, 1), (second, 2)):
+        con = duckdb.connect(str(path))
+        con.execute("CREATE TABLE games AS SELECT range AS id FROM range($n)", {"n": rows})
+        con.close()
+    flip(published, first)
+    import threading
+
+    writer = duckdb.connect(":memory:")
+    writer.execute(f"ATTACH '{first}' AS w")  # held for writing, as a projector's target
+    turned = threading.Timer(0.1, lambda: flip(published, second))
+    turned.start()
     try:
-        writer.execute("CREATE TABLE games (id VARCHAR)")
-        writer.execute("INSERT INTO games VALUES ('g1')")
-        publish(writer, live, published)
-        old = open_published(published)
-        writer.execute("INSERT INTO games VALUES ('g2')")
-        publish(writer, live, published)
-        new = open_published(published)
-        assert _count(old) == 1
-        assert _count(new) == 2
-        old.close()
-        new.close()
+        reader = open_published(published)  # told the file is locked, it opens the link again: the other file
+        assert _count(reader) == 2
+        reader.close()
     finally:
+        turned.join()
         writer.close()

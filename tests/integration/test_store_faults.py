@@ -1,6 +1,6 @@
 """Faults of the data folder: a damaged, truncated or foreign ``events.sqlite`` and a full disk end every
-command in one ``error:`` line with nothing half-stored; the read models (``rollcall.duckdb`` and its
-published copy ``rollcall.read.duckdb``) are derived data: empty, damaged or foreign, they are rebuilt or
+command in one ``error:`` line with nothing half-stored; the read models (``rollcall.a.duckdb``, ``.b.duckdb``
+and the link readers open, ``rollcall.read.duckdb``) are derived data: empty, damaged or foreign, they are rebuilt or
 published again, never a dead end.
 
 The full disk is a small tmpfs filled up when one can be mounted here (root); otherwise the command runs in
@@ -126,7 +126,7 @@ def another_programs(path: Path) -> None:
 
 
 @pytest.mark.parametrize("damage", [emptied, scrambled, another_programs])
-@pytest.mark.parametrize("name", ["rollcall.duckdb", "rollcall.read.duckdb"])
+@pytest.mark.parametrize("name", ["rollcall.a.duckdb", "rollcall.read.duckdb"])
 def test_damaged_read_models_are_rebuilt_or_published_again(data: Path, damage, name: str) -> None:
     assert run("project", "--data", str(data))[0] == 0
     damage(data / name)
