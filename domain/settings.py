@@ -26,6 +26,7 @@ EVENTS_FILE = "events.sqlite"             # the embedded event store
 # the read models: files the projector writes in turn (two; a third when a reader holds one long)
 READ_FILES = ("rollcall.a.duckdb", "rollcall.b.duckdb", "rollcall.c.duckdb")
 PUBLISHED_FILE = "rollcall.read.duckdb"   # a link to the one of them readers open (projections.publish)
+FILL_FILE = "rollcall.fill.duckdb"        # a cold start's read models of every game, while they are filled in
 LEGACY_LIVE_FILE = "rollcall.duckdb"      # an older Rollcall's one read-model file, taken as the first of READ_FILES
 FOLLOWER_FILE = "follower.json"           # when the follower last saw that copy up to date (projections.follow)
 DASHBOARD_FILE = "dashboard.json"         # the URL of the dashboard serving the folder (cli/serve.py)
@@ -38,6 +39,9 @@ DEFAULT_LOCK_TIMEOUT = 30                            # embedded store before it 
 
 LANG_ENV = "ROLLCALL_LANG"               # the language Rollcall speaks: en or ru
 LOCALE_ENVS = ("LC_ALL", "LC_MESSAGES", "LANG")  # the locale's, in the order POSIX reads them
+
+COLD_START_ENV = "ROLLCALL_COLD_START_EVENTS"  # a follower finding no read models of a store this large (events)
+DEFAULT_COLD_START = 1_000_000                   # starts with the current tournament and fills in the rest after
 
 IDLE_ENV = "ROLLCALL_IDLE_MINUTES"  # a device signed in on the dashboard and left alone this long signs out
 DEFAULT_IDLE_MINUTES = 30.0
@@ -72,6 +76,16 @@ def sqlite_lock_timeout() -> int:
     if not raw.isdigit() or int(raw) > 86_400:
         raise RollcallError(_("{variable}: {value} is not a whole number of seconds from 0 to 86400").format(
             variable=LOCK_TIMEOUT_ENV, value=raw[:20]))
+    return int(raw)
+
+
+def cold_start_events() -> int:
+    """How large a store is (notifications) for a follower that finds no read models to start with the current
+    tournament (``ROLLCALL_COLD_START_EVENTS``)."""
+    raw = str(os.environ.get(COLD_START_ENV) or DEFAULT_COLD_START).strip()
+    if not raw.isdigit():
+        raise RollcallError(_("{variable} must be a whole number of events, not {value!r}").format(
+            variable=COLD_START_ENV, value=raw[:20]))
     return int(raw)
 
 

@@ -154,7 +154,7 @@ class _Follower:
 
         projector, copier = Projector(self.folder), Copier()
         try:
-            with projector.session(self.rebuild, copier=copier) as session:
+            with projector.session(self.rebuild, copier=copier, cold=True) as session:
                 self.rebuild = False
                 stale = True  # statistics wait for a quiet moment: new events are published first
                 while not self.stop.is_set():
@@ -170,21 +170,24 @@ class _Follower:
                     elif stale:
                         session.step(statistics=True)
                         stale = False
+                    elif session.fill_some():  # a cold start: the games before the current tournament's
+                        pass
                     elif not session.catch_up():  # the other file brought up to date while nothing happens
                         session.verify()  # once per publish, at a quiet look: it would delay the next event
-                    self._up_to_date(looked, projector.position)
+                    self._up_to_date(looked, projector.position, session.filling())
                     self.stop.wait(self.interval)
         finally:
             copier.close()
 
-    def _up_to_date(self, looked: float, position: int | None) -> None:
-        """The published copy held every event stored at ``looked``: said once after failures, written down."""
+    def _up_to_date(self, looked: float, position: int | None, filling: tuple[int, int] | None = None) -> None:
+        """The published read models held every event stored at ``looked`` (of a cold start's scope while it is
+        ``filling``): said once after failures, written down."""
         if self.failures:
             self.say("the read models are up to date again")
             self.failures = 0
         if position == self.written[0] and looked - self.written[1] < STATUS_SECONDS:
             return
-        self._write_status(looked, position)
+        self._write_status(looked, position, filling)
 
     def _start_status(self) -> None:
         """A first status when there is none: the published copy held every event stored when it was published."""
@@ -193,10 +196,11 @@ class _Follower:
         with contextlib.suppress(OSError):
             self._write_status((self.folder / settings.PUBLISHED_FILE).stat().st_mtime, None)
 
-    def _write_status(self, confirmed: float, position: int | None) -> None:
+    def _write_status(self, confirmed: float, position: int | None, filling: tuple[int, int] | None = None) -> None:
         tmp = self.status.with_name(f".{self.status.name}.{os.getpid()}.tmp")
         try:
-            tmp.write_text(json.dumps({"confirmed": confirmed, "position": position, "pid": os.getpid()}))
+            tmp.write_text(json.dumps({"confirmed": confirmed, "position": position, "pid": os.getpid(),
+                                       "filling": filling}))
             os.replace(tmp, self.status)
         except OSError:  # a full disk: the status grows old, which the pages say
             with contextlib.suppress(OSError):

@@ -27,11 +27,12 @@ import pyarrow.compute as pc
 from eventsourcing.persistence import Tracking
 
 from domain import settings
-from domain.settings import EVENTS_FILE, LEGACY_LIVE_FILE, PUBLISHED_FILE, READ_FILES
+from domain.settings import EVENTS_FILE, FILL_FILE, LEGACY_LIVE_FILE, PUBLISHED_FILE, READ_FILES
 from domain.systems import fact_names_of
 from projections.models import SETUP, defined, definitions, fills, run_order
 from projections.publish import Copier, flip, locked, open_published, published_file, replace_with_copy
-from projections.sources import PostgresSource, RecorderSource, Replayed, Source, SQLiteSource
+from projections.sources import (PostgresSource, RecorderSource, Replayed, Scope, ScopedSource, Source, SQLiteSource,
+                                 current_scope)
 from projections.sqlfiles import statements, transaction
 from projections.tracking import CREATE_TABLE as CREATE_TRACKING, DuckDBTrackingRecorder
 from projections.tracking import SELECT_MAX as SELECT_MAX_TRACKING
@@ -54,6 +55,8 @@ BATCH_ROWS = 100_000
 SETTINGS = ("SET checkpoint_threshold = '1GB'",)
 DRAIN = 2.0  # seconds a step waits for readers to let go of the file it writes; then it writes a copy instead
 COPY_BEHIND = 50_000  # a file this many notifications behind the published one becomes a copy of it
+FILL_ROWS = 200_000  # notifications a cold start's fill projects between two looks at the store
+SCOPE_TABLE = "read_model_scope"  # in read models that hold a cold start's scope alone: since, tournament, stream
 
 Progress = Callable[[int, int], None]
 
@@ -91,15 +94,21 @@ class Projector:
 
     @contextlib.contextmanager
     def session(self, rebuild: bool = False, copier: Copier | None = None, *,
-                read_ahead: int | None = None) -> Iterator[Session]:
+                read_ahead: int | None = None, cold: bool = False) -> Iterator[Session]:
         """The target file open and its read models set up, for one run or for a follower's many steps. With
         ``read_ahead`` (a batch size) the store is read for the first step at once: its reading children start
-        while the read models are set up."""
+        while the read models are set up. With ``cold`` (a follower), a store of ``settings.cold_start_events()``
+        or more with no read models published starts with the current tournament (a cold start:
+        sources.current_scope), and the session fills in the rest (``fill_some``)."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
         _tidy(self.data_dir, self.files[0])
         version = definitions_version()
         published = _state(self.published_path)
         usable = published if published is not None and published[0] == version else None
+        scope = _scope_in(self.published_path) if usable is not None and not rebuild else None
+        if cold and (usable is None or rebuild):
+            scope = self._cold_scope()
+            rebuild = rebuild or scope is not None
         target, con = _open_target(self.targets(), version, usable, self.published_path, rebuild, copier)
         if rebuild:
             usable = None  # everything is projected again, and published when done
@@ -107,9 +116,12 @@ class Projector:
         try:
             con.execute(CREATE_TRACKING).fetchall()  # DuckDBTrackingRecorder(con) would use a cursor (not live)
             if read_ahead and (usable is None or (_position(con) or 0) >= (usable[1] or 0)):
-                ahead = self._reading(con, read_ahead)  # (a target behind the published file catches up first)
-            _set_up(con, version)
-            session = Session(self, con, target, version, copier=copier, ahead=ahead, rebuilt=rebuild)
+                ahead = self._reading(con, read_ahead, scope=scope)  # (a target behind the published file catches
+            _set_up(con, version)                                     # up first)
+            if scope is not None and rebuild:
+                con.execute(f"CREATE OR REPLACE TABLE {SCOPE_TABLE} AS SELECT $since AS since, $tournament AS "
+                            "tournament, $stream AS stream", vars(scope)).fetchall()
+            session = Session(self, con, target, version, copier=copier, ahead=ahead, rebuilt=rebuild, scope=scope)
             if usable is not None and usable[1] is not None and (session.position or 0) <= usable[1]:
                 session.published = _identity(self.published_path)  # readers have it all: publish when changed
                 session.published_position = usable[1]
@@ -122,10 +134,24 @@ class Projector:
             else:
                 con.close()
 
-    def _reading(self, con: duckdb.DuckDBPyConnection, batch_size: int, upto: int | None = None) -> Reading:
-        """The store read from the tracking position of ``con`` on (up to notification ``upto``; None: its end),
-        in batches of ``batch_size``."""
+    def _cold_scope(self) -> Scope | None:
+        """What a cold start projects first (None: the store is small enough to project whole, or it cannot
+        be read by scope)."""
         source = self._source()
+        try:
+            if source.max_id() < settings.cold_start_events() or not hasattr(source.rows, "scoped"):
+                return None
+            return current_scope(source)
+        finally:
+            source.close()
+
+    def _reading(self, con: duckdb.DuckDBPyConnection, batch_size: int, upto: int | None = None,
+                 scope: Scope | None = None) -> Reading:
+        """The store read from the tracking position of ``con`` on (up to notification ``upto``; None: its end;
+        only the streams of ``scope`` if given), in batches of ``batch_size``."""
+        source = self._source()
+        if scope is not None:
+            source = ScopedSource(source, scope)
         try:
             position = DuckDBTrackingRecorder(con).max_tracking_id_in(con, APPLICATION) or 0
             upto = source.max_id() if upto is None else upto
@@ -180,7 +206,8 @@ class Session:
     its readers have let it go."""
 
     def __init__(self, projector: Projector, con: duckdb.DuckDBPyConnection, target: Path, version: str, *,
-                 copier: Copier | None = None, ahead: Reading | None = None, rebuilt: bool = False) -> None:
+                 copier: Copier | None = None, ahead: Reading | None = None, rebuilt: bool = False,
+                 scope: Scope | None = None) -> None:
         self.projector, self.version, self.copier = projector, version, copier
         self.con: duckdb.DuckDBPyConnection | None = con
         self.target = target
@@ -192,6 +219,8 @@ class Session:
         self.ahead = ahead  # the first step's reading, started with the session
         self.copy_next = rebuilt  # the other file holds what a rebuild threw away: it becomes a copy
         self.stale = True  # whether the target's statistics may lack some of its games
+        self.scope = scope  # a cold start's: what the read models hold until the fill is done
+        self.filler: _Filler | None = None
 
     def copy_intact(self) -> bool:
         """Whether the published file is still the one this session published (the link not removed or turned,
@@ -231,10 +260,45 @@ class Session:
         self._project(BATCH_ROWS, None, True, upto=self.published_position)
         return True
 
+    def filling(self) -> tuple[int, int] | None:
+        """A cold start's fill: (notifications filled in, of how many); None when the read models hold every game."""
+        if self.scope is None:
+            return None
+        return (self.filler.position, self.filler.total) if self.filler is not None else (0, 1)
+
+    def fill_some(self) -> bool:
+        """At a quiet moment of a cold start: FILL_ROWS more notifications projected into the fill file (every
+        game), and once it holds the whole store, the fill published in place of the read models of the scope.
+        Whether there was any filling to do."""
+        if self.scope is None:
+            return False
+        if self.filler is None:
+            self.filler = _Filler(self.projector, self.version)
+        if self.filler.step():
+            self._adopt()
+        return True
+
+    def _adopt(self) -> None:
+        """The fill, done, published: it takes the target's place; the other file becomes a copy of it."""
+        self.filler.finish()
+        self.close()
+        target = self.target or self.projector.targets()[0]
+        for path in (target.with_name(target.name + ".wal"),):
+            path.unlink(missing_ok=True)
+        os.replace(self.filler.path, target)
+        self.filler, self.scope, self.target = None, None, target
+        self.con = _connect(target)
+        _connection_macros(self.con)
+        self.tracking, self.position, self.stale = DuckDBTrackingRecorder(self.con), _position(self.con), False
+        self._publish()
+        self.copy_next = True
+
     def close(self) -> None:
         if self.con is not None:
             self.con.close()
             self.con = None
+        if self.filler is not None:
+            self.filler.close()
 
     # -- the parts of a step ----------------------------------------------------------------------------------
 
@@ -244,7 +308,7 @@ class Session:
         refreshed (``statistics``): the stored rows read, and whether any statistics changed."""
         con, projector = self.con, self.projector
         ahead = self.ahead if upto is None else None
-        reading = ahead or projector._reading(con, batch_size, upto)
+        reading = ahead or projector._reading(con, batch_size, upto, self.scope)
         if ahead is not None:
             self.ahead = None
         source, position, total = reading.source, reading.position, reading.total
@@ -314,6 +378,68 @@ class Session:
         self.position = _position(con)
         self.stale = True  # (its statistics may be a step behind)
         return True
+
+
+class _Filler:
+    """A cold start's fill: every game of the store projected into FILL_FILE, FILL_ROWS notifications a step
+    (the reading children replaying ahead), kept across restarts by its tracking position."""
+
+    def __init__(self, projector: Projector, version: str) -> None:
+        self.projector, self.path = projector, projector.data_dir / FILL_FILE
+        state = _state(self.path)
+        if state is None or state[0] != version:
+            for path in (self.path, self.path.with_name(self.path.name + ".wal")):
+                path.unlink(missing_ok=True)
+        self.con = _connect(self.path)
+        self.con.execute(CREATE_TRACKING).fetchall()
+        _set_up(self.con, version)
+        self.tracking = DuckDBTrackingRecorder(self.con)
+        self.position, self.total = _position(self.con) or 0, 1
+
+    def step(self) -> bool:
+        """FILL_ROWS notifications more; whether the fill has reached the store's end."""
+        source = self.projector._source()
+        try:
+            self.total = source.max_id()
+        finally:
+            source.close()
+        reading = self.projector._reading(self.con, BATCH_ROWS, upto=min(self.position + FILL_ROWS, self.total))
+        try:
+            self.con.execute(f"SET threads = {os.cpu_count() or 1}").fetchall()
+            for batch in reading.batches:
+                _project(self.con, self.tracking, batch)
+                self.position = batch.last_id
+        finally:
+            reading.source.close()
+        return self.position >= self.total
+
+    def finish(self) -> None:
+        """The statistics of every game, the file checkpointed and closed."""
+        from projections.stats import refresh
+
+        refresh(self.con)
+        self.con.execute("CHECKPOINT").fetchall()
+        self.close()
+
+    def close(self) -> None:
+        if self.con is not None:
+            self.con.close()
+            self.con = None
+
+
+def _scope_in(path: Path) -> Scope | None:
+    """The cold start's scope the read models in ``path`` hold alone (None: they hold every game)."""
+    try:
+        con = open_published(path)
+    except (duckdb.Error, OSError):
+        return None
+    try:
+        found = con.execute(f"SELECT since, tournament, stream FROM {SCOPE_TABLE}").fetchall()
+    except duckdb.Error:
+        return None
+    finally:
+        con.close()
+    return Scope(*found[0]) if found else None
 
 
 def definitions_version() -> str:

@@ -86,6 +86,67 @@ class Source:
         self.rows.close()
 
 
+@dataclass(frozen=True)
+class Scope:
+    """What a cold start projects first (a store too large to wait for): the streams begun since notification
+    ``since`` — the current tournament's games, from its first game on, and whatever began meanwhile — and the
+    tournament's own stream (``stream``, hex)."""
+
+    since: int
+    tournament: str
+    stream: str
+
+
+GAME_CREATED = "rollcall:GameCreated"
+SCOPE_WINDOW = 200_000  # notification ids looked at at once, backwards, for the current tournament's first game
+
+
+def current_scope(source: Source) -> Scope | None:
+    """The scope of the tournament whose game began last (None: that game is in no tournament, or no game
+    is stored): its first game found by looking back through the store's games window by window until a
+    window that holds games but none of it."""
+    import orjson
+
+    from domain.tournaments import tournament_uuid
+
+    upto, tournament, since = source.max_id(), None, None
+    while upto > 0:
+        after = max(upto - SCOPE_WINDOW, 0)
+        created = source.rows.of_topic(after, upto, GAME_CREATED)
+        mine = []
+        for rowid, state in reversed(created):
+            name = orjson.loads(state).get("data", {}).get("tournament")
+            if tournament is None and name is None:
+                return None
+            tournament = tournament or name
+            if name == tournament:
+                mine.append(rowid)
+        if mine:
+            since = min(mine)
+        elif created and since is not None:
+            break
+        upto = after
+    if since is None:
+        return None
+    return Scope(since, tournament, tournament_uuid(tournament).hex)
+
+
+class ScopedSource(Source):
+    """A source's rows of one scope only (read here, not by children: a scope is a tournament's size)."""
+
+    def __init__(self, source: Source, scope: Scope) -> None:
+        self.source, self.scope, self.rows = source, scope, source.rows
+
+    def share(self, after: int, upto: int, part: int = 0, parts: int = 1) -> list[tuple[int, str, str, bytes]]:
+        return self.rows.scoped(after, upto, self.scope.since, self.scope.stream)
+
+    def batches(self, after: int, limit: int, upto: int | None = None) -> Iterator[Replayed]:
+        return self.shares(after, self.max_id() if upto is None else upto, limit, 0, 1)
+
+    def close(self) -> None:
+        self.source.close()
+
+
 class _Child:
     """A reading child (``python -m projections.reading ...``) and the thread that drains its pipe ahead."""
 

@@ -65,6 +65,11 @@ READ_SHARE = ("SELECT rowid, originator_id, topic, state FROM stored_events WHER
               "ORDER BY rowid")
 LINES = ("SELECT state FROM stored_events WHERE originator_id = ? AND originator_version <= ? "
          "ORDER BY originator_version")
+# A window's rows of the streams begun at or after a notification id, and of one stream more (a cold start's scope)
+READ_SCOPED = ("SELECT e.rowid, e.originator_id, e.topic, e.state FROM stored_events e WHERE e.rowid > ? AND "
+               "e.rowid <= ? AND (e.originator_id = ? OR (SELECT f.rowid FROM stored_events f WHERE f.originator_id = "
+               "e.originator_id AND f.originator_version = 1) >= ?) ORDER BY e.rowid")
+READ_TOPIC = "SELECT rowid, state FROM stored_events WHERE rowid > ? AND rowid <= ? AND topic = ? ORDER BY rowid"
 
 Row = tuple[int, str, str, bytes]  # notification id, stream id (hex), topic, state (JSON)
 
@@ -80,6 +85,13 @@ class StoredRows(Protocol):
 
     def lines(self, stream: str, upto: int) -> list[bytes]:
         """The states of a stream (hex id), versions 1 to ``upto``."""
+
+    def scoped(self, after: int, upto: int, since: int, stream: str) -> list[Row]:
+        """The rows of notifications ``after`` < id <= ``upto`` of every stream whose first row is notification
+        ``since`` or later, and of ``stream`` (hex id)."""
+
+    def of_topic(self, after: int, upto: int, topic: str) -> list[tuple[int, bytes]]:
+        """(notification id, state) of the rows of ``topic`` among notifications ``after`` < id <= ``upto``."""
 
     def close(self) -> None:
         """Let go of the connection."""
@@ -109,6 +121,16 @@ class SQLiteRows:
     def lines(self, stream: str, upto: int) -> list[bytes]:
         return [self.plain(state) for (state,) in self.con.execute(LINES, (stream, upto))]
 
+    def scoped(self, after: int, upto: int, since: int, stream: str) -> list[Row]:
+        if self.con is None:
+            return []
+        return _plain_rows(self.plain, self.con.execute(READ_SCOPED, (after, upto, stream, since)).fetchall())
+
+    def of_topic(self, after: int, upto: int, topic: str) -> list[tuple[int, bytes]]:
+        if self.con is None:
+            return []
+        return [(i, self.plain(state)) for i, state in self.con.execute(READ_TOPIC, (after, upto, topic))]
+
     def close(self) -> None:
         if self.con is not None:
             self.con.close()
@@ -133,6 +155,13 @@ class PostgresRows:
             "WHERE notification_id > %s AND notification_id <= %s AND (CASE WHEN left(topic, 9) = 'rollcall:' "
             "THEN get_byte(uuid_send(originator_id), 15) %% %s ELSE 0 END) = %s ORDER BY notification_id").format(table)
         self.last = sql.SQL("SELECT coalesce(max(notification_id), 0) FROM {}").format(table)
+        self.read_scoped = sql.SQL(
+            "SELECT e.notification_id, encode(uuid_send(e.originator_id), 'hex'), e.topic, e.state FROM {} e "
+            "WHERE e.notification_id > %s AND e.notification_id <= %s AND (e.originator_id = %s::uuid OR (SELECT "
+            "f.notification_id FROM {} f WHERE f.originator_id = e.originator_id AND f.originator_version = 1) >= %s) "
+            "ORDER BY e.notification_id").format(table, table)
+        self.read_topic = sql.SQL("SELECT notification_id, state FROM {} WHERE notification_id > %s AND "
+                                  "notification_id <= %s AND topic = %s ORDER BY notification_id").format(table)
 
     def _fetch(self, statement, params=()) -> list[tuple]:
         from psycopg.rows import tuple_row
@@ -146,6 +175,12 @@ class PostgresRows:
 
     def share(self, after: int, upto: int, part: int = 0, parts: int = 1) -> list[Row]:
         return _plain_rows(self.plain, self._fetch(self.read_share, (after, upto, parts, part)))
+
+    def scoped(self, after: int, upto: int, since: int, stream: str) -> list[Row]:
+        return _plain_rows(self.plain, self._fetch(self.read_scoped, (after, upto, stream, since)))
+
+    def of_topic(self, after: int, upto: int, topic: str) -> list[tuple[int, bytes]]:
+        return [(i, self.plain(bytes(state))) for i, state in self._fetch(self.read_topic, (after, upto, topic))]
 
     def lines(self, stream: str, upto: int) -> list[bytes]:
         return [self.plain(bytes(s.state)) for s in self.recorder.select_events(UUID(stream), lte=upto)]
