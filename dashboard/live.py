@@ -21,7 +21,7 @@ import streamlit as st
 from dashboard import data
 from dashboard.layout import fragment
 from i18n import _
-from projections.follow import lag
+from projections.follow import filling, lag
 
 LOOK_SECONDS = 1.0
 BEHIND_SECONDS = 5.0
@@ -58,7 +58,13 @@ def follow_updates(on_change: Callable[[], None] | None = None, *, rerun: bool =
 
 
 def show_lag() -> None:
-    """"Read models N s behind" when they are more than BEHIND_SECONDS behind."""
+    """"Read models N s behind" when they are more than BEHIND_SECONDS behind; while a cold start fills in the
+    games before the current tournament, how far it is."""
+    filled = filling(data.data_dir())
+    if filled is not None:
+        st.info(_("Older games are still being read in ({percent} %): the current tournament is shown live, other "
+                  "tournaments and the season's statistics follow.").format(percent=f"{100 * filled:.0f}"),
+                icon=":material/hourglass_top:")
     behind = lag(data.data_dir())
     if behind is not None and behind > BEHIND_SECONDS:
         st.warning(_("Read models {time} behind: what this page shows may miss the latest events.").format(

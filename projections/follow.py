@@ -104,6 +104,16 @@ def lag(data_dir: str | os.PathLike | None, now: float | None = None) -> float |
     return max(0.0, (time.time() if now is None else now) - confirmed)
 
 
+def filling(data_dir: str | os.PathLike | None) -> float | None:
+    """How far the follower's cold start has filled in the games before the current tournament (0 to 1; None:
+    the read models hold every game, or no follower follows the folder). One small file read."""
+    try:
+        done, total = json.loads((settings.data_dir(data_dir) / settings.FOLLOWER_FILE).read_bytes())["filling"]
+        return min(max(done / total, 0.0), 1.0)
+    except (OSError, ValueError, KeyError, TypeError, ZeroDivisionError):
+        return None
+
+
 def follow(data_dir: str | os.PathLike | None, interval: float = INTERVAL, stop: threading.Event | None = None,
            on_run=None, say: Say = _say) -> None:
     """Project what is new every ``interval`` seconds until ``stop`` is set, holding the lock throughout (waiting
