@@ -89,6 +89,8 @@ class Projector:
         rows read. ``progress(done, total)`` is called after each committed batch."""
         with self.session(rebuild, read_ahead=batch_size) as session:
             done = session.step(batch_size, progress)
+            while session.fill_some():  # a cold start left unfinished by a follower: every game, before this returns
+                pass
             session.verify()
             return done
 
@@ -274,8 +276,8 @@ class Session:
             return False
         if self.filler is None:
             self.filler = _Filler(self.projector, self.version)
-        if self.filler.step():
-            self._adopt()
+        if self.filler.step() and self.filler.position >= (self.published_position or 0):
+            self._adopt()  # (not before the fill holds what readers see: they never go back)
         return True
 
     def _adopt(self) -> None:
