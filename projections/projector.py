@@ -56,6 +56,7 @@ SETTINGS = ("SET checkpoint_threshold = '1GB'",)
 DRAIN = 2.0  # seconds a step waits for readers to let go of the file it writes; then it writes a copy instead
 COPY_BEHIND = 50_000  # a file this many notifications behind the published one becomes a copy of it
 FILL_ROWS = 200_000  # notifications a cold start's fill projects between two looks at the store
+PUBLISHED_LOG = 16 << 20  # bytes of write-ahead log a published file may keep (readers replay it on opening)
 SCOPE_TABLE = "read_model_scope"  # in read models that hold a cold start's scope alone: since, tournament, stream
 
 Progress = Callable[[int, int], None]
@@ -339,10 +340,18 @@ class Session:
         return done, refreshed
 
     def _publish(self) -> None:
-        """The target checkpointed, closed and published; the other file is the next target."""
+        """The target closed and published; the other file is the next target. What a step wrote stays in the
+        file's write-ahead log, which readers replay when they open it, until the log outgrows PUBLISHED_LOG:
+        a checkpoint writes the metadata of every table again (about 4 MB at 10 million events), which a
+        publish of one event would otherwise pay every time."""
         self.published = None  # stale until the link is turned
-        self.con.execute("CHECKPOINT").fetchall()
-        self.close()
+        wal = self.target.with_name(self.target.name + ".wal")
+        if _size(wal) > PUBLISHED_LOG:
+            self.con.execute("CHECKPOINT").fetchall()
+        self.con.execute("PRAGMA disable_checkpoint_on_shutdown").fetchall()
+        self.con.close()
+        self.con = None
+        os.utime(self.target)  # its modification time is the readers' version of it, even after a log's change
         flip(self.projector.published_path, self.target)
         self.published, self.verified = _identity(self.projector.published_path), False
         self.published_position = self.position
@@ -513,7 +522,7 @@ def _tidy(folder: Path, first: Path) -> None:
     Rollcall's one read-model file becomes the first of the two (its read models kept)."""
     for name in (*READ_FILES, PUBLISHED_FILE):
         for left in folder.glob(f".{name}.*"):
-            if left.suffix in (".tmp", ".link"):
+            if left.name.endswith((".tmp", ".link", ".tmp.wal")):
                 left.unlink(missing_ok=True)
     legacy = folder / LEGACY_LIVE_FILE
     if not legacy.exists():
@@ -562,6 +571,13 @@ def _open_target(candidates: list[Path], version: str, usable: tuple | None, pub
         if con is not None:
             return target, con
     raise LiveFileDamaged(f"every read-model file of {published.parent} is held by other readers")
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _mtime(path: Path) -> float:

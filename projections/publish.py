@@ -4,8 +4,9 @@ DuckDB lets one process hold a database file read-write, and while it does no ot
 file at all; a process that holds it read-only keeps every writer out. So the read models are two files,
 ``rollcall.a.duckdb`` and ``rollcall.b.duckdb`` (domain.settings.READ_FILES), and ``rollcall.read.duckdb``
 is a symbolic link to the one readers open, the *published* file. The projector writes the other one, its
-*target*: it projects into it what is new since the target's own tracking position, checkpoints and closes
-it, and turns the link to it (``flip``: a new link put in place with ``os.replace``, atomic). Readers that
+*target*: it projects into it what is new since the target's own tracking position, closes it (what it wrote
+kept in the file's write-ahead log, which readers replay, until a checkpoint is worth it), and turns the link
+to it (``flip``: a new link put in place with ``os.replace``, atomic). Readers that
 opened the older file keep reading it undisturbed; the projector writes that file next, once the last of
 them has let it go, and projects into it the step just published and whatever came since. So a publish
 writes what changed (twice, once into each file), never a copy of the whole read models: the cost of an
@@ -124,20 +125,32 @@ def flip(published_path: str | PathLike[str], target: str | PathLike[str]) -> No
 
 
 def replace_with_copy(src: str | PathLike[str], dst: str | PathLike[str], copier: Copier | None = None) -> None:
-    """Put a durable copy of ``src`` (a closed DuckDB file) at ``dst`` as a new file: whoever holds the old one
-    keeps it."""
+    """Put a durable copy of ``src`` (a closed DuckDB file, with its write-ahead log) at ``dst`` as a new file:
+    whoever holds the old one keeps it."""
     src, dst = Path(src), Path(dst)
     dst.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{dst.name}.", suffix=".tmp", dir=dst.parent)
     os.close(fd)
+    src_wal, dst_wal = _wal(src), _wal(dst)
+    tmp_wal = Path(tmp_name + ".wal")
     try:
-        (copier.copy if copier is not None else _copy_in_child)(src, Path(tmp_name))
+        copy = copier.copy if copier is not None else _copy_in_child
+        copy(src, Path(tmp_name))
+        if src_wal.exists():  # what the file holds beyond its last checkpoint
+            copy(src_wal, tmp_wal)
+        dst_wal.unlink(missing_ok=True)  # the old file's log is not the copy's
         os.replace(tmp_name, dst)
+        if tmp_wal.exists():
+            os.replace(tmp_wal, dst_wal)
     except BaseException:
         Path(tmp_name).unlink(missing_ok=True)
+        tmp_wal.unlink(missing_ok=True)
         raise
-    dst.with_name(dst.name + ".wal").unlink(missing_ok=True)  # the old file's log is not the copy's
     _fsync_dir(dst.parent)
+
+
+def _wal(path: Path) -> Path:
+    return path.with_name(path.name + ".wal")
 
 
 def open_published(published_path: str | PathLike[str]) -> duckdb.DuckDBPyConnection:
