@@ -18,10 +18,21 @@ app = App()
                     "cannot replay (exit status 1), whose read models stop at that event while every other game's "
                     "are kept."))
 def project(rebuild: Annotated[bool, typer.Option(help=_("Drop the read models and rebuild them from scratch."))] = False,
+            worker: Annotated[Optional[str], typer.Option(
+                "--worker", metavar="w/W", help=_("Project only this worker's share of the games (worker w of W, "
+                                                  "each into its own data folder; readers open the folders as one "
+                                                  "with ROLLCALL_PARTITIONS)."))] = None,
             data: DataDir = None) -> None:
     """Bring the DuckDB read models up to date from the event store; names any game its rules pack cannot
     replay (exit status 1), whose read models stop at that event while every other game's are kept."""
+    import os
+
+    from domain.settings import WORKER_ENV, worker as share
     from projections.queries import projection_failures
+
+    if worker is not None:
+        os.environ[WORKER_ENV] = worker
+    share()  # a malformed share is refused before anything is read
 
     count = project_events(data, rebuild)
     typer.echo(ngettext("projected {n} event", "projected {n} events", count).format(n=count))

@@ -65,10 +65,13 @@ def published_path() -> Path:
 
 
 def version() -> tuple[str, int]:
-    """(data folder, mtime of the published file): the key of every cache below."""
+    """(data folder, when its read models were last published: projections.queries.published_version): the key of
+    every cache below."""
+    from projections.queries import published_version
+
     path = published_path()
     try:
-        mtime = path.stat().st_mtime_ns
+        mtime = published_version(path.parent)
     except FileNotFoundError:
         from projections.follow import lag
 
@@ -93,7 +96,7 @@ class _Reader:
                 return fn(self.con, *args)
             except duckdb.Error as exc:  # a copy written over since it was opened: Unreadable; otherwise a fault
                 try:
-                    changed = self.path.stat().st_mtime_ns != self.mtime_ns
+                    changed = _published(self.path) != self.mtime_ns
                 except OSError:
                     changed = True
                 if changed:
@@ -104,6 +107,16 @@ class _Reader:
 def _release(reader: _Reader) -> None:
     with reader.lock:
         reader.con.close()
+
+
+def _published(path: Path) -> int | None:
+    """The version of the read models ``path`` (a data folder's published link) names now (None: none)."""
+    from projections.queries import published_version
+
+    try:
+        return published_version(path.parent)
+    except OSError:
+        return None
 
 
 _OPEN: set[_Reader] = set()  # the connections open now (each one's own lock guards it)
@@ -118,10 +131,7 @@ def _let_go() -> None:
         with _OPEN_LOCK:
             readers = list(_OPEN)
         for reader in readers:
-            try:
-                published = reader.path.stat().st_mtime_ns == reader.mtime_ns
-            except OSError:
-                published = False
+            published = _published(reader.path) == reader.mtime_ns
             if not published:
                 _release(reader)  # a query on it then says Unreadable: the page reads the new file
                 with _OPEN_LOCK:

@@ -43,6 +43,10 @@ LOCALE_ENVS = ("LC_ALL", "LC_MESSAGES", "LANG")  # the locale's, in the order PO
 COLD_START_ENV = "ROLLCALL_COLD_START_EVENTS"  # a follower finding no read models of a store this large (events)
 DEFAULT_COLD_START = 1_000_000                   # starts with the current tournament and fills in the rest after
 
+WORKER_ENV = "ROLLCALL_WORKER"      # this projector's share of the games, w/W (one of W workers; W divides 16)
+PARTITIONS_ENV = "ROLLCALL_PARTITIONS"  # data folders whose read models readers open as one (os.pathsep between)
+SQLITE_FILE_ENV = "SQLITE_DBNAME"   # eventsourcing's: the SQLite store's file, when PERSISTENCE_MODULE names SQLite
+
 IDLE_ENV = "ROLLCALL_IDLE_MINUTES"  # a device signed in on the dashboard and left alone this long signs out
 DEFAULT_IDLE_MINUTES = 30.0
 
@@ -77,6 +81,31 @@ def sqlite_lock_timeout() -> int:
         raise RollcallError(_("{variable}: {value} is not a whole number of seconds from 0 to 86400").format(
             variable=LOCK_TIMEOUT_ENV, value=raw[:20]))
     return int(raw)
+
+
+def embedded_store_file(given: str | os.PathLike | None = None) -> Path:
+    """The SQLite file of the event store: the one ``SQLITE_DBNAME`` names when ``PERSISTENCE_MODULE`` names
+    SQLite (several data folders, e.g. projector workers, over one store), else ``<data>/events.sqlite``."""
+    named = os.environ.get(SQLITE_FILE_ENV) if os.environ.get(PERSISTENCE_ENV) == EMBEDDED_STORE else None
+    return Path(named) if named and ":memory:" not in named else data_dir(given) / EVENTS_FILE
+
+
+def worker() -> tuple[int, int]:
+    """This projector's share of the games, (w, W): worker w of W projects the games whose stream id's last hex
+    digit is w modulo W (and worker 0 every other stream: tournaments, keys) into its own data folder; readers
+    open the W folders as one (``ROLLCALL_PARTITIONS``). ``ROLLCALL_WORKER=w/W``, by default 0/1: everything."""
+    raw = str(os.environ.get(WORKER_ENV) or "0/1").strip()
+    share, _slash, of = raw.partition("/")
+    if share.isdigit() and of.isdigit() and 0 < int(of) <= 16 and 16 % int(of) == 0 and int(share) < int(of):
+        return int(share), int(of)
+    raise RollcallError(_("{variable} must be w/W, worker w of W workers (W one of 1, 2, 4, 8, 16; w from 0 to "
+                          "W - 1), not {value!r}").format(variable=WORKER_ENV, value=raw[:20]))
+
+
+def partitions() -> list[Path]:
+    """The data folders whose read models readers open as one (``ROLLCALL_PARTITIONS``; none: the data folder's
+    own)."""
+    return [Path(p) for p in os.environ.get(PARTITIONS_ENV, "").split(os.pathsep) if p.strip()]
 
 
 def cold_start_events() -> int:

@@ -242,3 +242,14 @@ def column_docs(name: str) -> dict[str, str]:
             elif found.group(2):
                 docs[found.group(1)] = found.group(2).strip()
     return docs
+
+
+def slug_macro() -> str:
+    """The macro ``name_slug(t)``: domain.record.slug in SQL (a tournament's or a player's key, as the
+    read models join names), made from the domain's own letters so that the two never differ."""
+    from domain.record import SLUG_KEPT, SLUG_LETTERS
+
+    text = "lower(t)"
+    for letter, latin in SLUG_LETTERS.items():
+        text = f"replace({text}, '{letter}', '{latin}')"
+    return f"CREATE OR REPLACE MACRO name_slug(t) AS trim(regexp_replace({text}, '[^{SLUG_KEPT}]+', '-', 'g'), '-')"

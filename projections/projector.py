@@ -27,9 +27,9 @@ import pyarrow.compute as pc
 from eventsourcing.persistence import Tracking
 
 from domain import settings
-from domain.settings import EVENTS_FILE, FILL_FILE, LEGACY_LIVE_FILE, PUBLISHED_FILE, READ_FILES
+from domain.settings import FILL_FILE, LEGACY_LIVE_FILE, PUBLISHED_FILE, READ_FILES
 from domain.systems import fact_names_of
-from projections.models import SETUP, defined, definitions, fills, run_order
+from projections.models import SETUP, defined, definitions, fills, run_order, slug_macro
 from projections.publish import Copier, flip, locked, open_published, published_file, replace_with_copy
 from projections.sources import (PostgresSource, RecorderSource, Replayed, Scope, ScopedSource, Source, SQLiteSource,
                                  current_scope)
@@ -142,7 +142,8 @@ class Projector:
         be read by scope)."""
         source = self._source()
         try:
-            if source.max_id() < settings.cold_start_events() or not hasattr(source.rows, "scoped"):
+            if (source.max_id() < settings.cold_start_events() or not hasattr(source.rows, "scoped")
+                    or settings.worker() != (0, 1)):  # (a worker's share is read whole)
                 return None
             return current_scope(source)
         finally:
@@ -182,7 +183,7 @@ class Projector:
 
             app = self.app = Rollcall.open(self.data_dir)
         if app is None:
-            return SQLiteSource(self.data_dir / EVENTS_FILE)
+            return SQLiteSource(settings.embedded_store_file(self.data_dir))
         plain = rows.of_mapper(app.mapper)
         if app.env.get(settings.PERSISTENCE_ENV) == settings.EMBEDDED_STORE:
             name = app.env.get("SQLITE_DBNAME") or ""
@@ -455,13 +456,14 @@ def _scope_in(path: Path) -> Scope | None:
 
 def definitions_version() -> str:
     """A digest of every SQL file of the read models, of the systems' rule data (their default dice are
-    in dim_dice) and of their facts (dim_facts): when it changes, the read models are rebuilt."""
+    in dim_dice), of their facts (dim_facts) and of the projector's share of the games (settings.worker): when it
+    changes, the read models are rebuilt."""
     import hashlib
     from importlib import resources
 
     from domain.systems import every_fact
 
-    digest = hashlib.sha256((repr(every_fact()) + slug_macro()).encode())
+    digest = hashlib.sha256((repr(every_fact()) + slug_macro() + repr(settings.worker())).encode())
     for package, folder, ending in (("projections", "sql", ".sql"), ("domain", "rules_data", ".json")):
         for entry in sorted(resources.files(package).joinpath(folder).iterdir(), key=lambda e: e.name):
             if entry.name.endswith(ending):
@@ -676,17 +678,6 @@ def _load_facts(con: duckdb.DuckDBPyConnection) -> None:
                 "purpose VARCHAR)").fetchall()
     con.executemany("INSERT INTO dim_facts VALUES (?, ?, ?, ?, ?)",
                     [(system, f.name, f.type, f.kind, f.purpose) for system, f in every_fact()])
-
-
-def slug_macro() -> str:
-    """The macro ``name_slug(t)``: domain.record.slug in SQL (a tournament's or a player's key, as the
-    read models join names), made from the domain's own letters so that the two never differ."""
-    from domain.record import SLUG_KEPT, SLUG_LETTERS
-
-    text = "lower(t)"
-    for letter, latin in SLUG_LETTERS.items():
-        text = f"replace({text}, '{letter}', '{latin}')"
-    return f"CREATE OR REPLACE MACRO name_slug(t) AS trim(regexp_replace({text}, '[^{SLUG_KEPT}]+', '-', 'g'), '-')"
 
 
 def _connect(path: Path) -> duckdb.DuckDBPyConnection:

@@ -13,7 +13,7 @@ from typing import Any
 import duckdb
 
 from domain.errors import GameNotFound
-from domain.settings import PUBLISHED_FILE, data_dir as data_folder
+from domain.settings import PUBLISHED_FILE, data_dir as data_folder, partitions
 from projections.publish import open_published
 from projections.sqlfiles import sql_text, statements
 from projections.visibility import EVERYTHING, Seen
@@ -21,8 +21,20 @@ from projections.visibility import EVERYTHING, Seen
 
 
 def connect_read(data_dir: str | os.PathLike | None = None) -> duckdb.DuckDBPyConnection:
-    """A read-only connection to ``<data>/rollcall.read.duckdb`` (FileNotFoundError before the first projection)."""
+    """A read-only connection to ``<data>/rollcall.read.duckdb`` (FileNotFoundError before the first projection),
+    or to the union of the projector workers' folders that ``ROLLCALL_PARTITIONS`` names (projections.union)."""
+    folders = partitions()
+    if folders:
+        from projections.union import open_union
+
+        return open_union(folders)
     return open_published(data_folder(data_dir) / PUBLISHED_FILE)
+
+
+def published_version(data_dir: str | os.PathLike | None = None) -> int:
+    """When what readers open was last published (ns; the latest of the partitions'): a cache key of what they
+    read (FileNotFoundError before the first projection)."""
+    return max((folder / PUBLISHED_FILE).stat().st_mtime_ns for folder in partitions() or [data_folder(data_dir)])
 
 
 def rows(con: duckdb.DuckDBPyConnection, sql: str, params: dict | None = None) -> list[dict[str, Any]]:

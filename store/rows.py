@@ -22,6 +22,8 @@ from uuid import UUID
 from eventsourcing.persistence import BaseInfrastructureFactory
 from eventsourcing.utils import Environment
 
+from domain.settings import worker
+
 Plain = Callable[[bytes], bytes]
 APP_NAME = "Rollcall"  # the application's name: its prefixed settings (ROLLCALL_CIPHER_KEY) are read too
 
@@ -57,12 +59,14 @@ def _reader(cipher, compressor) -> Plain:
     return plain
 
 
-# A share of a window of notification ids: the events of the games whose stream id ends in a hex digit that
-# falls to it, and (the first share) every row of other aggregates. One share of one: the whole window.
+# A share of a window of notification ids: the events of the games whose stream id ends in a hex digit d that
+# falls to it, and (the first share) every row of other aggregates. A projector worker w of W
+# (domain.settings.worker) takes the digits d % W = w; its reading child p of P those of them with
+# (d / W) % P = p. One share of one: the whole window.
+_DIGIT = ("(CASE WHEN substr(topic, 1, 9) = 'rollcall:' "
+          "THEN instr('0123456789abcdef', lower(substr(originator_id, -1, 1))) - 1 ELSE 0 END)")
 READ_SHARE = ("SELECT rowid, originator_id, topic, state FROM stored_events WHERE rowid > ? AND rowid <= ? AND "
-              "(CASE WHEN substr(topic, 1, 9) = 'rollcall:' "
-              "THEN (instr('0123456789abcdef', lower(substr(originator_id, -1, 1))) - 1) % ? ELSE 0 END) = ? "
-              "ORDER BY rowid")
+              f"{_DIGIT} % ? = ? AND ({_DIGIT} / ?) % ? = ? ORDER BY rowid")
 LINES = ("SELECT state FROM stored_events WHERE originator_id = ? AND originator_version <= ? "
          "ORDER BY originator_version")
 # A window's rows of the streams begun at or after a notification id, and of one stream more (a cold start's scope)
@@ -107,6 +111,7 @@ class SQLiteRows:
     def __init__(self, path: Path, plain: Plain | None = None) -> None:
         self.plain = of_settings() if plain is None else plain
         self.con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True) if path.is_file() else None
+        self.worker = worker()
 
     def max_id(self) -> int:
         if self.con is None:
@@ -116,7 +121,9 @@ class SQLiteRows:
     def share(self, after: int, upto: int, part: int = 0, parts: int = 1) -> list[Row]:
         if self.con is None:
             return []
-        return _plain_rows(self.plain, self.con.execute(READ_SHARE, (after, upto, parts, part)).fetchall())
+        w, workers = self.worker
+        return _plain_rows(self.plain, self.con.execute(READ_SHARE, (after, upto, workers, w, workers, parts,
+                                                                     part)).fetchall())
 
     def lines(self, stream: str, upto: int) -> list[bytes]:
         return [self.plain(state) for (state,) in self.con.execute(LINES, (stream, upto))]
@@ -152,8 +159,10 @@ class PostgresRows:
                                         sql.Identifier(recorder.events_table_name))
         self.read_share = sql.SQL(
             "SELECT notification_id, encode(uuid_send(originator_id), 'hex'), topic, state FROM {} "
-            "WHERE notification_id > %s AND notification_id <= %s AND (CASE WHEN left(topic, 9) = 'rollcall:' "
-            "THEN get_byte(uuid_send(originator_id), 15) %% %s ELSE 0 END) = %s ORDER BY notification_id").format(table)
+            "WHERE notification_id > %s AND notification_id <= %s AND {digit} %% %s = %s AND ({digit} / %s) %% %s = %s "
+            "ORDER BY notification_id").format(table, digit=sql.SQL(
+                "(CASE WHEN left(topic, 9) = 'rollcall:' THEN get_byte(uuid_send(originator_id), 15) %% 16 ELSE 0 END)"))
+        self.worker = worker()
         self.last = sql.SQL("SELECT coalesce(max(notification_id), 0) FROM {}").format(table)
         self.read_scoped = sql.SQL(
             "SELECT e.notification_id, encode(uuid_send(e.originator_id), 'hex'), e.topic, e.state FROM {} e "
@@ -174,7 +183,8 @@ class PostgresRows:
         return int(self._fetch(self.last)[0][0])
 
     def share(self, after: int, upto: int, part: int = 0, parts: int = 1) -> list[Row]:
-        return _plain_rows(self.plain, self._fetch(self.read_share, (after, upto, parts, part)))
+        w, workers = self.worker
+        return _plain_rows(self.plain, self._fetch(self.read_share, (after, upto, workers, w, workers, parts, part)))
 
     def scoped(self, after: int, upto: int, since: int, stream: str) -> list[Row]:
         return _plain_rows(self.plain, self._fetch(self.read_scoped, (after, upto, stream, since)))
@@ -202,7 +212,7 @@ class RecorderRows:
         return self.recorder.max_notification_id() or 0
 
     def share(self, after: int, upto: int, part: int = 0, parts: int = 1) -> list[Row]:
-        if parts != 1:
+        if parts != 1 or worker() != (0, 1):
             raise ValueError("the recorder's notifications are read whole, not shared")  # untranslated: a caller's mistake
         found = self.recorder.select_notifications(after + 1, max(upto - after, 0), stop=upto)
         return [(n.id, _stream(n.originator_id), n.topic, self.plain(bytes(n.state))) for n in found]

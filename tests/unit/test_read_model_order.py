@@ -122,7 +122,7 @@ def test_the_read_models_slug_a_name_as_the_domain_does() -> None:
     from hypothesis import given, strategies as st
 
     from domain.record import slug
-    from projections.projector import slug_macro
+    from projections.models import slug_macro
 
     con = duckdb.connect()
     con.execute(slug_macro())
