@@ -2,9 +2,10 @@
 
 On a projected data folder (``--data``, e.g. the 10-million-event season of bench/season.py), the read models
 are moved aside and ``rollcall dashboard`` starts on the store alone, as a venue that has never followed it.
-Prints: the time until the current tournament's pages answer (every game of the tournament whose game began last
-is listed by the published read models, with its standings: what the Games, Live and Standings pages read),
-against the 60 s target; then, with ``--fill``, the time until every game of the store is in the read models
+First a game of the season's largest recent tournament begins (a new round of it: the tournament a venue is
+running). Prints: the time until the current tournament's pages answer (every game of the tournament whose game
+began last is listed by the published read models, with its standings: what the Games, Live and Standings pages
+read), against the 60 s target; then, with ``--fill``, the time until every game of the store is in the read models
 (the fill, done in the background while the pages are served). The read models moved aside are put back at
 the end (``--keep`` keeps the new ones).
 
@@ -52,6 +53,29 @@ def shown(data: Path, tournament: str) -> tuple[int, int, int]:
         con.close()
 
 
+def begin_a_round(data: Path, con) -> None:
+    """A game of a new round of the tournament of 100 games or more stored last, begun now (its header one of the
+    tournament's, the round and table new): the tournament a venue is running."""
+    from service.application import Rollcall
+
+    tournament, last_round, header = con.execute(
+        "WITH big AS (SELECT g.tournament, max(g.round) AS r, max(e.notification_id) AS last FROM dim_games g "
+        "JOIN fct_events e USING (game) WHERE g.tournament IS NOT NULL GROUP BY g.tournament "
+        "HAVING count(DISTINCT g.game) >= 100 ORDER BY last DESC LIMIT 1) "
+        "SELECT big.tournament, big.r, any_value(g.header) FROM big JOIN dim_games g USING (tournament) "
+        "GROUP BY big.tournament, big.r").fetchall()[0]
+    header = json.loads(header)
+    header.pop("hash", None)
+    header.update({"round": last_round + 1, "table": 1,
+                   "game": f"{header['game'].rsplit('-r', 1)[0]}-r{last_round + 1}-t1-{time.time_ns()}"})
+    app = Rollcall.open(data)
+    try:
+        app.write(header=header)
+    finally:
+        app.close()
+    print(f"a game of round {last_round + 1} of {tournament} begun", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", required=True, type=Path)
@@ -71,6 +95,13 @@ def main() -> None:
     con = connect_read(data)
     try:
         games = list_games(con)
+        begin_a_round(data, con)
+    finally:
+        con.close()
+    Projector(data).run()
+    con = connect_read(data)
+    try:
+        games = list_games(con)
     finally:
         con.close()
     source = SQLiteSource(data / EVENTS_FILE)
@@ -84,7 +115,8 @@ def main() -> None:
 
     aside = data / "cold-start-aside"
     aside.mkdir(exist_ok=True)
-    moved = [name for name in (*READ_FILES, PUBLISHED_FILE, FOLLOWER_FILE, FILL_FILE) if os.path.lexists(data / name)]
+    names = [*READ_FILES, PUBLISHED_FILE, FOLLOWER_FILE, FILL_FILE, *(f"{n}.wal" for n in (*READ_FILES, FILL_FILE))]
+    moved = [name for name in names if os.path.lexists(data / name)]
     for name in moved:
         os.replace(data / name, aside / name)
     print(f"store: {stored:,} events, {len(games):,} games; the current tournament: {tournament} ({expected} games)")
@@ -113,7 +145,7 @@ def main() -> None:
         dashboard.terminate()
         dashboard.wait(60)
         if not args.keep:
-            for name in (*READ_FILES, PUBLISHED_FILE, FOLLOWER_FILE, FILL_FILE):
+            for name in names:
                 if os.path.lexists(data / name):
                     (data / name).unlink()
             for name in moved:

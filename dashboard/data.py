@@ -162,10 +162,22 @@ def _reader(folder: str, mtime_ns: int) -> _Reader:
     return reader
 
 
+def _on(ver: tuple[str, int], fn, *args):
+    """``fn(con, *args)`` on the read models of version ``ver``; if they were published over meanwhile (their
+    connection let go: the projector writes that file next), on the read models published now."""
+    try:
+        return _reader(*ver).run(fn, *args)
+    except Unreadable:
+        now = version()
+        if now == ver:
+            raise
+        return _reader(*now).run(fn, *args)
+
+
 def _run(ver: tuple[str, int], name: str, *args):
     from projections import queries
 
-    return _reader(*ver).run(getattr(queries, name), *args)
+    return _on(ver, getattr(queries, name), *args)
 
 
 # --- cached queries (``ver`` is part of the cache key) --------------------------------------
@@ -176,7 +188,7 @@ def _run(ver: tuple[str, int], name: str, *args):
 def _seen(ver: tuple[str, int], privileged: bool) -> Seen:
     from projections.visibility import seen
 
-    return _reader(*ver).run(lambda con: seen(con, privileged=privileged))
+    return _on(ver, lambda con: seen(con, privileged=privileged))
 
 
 def seen(privileged: bool) -> Seen:
@@ -204,7 +216,7 @@ def _turn_starts(ver: tuple[str, int], game: str, upto: int | None) -> list[tupl
 def _state_at(ver: tuple[str, int], game: str, seq: int, as_ruled: bool, upto: int | None) -> dict:
     from projections import queries
 
-    return _reader(*ver).run(lambda con: queries.state_at(con, game, seq, as_ruled=as_ruled, upto=upto))
+    return _on(ver, lambda con: queries.state_at(con, game, seq, as_ruled=as_ruled, upto=upto))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -213,14 +225,14 @@ def _dispute_query(ver: tuple[str, int], name: str, game: str, upto: int | None,
     from projections import disputes
 
     fn = getattr(disputes, name)
-    return _reader(*ver).run(lambda con: fn(con, game, list(about), upto) if about else fn(con, game, upto))
+    return _on(ver, lambda con: fn(con, game, list(about), upto) if about else fn(con, game, upto))
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def _header(ver: tuple[str, int], game: str) -> dict:
     from projections.queries import rows
 
-    return _reader(*ver).run(lambda con: rows(con, "SELECT header FROM dim_games WHERE game = $game",
+    return _on(ver, lambda con: rows(con, "SELECT header FROM dim_games WHERE game = $game",
                                                {"game": game})[0]["header"])
 
 
@@ -283,7 +295,7 @@ def casts_involved(game: str, about: list[int], seen: Seen) -> list[dict]:
 def _state_changes(ver: tuple[str, int], game: str, as_ruled: bool, upto: int | None) -> list[tuple]:
     from projections import queries
 
-    return _reader(*ver).run(lambda con: queries.state_changes(con, game, as_ruled=as_ruled, upto=upto))
+    return _on(ver, lambda con: queries.state_changes(con, game, as_ruled=as_ruled, upto=upto))
 
 
 def state_changes(game: str, seen: Seen, as_ruled: bool = False) -> list[tuple]:
@@ -296,7 +308,7 @@ def state_changes(game: str, seen: Seen, as_ruled: bool = False) -> list[tuple]:
 def _luck_line(ver: tuple[str, int], game: str, seen: Seen) -> list[dict]:
     from projections.stats import ANALYTICS_QUERIES, Scope
 
-    return _reader(*ver).run(lambda con: ANALYTICS_QUERIES["luck_line"](con, Scope(game=game, seen=seen)))
+    return _on(ver, lambda con: ANALYTICS_QUERIES["luck_line"](con, Scope(game=game, seen=seen)))
 
 
 def luck_line(game: str, seen: Seen) -> list[dict]:
@@ -308,7 +320,7 @@ def luck_line(game: str, seen: Seen) -> list[dict]:
 def _swings(ver: tuple[str, int], game: str, upto: int | None) -> list[dict]:
     from projections.stats import swings
 
-    return list(_reader(*ver).run(swings, game, upto))
+    return list(_on(ver, swings, game, upto))
 
 
 def big_swings(game: str, seen: Seen) -> list[dict]:

@@ -27,7 +27,7 @@ PAGES = ("games", "replay", "dispute", "live", "standings", "public", "analytics
 def data(replay_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A projected data folder of this test's own (its status and copy get written over)."""
     folder = tmp_path / "data"
-    shutil.copytree(replay_data, folder)
+    shutil.copytree(replay_data, folder, symlinks=True)  # (the link readers open, to the files as they are)
     monkeypatch.setenv("ROLLCALL_DATA", str(folder))
     return folder
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -114,3 +115,35 @@ def test_a_malformed_worker_share_is_refused_naming_the_setting(share, given, tm
     assert done.returncode == 1
     assert f"{WORKER_ENV} must be w/W" in done.stderr and "Traceback" not in done.stderr + done.stdout
     assert json.dumps(share)[1:-1] in done.stderr
+
+
+@pytest.mark.postgres
+def test_two_workers_on_one_postgres_store_read_as_one_equal_one_projectors_rebuild(store, tmp_path, monkeypatch,
+                                                                                   postgres_env):
+    with sqlite3.connect(store / EVENTS_FILE) as con:
+        names = [json.loads(state)["data"]["game"] for (state,) in con.execute(
+            "SELECT state FROM stored_events WHERE topic = 'rollcall:GameCreated' ORDER BY rowid")]
+    app, source = Rollcall(env=postgres_env), Rollcall.open(store)
+    try:
+        for name in names:  # the same games, stored in PostgreSQL
+            app.import_record(list(source.export_lines(name)), name)
+    finally:
+        app.close()
+        source.close()
+    for key, value in postgres_env.items():
+        monkeypatch.setenv(key, value)
+    workers = [tmp_path / "pg-0", tmp_path / "pg-1", tmp_path / "pg-whole"]
+    for folder, share in zip(workers, ("0/2", "1/2", "0/1")):
+        with monkeypatch.context() as env:
+            env.setenv(WORKER_ENV, share)
+            assert Projector(folder).run() > 0
+    whole = connect_read(workers[2])
+    monkeypatch.setenv(PARTITIONS_ENV, os.pathsep.join(map(str, workers[:2])))
+    union = connect_read(workers[2])
+    try:
+        want, got = everything(whole), everything(union)
+        for name in want:
+            assert got[name] == want[name], name
+    finally:
+        whole.close()
+        union.close()

@@ -369,7 +369,7 @@ def test_a_tournament_or_every_game_gives_the_figures_of_its_games_listed(con, s
 
 def test_statistics_refreshed_run_by_run_equal_a_rebuild(simulated, tmp_path):
     data = tmp_path / "copy"
-    shutil.copytree(simulated[0], data)
+    shutil.copytree(simulated[0], data, symlinks=True)
     before = connect_read(data)
     try:
         incremental = {t: sorted(before.execute(f"SELECT * FROM {t}").fetchall(), key=repr) for t in STAT_TABLES}
