@@ -367,10 +367,12 @@ class Session:
         usable = _state(published)
         usable = usable if usable is not None and usable[0] == self.version else None
         candidates = self.projector.targets()
-        if self.copy_next and usable is not None:
-            replace_with_copy(published, candidates[0], self.copier)  # what a rebuild threw away
-        self.copy_next = False
-        if not wait and _in_place(_state(candidates[0]), self.version, usable):
+        renew, self.copy_next = self.copy_next, False  # the other file holds what a rebuild or a fill replaced
+        if renew and usable is not None:
+            replace_with_copy(published, candidates[0], self.copier)
+        if renew and usable is None:
+            target, con = _open_target(candidates, self.version, None, published, True, self.copier)
+        elif not wait and _in_place(_state(candidates[0]), self.version, usable):
             target, con = candidates[0], _open_writable(candidates[0], 0.0)
             if con is None:
                 return False
