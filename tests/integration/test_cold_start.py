@@ -8,10 +8,10 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from stored import published_tables
 
-from domain.settings import COLD_START_ENV, EVENTS_FILE, FILL_FILE, PUBLISHED_FILE
-from projections.projector import SCOPE_TABLE, TABLES, Projector
-from projections.publish import open_published
+from domain.settings import COLD_START_ENV, EVENTS_FILE, FILL_FILE
+from projections.projector import SCOPE_TABLE, Projector
 from projections.queries import connect_read, list_games
 from service.application import Rollcall
 from simulation.tournaments import simulate_tournament
@@ -41,15 +41,6 @@ def tournaments_shown(data: Path) -> dict[str, int]:
         for game in list_games(con):
             shown[game["tournament"]] = shown.get(game["tournament"], 0) + 1
         return shown
-    finally:
-        con.close()
-
-
-def tables(data: Path) -> dict[str, list[tuple]]:
-    con = open_published(data / PUBLISHED_FILE)
-    try:
-        return {t: con.execute(f"SELECT * {'EXCLUDE (recorded_at)' if t == 'fct_events' else ''} FROM {t} "
-                               "ORDER BY ALL").fetchall() for t in TABLES}
     finally:
         con.close()
 
@@ -90,7 +81,7 @@ def test_a_cold_start_shows_the_current_tournament_first_then_fills_in_every_gam
     with sqlite3.connect(data / EVENTS_FILE) as source, sqlite3.connect(clean / EVENTS_FILE) as copy:
         source.backup(copy)
     Projector(clean).run(rebuild=True)
-    assert tables(data) == tables(clean)
+    assert published_tables(data) == published_tables(clean)
     # and the next session of the folder is no cold start: the read models hold every game
     with Projector(data).session(cold=True) as session:
         assert session.filling() is None

@@ -16,27 +16,16 @@ from pathlib import Path
 
 import pytest
 from processes import ROOT, alive, children, following, rollcall, stopped, until
+from stored import add_game
 
 from cli.options import free_port
-from service.application import Rollcall
 from domain.settings import EVENTS_FILE, PUBLISHED_FILE, READ_FILES
 from projections.projector import Projector
 from projections.queries import connect_read
-from simulation.games import record_lines, simulate_tornscape
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")]
 UP = 120  # seconds a dashboard or a follower may take to come up and catch up on this shared machine
-
-
-def add_game(data: Path, seed: int) -> None:
-    """A simulated Tornscape game stored as another device would (the application, in this process)."""
-    store = Rollcall.open(data)
-    try:
-        store.import_record(record_lines(simulate_tornscape(seed, f"heal-{seed}", turns=2)), f"heal-{seed}",
-                            lenient=True)
-    finally:
-        store.close()
 
 
 def stored(data: Path) -> int:
@@ -75,7 +64,7 @@ def follower_of(dashboard: subprocess.Popen) -> int:
 @pytest.fixture
 def data(tmp_path: Path) -> Path:
     folder = tmp_path / "data"
-    add_game(folder, 1)
+    add_game(folder, 1, "heal")
     return folder
 
 
@@ -105,7 +94,7 @@ def test_a_follower_killed_is_started_again_and_the_published_copy_catches_up(da
         first = follower_of(served)
         caught_up(data, "at the start")
         os.kill(first, 9)
-        add_game(data, 2)  # stored while no follower runs
+        add_game(data, 2, "heal")  # stored while no follower runs
         caught_up(data, "after kill -9 of the follower")
         assert follower_of(served) != first and not alive(first)
         assert "stopped unexpectedly (killed by SIGKILL); starting again in 1 s" in (
@@ -123,7 +112,7 @@ def test_publishing_resumes_when_a_full_disk_has_room_again(data: Path, tmp_path
         caught_up(data, "at the start")
         limits = resource.getrlimit(resource.RLIMIT_FSIZE)
         resource.prlimit(process.pid, resource.RLIMIT_FSIZE, (4096, limits[1]))
-        add_game(data, 2)
+        add_game(data, 2, "heal")
         until(lambda: "could not be brought up to date" in log.read_text(), UP, "the failed write was not said")
         assert published(data) < stored(data)
         resource.prlimit(process.pid, resource.RLIMIT_FSIZE, limits)  # room again
@@ -145,7 +134,7 @@ def test_a_second_dashboard_on_the_folder_takes_over_when_the_first_stops(data: 
         until(lambda: "takes over when it stops" in (tmp_path / "second.log").read_text(), UP,
               "the second dashboard's follower did not wait for the lock")
         assert stopped(first) == 0
-        add_game(data, 2)
+        add_game(data, 2, "heal")
         caught_up(data, "after the first dashboard stopped")
         assert following(data) == waiting
     finally:
@@ -172,7 +161,7 @@ def test_a_damaged_published_copy_is_published_again(harm: str, data: Path, tmp_
                 with open(live_file, "r+b") as live:  # follower writes next as well as the one readers open
                     live.write(os.urandom(200_000))
             copy.write_bytes(os.urandom(300_000))
-            add_game(data, 2)  # the next batch meets the damaged live file
+            add_game(data, 2, "heal")  # the next batch meets the damaged live file
         caught_up(data, f"after the copy's {harm}")
         assert process.poll() is None
     finally:

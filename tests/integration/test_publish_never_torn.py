@@ -17,25 +17,15 @@ from pathlib import Path
 
 import pytest
 from processes import ROOT, until
+from stored import add_game, published_tables
 
 from domain.settings import EVENTS_FILE, PUBLISHED_FILE, READ_FILES
-from projections.projector import TABLES, Projector, definitions_version
+from projections.projector import Projector, definitions_version
 from projections.publish import open_published
-from service.application import Rollcall
-from simulation.games import record_lines, simulate_tornscape
 
 pytestmark = [pytest.mark.slow]
 KILLS = 12
 UP = 120  # seconds the follower may take to catch up on this shared machine
-
-
-def add_game(data: Path, seed: int) -> None:
-    store = Rollcall.open(data)
-    try:
-        store.import_record(record_lines(simulate_tornscape(seed, f"torn-{seed}", turns=2)), f"torn-{seed}",
-                            lenient=True)
-    finally:
-        store.close()
 
 
 def expected(store: sqlite3.Connection, position: int) -> tuple[int, int]:
@@ -75,7 +65,7 @@ def start_follower(data: Path, log) -> subprocess.Popen:
 
 def test_readers_never_see_a_torn_state_while_the_follower_is_killed_at_random_points(tmp_path: Path) -> None:
     data = tmp_path / "data"
-    add_game(data, 0)
+    add_game(data, 0, "torn")
     version = definitions_version()
     written, done, failures, looks = threading.Event(), threading.Event(), [], []
 
@@ -93,7 +83,7 @@ def test_readers_never_see_a_torn_state_while_the_follower_is_killed_at_random_p
     def write() -> None:
         seed = 1
         while not written.is_set():
-            add_game(data, seed)
+            add_game(data, seed, "torn")
             seed += 1
             time.sleep(0.05)
 
@@ -104,8 +94,13 @@ def test_readers_never_see_a_torn_state_while_the_follower_is_killed_at_random_p
         writer.start()
         try:
             for _ in range(KILLS):
+                before = max([p for p in looks if p is not None], default=0)
                 follower = start_follower(data, log)
-                time.sleep(chance.uniform(0.2, 2.5))  # the start, a batch, a copy, a publish, a catch-up...
+                # one publish in this life at least (a loaded machine starts Python slowly), then a random point of
+                # what follows: a batch, a catch-up, a copy, a publish, the statistics...
+                until(lambda: max([p for p in looks if p is not None], default=0) > before or bool(failures), UP,
+                      "the follower published nothing")
+                time.sleep(chance.uniform(0.0, 1.2))
                 follower.send_signal(signal.SIGKILL)
                 follower.wait()
         finally:
@@ -124,7 +119,7 @@ def test_readers_never_see_a_torn_state_while_the_follower_is_killed_at_random_p
             follower.wait(UP)
     assert not failures, failures[0]
     seen = [p for p in looks if p is not None]
-    assert len(set(seen)) >= 3, "the reader saw too few publishes to say anything"
+    assert len(set(seen)) > KILLS  # a publish in each life of the follower
     assert seen == sorted(seen), "a reader saw the read models go back"
     assert not [p.name for p in data.iterdir() if p.name.endswith((".tmp", ".link"))], "left-over files"
 
@@ -134,14 +129,6 @@ def test_readers_never_see_a_torn_state_while_the_follower_is_killed_at_random_p
     with sqlite3.connect(data / EVENTS_FILE) as source, sqlite3.connect(clean / EVENTS_FILE) as copy:
         source.backup(copy)  # (with what its write-ahead log holds)
     Projector(clean).run(rebuild=True)
-    assert _tables(data) == _tables(clean)
+    assert published_tables(data) == published_tables(clean)
     assert {p.name for p in data.iterdir()} >= {READ_FILES[0], READ_FILES[1], PUBLISHED_FILE}
 
-
-def _tables(data: Path) -> dict[str, list[tuple]]:
-    con = open_published(data / PUBLISHED_FILE)
-    try:
-        return {t: con.execute(f"SELECT * {'EXCLUDE (recorded_at)' if t == 'fct_events' else ''} FROM {t} "
-                               "ORDER BY ALL").fetchall() for t in TABLES}
-    finally:
-        con.close()
