@@ -203,7 +203,7 @@ def up_to_date(data: Path | None) -> None:
 
 
 def read(data: Path | None, query: Callable, *args: Any) -> Any:
-    """Run ``query(con, *args)`` over the published read-only copy, up to date (``up_to_date``)."""
+    """Run ``query(con, *args)`` over the published read models, up to date (``up_to_date``)."""
     from projections.queries import connect_read
 
     up_to_date(data)
@@ -227,7 +227,7 @@ def privileged(data: Path | None, key: str | None) -> bool:
 
 
 def read_seen(data: Path | None, key: str | None, query: Callable) -> Any:
-    """``query(con, seen)`` over the published read-only copy, up to date (``read``), where ``seen`` is what the
+    """``query(con, seen)`` over the published read models, up to date (``read``), where ``seen`` is what the
     reader may see: everything with a key of the store, else each game of a delayed tournament up to its events
     older than the delay."""
     from projections.visibility import seen

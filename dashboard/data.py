@@ -49,7 +49,8 @@ class NoReadModels(RuntimeError):
 
 
 class Unreadable(NoReadModels):
-    """The published copy does not open or read just now (damaged or removed: the follower publishes it again)."""
+    """The published read models do not open or read just now (damaged or removed: the follower publishes them
+    again)."""
 
     def __init__(self) -> None:
         super().__init__(UNREADABLE)

@@ -1,7 +1,7 @@
 """Live pages: whatever a page shows follows the read models as the projector republishes them, and says when
 they fall behind.
 
-The dashboard's projector (projections.follow) republishes the read-only copy within a fraction of a
+The dashboard's projector (projections.follow) publishes the read models again within a fraction of a
 second of an event stored anywhere (the Record page, ``rollcall record``, another machine on PostgreSQL).
 ``follow_updates`` looks at the copy's version every ``LOOK_SECONDS`` in a fragment of the page and runs the
 page again when it changed, so every page shows new events by itself; a page may pass ``on_change`` to

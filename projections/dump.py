@@ -1,6 +1,6 @@
 """The read models as files for analysts: Parquet (or CSV), one file per read model its SQL file says is dumped,
 and a README.md of their columns written from the files' schemas and what each model's SQL file says its
-columns mean (projections.models). Read from the published read-only copy, never the projector's file."""
+columns mean (projections.models). Read from the published read models, never a file the projector writes."""
 
 from __future__ import annotations
 

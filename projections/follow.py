@@ -4,13 +4,16 @@ DuckDB has one writer. Whoever projects a data folder holds its projector lock (
 an advisory file lock the system releases when the holder exits, even on kill -9): the follower holds it for
 as long as it runs, polling the store and projecting (and publishing) whatever is new within a fraction of a
 second; a command that reads the read models projects itself only when nobody else holds the lock, and
-otherwise reads the published copy the follower keeps current. Readers never open the live file.
+otherwise reads the published read models the follower keeps current. Readers never open a file being written
+(projections.publish).
 
 The follower heals itself:
-- a look that fails (a full disk, a file-size limit, a store that does not answer, a damaged live file) is
-  said on stderr and tried again, the live file opened anew, after a pause that doubles up to RETRY_MAX; a
-  live file that is no longer Rollcall's read models is rebuilt from the store;
-- a published copy removed, emptied or written over by anyone else is published again at the next look;
+- a look that fails (a full disk, a file-size limit, a store that does not answer, a damaged read-model file)
+  is said on stderr and tried again, the files opened anew, after a pause that doubles up to RETRY_MAX; a file
+  that is no longer Rollcall's read models is rebuilt from the store;
+- published read models removed, emptied or written over by anyone else are published again at the next look;
+- on a large store with no read models it starts cold: the current tournament first, the rest filled in at
+  quiet moments (projections.projector.Session.fill_some);
 - a follower started while another process holds the lock waits for it and takes over when it stops;
 - the ``Supervisor`` (``rollcall dashboard``) starts the follower process again when it dies.
 While it is up to date the follower writes the time of its last look in ``<data>/follower.json`` (at most
@@ -134,7 +137,7 @@ class _Follower:
         self.folder, self.interval, self.stop, self.on_run, self.say = folder, interval, stop, on_run, say
         self.status = folder / settings.FOLLOWER_FILE
         self.failures = 0
-        self.rebuild = False  # the live file was found damaged: the next session rebuilds it from the store
+        self.rebuild = False  # a read-model file was found damaged: the next session rebuilds it from the store
         self.written = (None, 0.0)  # (position, time) of the status last written
 
     def run(self) -> None:
@@ -158,7 +161,7 @@ class _Follower:
                     self.status.unlink()  # stopped: nobody vouches for the read models any more
 
     def _follow(self) -> None:
-        """One live file opened and followed until ``stop`` (an exception: the caller tries again)."""
+        """The read models opened and followed until ``stop`` (an exception: the caller tries again)."""
         from projections.projector import Projector
         from projections.publish import Copier
 
@@ -200,7 +203,7 @@ class _Follower:
         self._write_status(looked, position, filling)
 
     def _start_status(self) -> None:
-        """A first status when there is none: the published copy held every event stored when it was published."""
+        """A first status when there is none: the published read models held every event stored when published."""
         if self.status.exists():
             return
         with contextlib.suppress(OSError):

@@ -63,7 +63,8 @@ Progress = Callable[[int, int], None]
 
 
 class LiveFileDamaged(RuntimeError):
-    """The live file no longer holds the read models its connection shows (written over, truncated): rebuild it."""
+    """A read-model file no longer holds the read models its connection shows (written over, truncated): rebuild
+    it."""
 
 
 class Projector:
@@ -683,7 +684,8 @@ def _load_facts(con: duckdb.DuckDBPyConnection) -> None:
 
 
 def _connect(path: Path) -> duckdb.DuckDBPyConnection:
-    """The live file attached with small row groups (see ROW_GROUP_ROWS) as this connection's catalog.
+    """A read-model file attached for writing with small row groups (see ROW_GROUP_ROWS) as this connection's
+    catalog.
 
     Only this connection uses it: a cursor of it would start in the in-memory catalog."""
     con = duckdb.connect(":memory:")
