@@ -53,7 +53,7 @@ ROW_GROUP_ROWS = 16_384
 BATCH_ROWS = 100_000
 # Checkpoint once, at the end of a run.
 SETTINGS = ("SET checkpoint_threshold = '1GB'",)
-DRAIN = 2.0  # seconds a step waits for readers to let go of the file it writes; then it writes a copy instead
+DRAIN = 2.0  # seconds a step waits for readers to let go of the file it writes; then it writes another one
 COPY_BEHIND = 50_000  # a file this many notifications behind the published one becomes a copy of it
 FILL_ROWS = 200_000  # notifications a cold start's fill projects between two looks at the store
 PUBLISHED_LOG = 16 << 20  # bytes of write-ahead log a published file may keep (readers replay it on opening)
