@@ -56,7 +56,7 @@ SETTINGS = ("SET checkpoint_threshold = '1GB'",)
 DRAIN = 2.0  # seconds a step waits for readers to let go of the file it writes; then it writes another one
 COPY_BEHIND = 50_000  # a file this many notifications behind the published one becomes a copy of it
 FILL_ROWS = 200_000  # notifications a cold start's fill projects between two looks at the store
-PUBLISHED_LOG = 16 << 20  # bytes of write-ahead log a published file may keep (readers replay it on opening)
+PUBLISHED_LOG = 6 << 20  # bytes of write-ahead log a published file may keep (readers replay it on opening)
 SCOPE_TABLE = "read_model_scope"  # in read models that hold a cold start's scope alone: since, tournament, stream
 
 Progress = Callable[[int, int], None]
