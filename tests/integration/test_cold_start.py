@@ -94,3 +94,24 @@ def test_a_small_store_is_projected_whole(tmp_path):
         session.step()
         assert session.filling() is None
     assert tournaments_shown(data) == {name: len(found) for name, found in games.items()}
+
+
+@pytest.mark.postgres
+def test_a_cold_start_on_a_postgres_store_shows_the_current_tournament_first(tmp_path, monkeypatch, postgres_env):
+    sqlite = tmp_path / "sqlite"
+    games = store_of(sqlite, ("tornscape", "Old Cup", 6, 1), ("tornscape", "Live Cup", 6, 1))
+    app, source = Rollcall(env=postgres_env), Rollcall.open(sqlite)
+    try:
+        for name in games["Old Cup"] + games["Live Cup"]:  # the same games, stored in PostgreSQL
+            app.import_record(list(source.export_lines(name)), name)
+        monkeypatch.setenv(COLD_START_ENV, "1")
+        data = tmp_path / "pg"
+        with Projector(data, app=app).session(cold=True) as session:
+            session.step()
+            assert tournaments_shown(data) == {"Live Cup": len(games["Live Cup"])}
+            while session.fill_some():
+                pass
+        assert tournaments_shown(data) == {name: len(found) for name, found in games.items()}
+    finally:
+        app.close()
+        source.close()
