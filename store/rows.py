@@ -67,6 +67,9 @@ _DIGIT = ("(CASE WHEN substr(topic, 1, 9) = 'rollcall:' "
           "THEN instr('0123456789abcdef', lower(substr(originator_id, -1, 1))) - 1 ELSE 0 END)")
 READ_SHARE = ("SELECT rowid, originator_id, topic, state FROM stored_events WHERE rowid > ? AND rowid <= ? AND "
               f"{_DIGIT} % ? = ? AND ({_DIGIT} / ?) % ? = ? ORDER BY rowid")
+# the same for the one worker of one: the digit reckoned once (a fifth of the query's time on a window)
+READ_SHARE_WHOLE = ("SELECT rowid, originator_id, topic, state FROM stored_events WHERE rowid > ? AND rowid <= ? AND "
+                    f"{_DIGIT} % ? = ? ORDER BY rowid")
 LINES = ("SELECT state FROM stored_events WHERE originator_id = ? AND originator_version <= ? "
          "ORDER BY originator_version")
 # A window's rows of the streams begun at or after a notification id, and of one stream more (a cold start's scope)
@@ -122,8 +125,9 @@ class SQLiteRows:
         if self.con is None:
             return []
         w, workers = self.worker
-        return _plain_rows(self.plain, self.con.execute(READ_SHARE, (after, upto, workers, w, workers, parts,
-                                                                     part)).fetchall())
+        found = (self.con.execute(READ_SHARE_WHOLE, (after, upto, parts, part)) if workers == 1 else
+                 self.con.execute(READ_SHARE, (after, upto, workers, w, workers, parts, part)))
+        return _plain_rows(self.plain, found.fetchall())
 
     def lines(self, stream: str, upto: int) -> list[bytes]:
         return [self.plain(state) for (state,) in self.con.execute(LINES, (stream, upto))]
