@@ -81,9 +81,11 @@ def serve(port: int, data, browser: bool = False, idle_minutes: float | None = N
     try:
         # the follower waits while another dashboard's follows the folder, and takes over when it stops
         follower = Supervisor(folder, env).start()
-        server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(entry), "--server.port",
-                                   str(chosen), "--server.address", "localhost", "--server.headless", "true",
-                                   "--browser.gatherUsageStats", "false", "--client.toolbarMode", "viewer"], env=env)
+        with _held_interrupts():  # a stop while the server starts waits until it is known, and so stopped
+            server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(entry), "--server.port",
+                                       str(chosen), "--server.address", "localhost", "--server.headless",
+                                       "true", "--browser.gatherUsageStats", "false", "--client.toolbarMode",
+                                       "viewer"], env=env)
         _record(folder, url)
         if browser and can_open_browser() and _up(url, server):
             import webbrowser
@@ -106,6 +108,22 @@ def serve(port: int, data, browser: bool = False, idle_minutes: float | None = N
 
 def _interrupted(signum, frame) -> None:
     raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _held_interrupts():
+    """SIGINT and SIGTERM held while the block runs, then raised as KeyboardInterrupt: a stop that arrived while
+    a child was being started (its process running, Popen not yet returned) would leave it running, unowned."""
+    held = []
+    previous = {signum: signal.signal(signum, lambda signum, frame: held.append(signum))
+                for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if held:
+            raise KeyboardInterrupt
 
 
 def _record(folder: Path, url: str) -> None:

@@ -34,8 +34,37 @@ def test_sigterm_stops_the_dashboards_server_and_its_follower(tmp_path) -> None:
         started = until(both, 60, "the server and the follower did not start")
         dashboard.send_signal(signal.SIGTERM)
         assert dashboard.wait(timeout=60) is not None
-        until(lambda: not any(alive(pid) for pid in started), 30, "a child of the dashboard outlived it")
+        until(lambda: not any(alive(pid) for pid in started), 30,
+              f"a child of the dashboard outlived it (of {sorted(started.values())})")
     finally:
         if dashboard.poll() is None:
             dashboard.kill()
             dashboard.wait()
+
+
+def test_a_sigterm_while_the_server_starts_stops_the_server_too(tmp_path, monkeypatch) -> None:
+    """The stop arrives after the server's process runs but before it is known (Popen not yet returned): a
+    service manager's SIGTERM at the wrong moment must not leave a Streamlit server running unowned."""
+    from cli import serve
+
+    real, servers = subprocess.Popen, []
+
+    def popen(args, **kwargs):
+        process = real(args, **kwargs)
+        if "streamlit" in args:
+            servers.append(process)
+            os.kill(os.getpid(), signal.SIGTERM)  # its handler runs now, before this call returns
+        return process
+
+    monkeypatch.setattr(serve.subprocess, "Popen", popen)
+    monkeypatch.delenv("PERSISTENCE_MODULE", raising=False)
+    try:
+        with pytest.raises(serve.typer.Exit):
+            serve.serve(free_port(8750), tmp_path / "data")
+        assert len(servers) == 1
+        assert servers[0].poll() is not None, "the server outlived the dashboard that started it"
+    finally:
+        for process in servers:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
