@@ -79,9 +79,9 @@ def serve(port: int, data, browser: bool = False, idle_minutes: float | None = N
     previous = signal.signal(signal.SIGTERM, _interrupted)  # stopped like Ctrl-C: the children stop too
     follower = server = None
     try:
-        # the follower waits while another dashboard's follows the folder, and takes over when it stops
-        follower = Supervisor(folder, env).start()
-        with _held_interrupts():  # a stop while the server starts waits until it is known, and so stopped
+        with _held_interrupts():  # a stop while the children start waits until they are known, and so stopped
+            # the follower waits while another dashboard's follows the folder, and takes over when it stops
+            follower = Supervisor(folder, env).start()
             server = subprocess.Popen([sys.executable, "-m", "streamlit", "run", str(entry), "--server.port",
                                        str(chosen), "--server.address", "localhost", "--server.headless",
                                        "true", "--browser.gatherUsageStats", "false", "--client.toolbarMode",
