@@ -63,9 +63,13 @@ def main_text(page) -> str:
     return page.locator('[data-testid="stMain"]').inner_text()
 
 
+HEADING = '[data-testid="stMain"] h1, [data-testid="stMain"] h2, [data-testid="stMain"] h3'
+CHANGED = """([selector, before]) => JSON.stringify([...document.querySelectorAll(selector)]
+  .map(h => h.innerText.trim()).filter(t => t)) !== JSON.stringify(before)"""
+
+
 def headings(page) -> list[str]:
-    return [h.strip() for h in page.locator('[data-testid="stMain"] h1, [data-testid="stMain"] h2, '
-                                            '[data-testid="stMain"] h3').all_inner_texts() if h.strip()]
+    return [h.strip() for h in page.locator(HEADING).all_inner_texts() if h.strip()]
 
 
 def open_sidebar(page) -> None:
@@ -75,20 +79,15 @@ def open_sidebar(page) -> None:
         page.locator('#stSidebar[data-collapsed="false"]').wait_for(state="attached")
 
 
-HEADINGS = """(before) => JSON.stringify([...document.querySelectorAll(
-  '[data-testid="stMain"] h1, [data-testid="stMain"] h2, [data-testid="stMain"] h3')]
-  .map(h => h.innerText.trim()).filter(t => t)) !== JSON.stringify(before)"""
-
-
 def pick(page, language: str, *, changes: bool = True) -> None:
     """Tap a language in the picker and wait for the page's run in it (on a busy machine the run can start
     well after the tap: a language other than the one shown is awaited until the headings change)."""
     open_sidebar(page)
-    before = headings(page)
+    before = headings(page) if changes else None
     page.locator('[data-testid="stSidebar"] button', has_text=language).first.click()
-    if changes:
+    if before is not None:
         with contextlib.suppress(PlaywrightTimeout):  # unchanged: the assertions after say what the page shows
-            page.wait_for_function(HEADINGS, arg=before, timeout=30_000)
+            page.wait_for_function(CHANGED, arg=[HEADING, before], timeout=30_000)
     page.wait_for_timeout(400)
     page.wait_for_function(RUN_OVER)
 
