@@ -16,8 +16,9 @@ pip. ROLLCALL_INSTALLER=pip always uses pip.
 next free port when 8501 is busy, and opens a browser where there is a
 display (never under CI); e.g. `python3 dev.py demo --no-serve` only builds.
 
-`test` always runs 2 xdist workers unless ARGS choose otherwise
-(-n N, --numprocesses N, -p no:xdist); ARGS are passed to pytest as given,
+`test` always runs 2 xdist workers, each taking whole test files (--dist loadfile),
+unless ARGS choose otherwise (-n N, --numprocesses N, -p no:xdist) and prints the 30 slowest tests at the
+end (not with --fast) unless ARGS give --durations; ARGS are passed to pytest as given,
 e.g. `python3 dev.py test tests/integration -q -k tracking`.
 The exit status is the child's.
 """
@@ -39,7 +40,11 @@ ROLLCALL = BIN / ("rollcall.exe" if os.name == "nt" else "rollcall")
 UV = BIN / ("uv.exe" if os.name == "nt" else "uv")
 STAMP = VENV / ".rollcall-installed"
 PYPROJECT = ROOT / "pyproject.toml"
-DEFAULT_PYTEST_ARGS = ["-n", "2"]
+# Two workers, each taking whole test files in the order collected (the browser tests first, the many short unit
+# test files last, to even out the end): a file's module fixtures (a store built and projected, a dashboard
+# server) are built once, not once on each worker.
+DEFAULT_PYTEST_ARGS = ["-n", "2", "--dist", "loadfile", "--no-loadscope-reorder"]
+DURATIONS = ["--durations=30"]  # unless ARGS give --durations
 
 
 def say(msg: str) -> None:
@@ -84,7 +89,9 @@ def install() -> int:
     """Install Rollcall into .venv with uv when it can be had, else (or when uv fails) with pip."""
     uv = find_uv()
     if uv is not None:
-        rc = run([uv, "pip", "install", "--python", PYTHON, "--compile-bytecode", "-e", ".[test]"])
+        # every package's bytecode compiled now; ROLLCALL_COMPILE_BYTECODE=0 leaves it to each module's first import
+        compiled = [] if os.environ.get("ROLLCALL_COMPILE_BYTECODE") == "0" else ["--compile-bytecode"]
+        rc = run([uv, "pip", "install", "--python", PYTHON, *compiled, "-e", ".[test]"])
         if rc == 0:
             return 0
         say(f"uv failed (exit {rc}); installing with pip")
@@ -140,10 +147,13 @@ def main(argv: list[str]) -> int:
         return 0
     if command == "demo":
         return run([ROLLCALL, "demo", *extra])
-    if "--fast" in extra:  # the unit tests alone, the slow ones left out: a quick check while working
+    fast = "--fast" in extra
+    if fast:  # the unit tests alone, the slow ones left out: a quick check while working
         extra = [a for a in extra if a != "--fast"]
         extra = [*FAST_PYTEST_ARGS, *extra] if not names_tests(extra) else ["-m", "not slow", *extra]
     pytest_args = extra if wants_own_workers(extra) else [*DEFAULT_PYTEST_ARGS, *extra]
+    if not fast and not any(a.startswith("--durations") for a in extra):
+        pytest_args = [*DURATIONS, *pytest_args]  # every run's log names its slowest tests
     return run([PYTHON, "-m", "pytest", *pytest_args])
 
 

@@ -33,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from service.application import Rollcall  # noqa: E402
 from domain.settings import EVENTS_FILE  # noqa: E402
-from store.bulk import import_files  # noqa: E402
+from service.importing import import_files  # noqa: E402
 from simulation.games import record_lines, simulate_tornscape  # noqa: E402
 from projections.projector import Projector  # noqa: E402
 

@@ -50,7 +50,7 @@ from projections.projector import Projector  # noqa: E402
 from projections.queries import connect_read  # noqa: E402
 from projections.sources import RecorderSource  # noqa: E402
 from simulation.games import record_lines, simulate_tornscape  # noqa: E402
-from store.bulk import import_files  # noqa: E402
+from service.importing import import_files  # noqa: E402
 
 DEFAULTS = {"POSTGRES_HOST": "127.0.0.1", "POSTGRES_PORT": "5432", "POSTGRES_USER": "postgres",
             "POSTGRES_PASSWORD": "", "POSTGRES_DBNAME": "test"}

@@ -42,7 +42,7 @@ from projections.queries import connect_read, game_events, rows, state_at, state
 from projections.stats import ANALYTICS_QUERIES, Scope  # noqa: E402
 from simulation.games import long_games, record_lines  # noqa: E402
 from simulation.tournaments import simulate_tournament  # noqa: E402
-from store.bulk import import_files  # noqa: E402
+from service.importing import import_files  # noqa: E402
 
 TARGET_MS = 100.0
 SEEK_TARGET_MS = 10.0

@@ -27,7 +27,7 @@ from import_rebuild import copy_reference, progress_bar, time_rebuild  # noqa: E
 
 from service.application import Rollcall  # noqa: E402
 from domain.settings import EVENTS_FILE  # noqa: E402
-from store.bulk import import_files  # noqa: E402
+from service.importing import import_files  # noqa: E402
 from simulation.tournaments import simulate_tournament  # noqa: E402
 from projections.disputes import DISPUTE_QUERIES  # noqa: E402
 from projections.queries import rows, connect_read  # noqa: E402

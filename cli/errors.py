@@ -11,7 +11,7 @@ from typing import Any
 import typer
 
 from domain.errors import RollcallError, one_line
-from store.opening import STORE_ERRORS, fault_of
+from store.opening import STORE_ERRORS
 from i18n import _
 
 
@@ -28,11 +28,7 @@ def reported(command: Callable[..., Any]) -> Callable[..., Any]:
         except RollcallError as exc:
             typer.echo(_("error: {message}").format(message=one_line(str(exc))), err=True)
             raise typer.Exit(1) from None
-        except STORE_ERRORS as exc:  # the store failed in the middle of a command
-            fault = fault_of(exc)  # busy, full, read-only: said in words (a bulk import writes on its own)
-            if fault is not None:
-                typer.echo(_("error: {message}").format(message=fault), err=True)
-                raise typer.Exit(1) from None
+        except STORE_ERRORS as exc:  # the store failed in the middle of a command (a write's fault is a StoreFault)
             typer.echo(_("error: the event store cannot be read or written ({why}: a damaged file or a full disk?); "
                          "nothing was stored").format(why=one_line(str(exc))), err=True)
             raise typer.Exit(1) from None

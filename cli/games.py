@@ -28,19 +28,29 @@ def record_files(paths: list[Path]) -> list[Path]:
     return files
 
 
+EDITED_HELP = N_("Records edited by hand: their `hash` fields are left out and each is taken as a new record, "
+                  "chained again as it is stored (an exported record's hashes show any change made to it).")
+
+
 @app.command("import", help=_("Import game records; each game is checked and stored whole, or not at all."))
 def import_(files: Annotated[list[Path], typer.Argument(help=_("Record files or folders of *.rollcall.jsonl."))],
             lenient: Annotated[bool, typer.Option(help=_("Store games that break rules, marking the events."))] = False,
+            edited: Annotated[bool, typer.Option("--edited", help=_(EDITED_HELP))] = False,
             data: DataDir = None, key: Key = None) -> None:
     """Import game records; each game is checked and stored whole, or not at all."""
-    from store.bulk import import_files
-
     store = open_app(data, key)
     store.author()  # a missing or wrong key stops the import before any file is read
+    if import_records(store, record_files(files), lenient=lenient, edited=edited):
+        raise typer.Exit(1)
+
+
+def import_records(store, paths: list[Path], *, lenient: bool = False, edited: bool = False) -> int:
+    """Import record files (service.importing), saying each one's outcome; the number refused."""
+    from service.importing import import_files
+
     failed = 0
-    paths = record_files(files)
-    with typer.progressbar(import_files(store, paths, lenient=lenient), length=len(paths), label=_("importing"),
-                           file=sys.stderr, hidden=len(paths) < 5) as results:
+    with typer.progressbar(import_files(store, paths, lenient=lenient, edited=edited), length=len(paths),
+                           label=_("importing"), file=sys.stderr, hidden=len(paths) < 5) as results:
         for result in results:
             if isinstance(result, RollcallError):
                 failed += 1
@@ -56,8 +66,7 @@ def import_(files: Annotated[list[Path], typer.Argument(help=_("Record files or 
         imported = ngettext("imported {n} game", "imported {n} games", len(paths) - failed)
         typer.echo(refused.format(n=failed, total=len(paths)) + "; " + imported.format(n=len(paths) - failed),
                    err=True)
-    if failed:
-        raise typer.Exit(1)
+    return failed
 
 
 @app.command(help=_("Append one event to a recorded game, with the same checks as import."))

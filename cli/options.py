@@ -117,7 +117,47 @@ def _plain(params: list) -> list:
     return params
 
 
+GIVEN = "rollcall.given"  # the root context's meta: {"--data": DIR, "--key": KEY} as given before the command
+GLOBAL_OPTIONS = ("--data", "--key")  # said before the command or after it
+LANG = "--lang"  # read before anything loads (cli.entry): before the command or after it
+
+
+def given_before(command, parent, args: list[str]) -> list[str]:
+    """``args`` of ``command`` with the ``--data`` and ``--key`` given before it (``rollcall --data DIR games``)
+    where it takes them and ``args`` do not give them itself (the option after the command wins). An option given
+    before a command that does not take it is left out, as its environment variable would be."""
+    root = parent.find_root() if parent is not None else None
+    given = root.meta.get(GIVEN, {}) if root is not None else {}
+    takes = {opt for param in command.params for opt in getattr(param, "opts", ())}
+    own = args[:args.index("--")] if "--" in args else args
+    for option, value in given.items():
+        if value is None or option not in takes or any(a == option or a.startswith(option + "=") for a in own):
+            continue
+        args = [option, value, *args]
+    return args
+
+
+def lang_first(args: list[str]) -> list[str]:
+    """``args`` with a ``--lang`` given after the command moved before it, where the program takes it."""
+    end = args.index("--") if "--" in args else len(args)
+    moved, rest, i = [], [], 0
+    while i < end:
+        if args[i] == LANG and i + 1 < end:
+            moved += args[i:i + 2]
+            i += 2
+        elif args[i].startswith(LANG + "="):
+            moved.append(args[i])
+            i += 1
+        else:
+            rest.append(args[i])
+            i += 1
+    return [*moved, *rest, *args[end:]]
+
+
 class Command(_Spoken, TyperCommand):
+    def make_context(self, info_name, args, parent=None, **extra):
+        return super().make_context(info_name, given_before(self, parent, list(args)), parent, **extra)
+
     def get_params(self, ctx):
         return _plain(super().get_params(ctx))
 
@@ -131,6 +171,9 @@ class Command(_Spoken, TyperCommand):
 
 
 class Group(_Spoken, TyperGroup):
+    def parse_args(self, ctx, args):
+        return super().parse_args(ctx, lang_first(list(args)) if ctx.parent is None else args)
+
     def get_params(self, ctx):
         return _plain(super().get_params(ctx))
 
@@ -207,7 +250,11 @@ def read(data: Path | None, query: Callable, *args: Any) -> Any:
     from projections.queries import connect_read
 
     up_to_date(data)
-    con = connect_read(data_dir(data))
+    try:
+        con = connect_read(data_dir(data))
+    except FileNotFoundError:  # a dashboard started just now: its follower publishes them in a moment
+        raise RollcallError(_("the read models are not published yet (the dashboard's follower makes them within "
+                              "seconds): try again in a moment")) from None
     try:
         return query(con, *args)
     finally:
@@ -269,12 +316,13 @@ def table(title: str, rows: Iterable[dict[str, Any]], columns: tuple[tuple[str, 
     marked ``N_``: said here in the language being spoken)."""
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
-    shown = Table(title=title, title_justify="left", title_style="bold")
+    shown = Table(title=Text(title), title_justify="left", title_style="bold")  # a name is text, never markup
     for _key, label in columns:
         shown.add_column(_(label), overflow="fold")
     for row in rows:
-        shown.add_row(*("" if row.get(k) is None else str(row[k]) for k, _label in columns))
+        shown.add_row(*(Text("" if row.get(k) is None else str(row[k])) for k, _label in columns))
     Console(width=max(120, Console().width)).print(shown)
 
 

@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from cli.options import App, DataDir, Key, data_dir, open_app, project, systems_help
-from cli.serve import DEFAULT_PORT, Browser, Port, said_running, serve
+from cli.serve import DEFAULT_PORT, BaseUrl, Browser, Host, Port, TlsCert, TlsKey, Venue, said_running, serve
 from service.application import Rollcall
 from domain.errors import RollcallError
 from domain.systems import PACKS, main_alias
@@ -95,11 +95,13 @@ def _simulate(store: Rollcall, system: str, tournament: str, players: int, round
 def demo(port: Port = None,
          serving: Annotated[bool, typer.Option("--serve/--no-serve",
                                                help=_("Serve the dashboard after building the demo."))] = True,
-         browser: Browser = True, data: DataDir = None, key: Key = None) -> None:
+         browser: Browser = True, data: DataDir = None, key: Key = None, host: Host = None, base_url: BaseUrl = None,
+         tls_cert: TlsCert = None, tls_key: TlsKey = None) -> None:
     """Build a simulated tournament of each system, project them and open the dashboard (or say the URL of the
     one that serves the data folder already: its follower projects the demo)."""
     from projections.follow import followed
 
+    venue = Venue(host, base_url, tls_cert, tls_key).checked()  # a wrong option is said before the demo is built
     store = open_app(data, key)
     from simulation.games import SIMULATORS
 
@@ -117,4 +119,4 @@ def demo(port: Port = None,
                             "demo ready in {folder}: {games}, {n} events projected", events).format(
             folder=data_dir(data), games=games, n=events))
     if serving and not (port is None and said_running(data)):
-        serve(port or DEFAULT_PORT, data, browser)
+        serve(port or DEFAULT_PORT, data, browser, venue=venue)

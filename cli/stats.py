@@ -35,12 +35,15 @@ SHOWN: dict[str, tuple[str, tuple[str, ...]]] = {
     "dispels": (N_("Dispels by number of dice"), ("dice", "attempts", "dispelled", "expected_dispelled")),
     "exhaustion": (N_("Initiative exhaustion"), ("warrior", "dice", "exhausted", "rate", "ci_low", "ci_high", "set_aside")),
     "faction_results": (N_("Faction win rates (95% Wilson interval; mirror matches apart)"),
-                        ("faction", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high", "mirror_games")),
+                        ("faction", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high", "mirror_games",
+                         "mean_score")),
     "matchups": (N_("Faction against faction"), ("faction", "opponent", "games", "wins", "draws", "losses", "win_rate")),
     "first_player": (N_("First-player advantage (first player: who acts first)"),
                      ("system", "decided", "first_wins", "rate", "ci_low", "ci_high", "p_value", "verdict")),
     "turn_times": (N_("Time per turn (events with `at`)"), ("turn", "games", "mean_seconds", "median_seconds",
                                                         "max_seconds")),
+    "time_by_player": (N_("Time on the game clock per player, turn and phase"),
+                       ("game", "name", "faction", "turn", "phase", "seconds")),
 }
 MAX_ROWS = 12
 
@@ -88,6 +91,7 @@ def _print(figures: dict[str, list[dict[str, Any]]], games: int, tournament: str
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
+    from rich.text import Text
 
     console = Console()
     scope = escape(tournament) if tournament else _("All games")
@@ -98,11 +102,11 @@ def _print(figures: dict[str, list[dict[str, Any]]], games: int, tournament: str
             rows = sorted(rows, key=lambda r: -abs(r["z_score"] or 0))
         if not rows:
             continue
-        table = Table(title=_(title).format(game=focus), title_justify="left", title_style="bold")
+        table = Table(title=Text(_(title).format(game=focus)), title_justify="left", title_style="bold")
         for column in columns:
             table.add_column(column, no_wrap=True)
         for row in rows[:MAX_ROWS]:
-            table.add_row(*(_cell(column, row.get(column)) for column in columns))
+            table.add_row(*(Text(_cell(column, row.get(column))) for column in columns))  # names never markup
         console.print(table)
         if len(rows) > MAX_ROWS:
             console.print(ngettext("  … {n} more row (--json for all)", "  … {n} more rows (--json for all)",

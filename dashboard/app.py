@@ -8,7 +8,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard import language, params, session, tablet, viewer
+from dashboard import language, params, session, tablet
 from i18n import _
 from dashboard.live import follow_updates, run_page
 
@@ -22,6 +22,7 @@ def pages() -> dict[str, list]:
             st.Page(PAGES_DIR / "new_game.py", title=_("New game"), icon=":material/add_circle:"),
             st.Page(PAGES_DIR / "record.py", title=_("Record"), icon=":material/edit_note:"),
             st.Page(PAGES_DIR / "live.py", title=_("Live"), icon=":material/live_tv:"),
+            st.Page(PAGES_DIR / "me.py", title=_("My games"), icon=":material/badge:"),
             # a stream overlay (OBS browser source): reached by its link only
             st.Page(PAGES_DIR / "overlay.py", title=_("Overlay"), icon=":material/cast:", visibility="hidden"),
         ],
@@ -48,12 +49,16 @@ page = st.navigation(pages())
 for problem in params.bound_link():  # a link's parameter past its bound is said and left out, on every page
     st.warning(problem, icon=":material/link_off:")
 BARE = frozenset({"overlay"})  # pages with no sidebar and no sign-in: a stream overlay
+PUSHED = frozenset({"live", "overlay"})  # a spectator's pages whose changes are pushed, not run again
 if page.url_path not in BARE:
     session.sidebar()  # the one sign-in of the device, on every page
     language.picker()
     tablet.fold_sidebar_when_narrow()
 # every page says when the read models are behind and shows new events by itself (dashboard/live.py), and a
-# spectator's delayed games move on as their events come due
-follow_updates(rerun=page.url_path not in SELF_FOLLOWING,
-               watch=viewer.spectator if page.url_path in BARE else viewer.seen, say_lag=page.url_path not in BARE)
+# spectator's delayed games move on as their events come due; a spectator's pushed pages are sent each change
+# by their component instead (dashboard/spectate_component.py)
+pushed = page.url_path in PUSHED and (page.url_path in BARE or not session.privileged())
+follow_updates(rerun=page.url_path not in SELF_FOLLOWING and not pushed,
+               spectator=page.url_path in BARE or not session.privileged(), say_lag=page.url_path not in BARE,
+               sidebar=page.url_path not in BARE)
 run_page(page)

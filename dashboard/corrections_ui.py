@@ -17,26 +17,19 @@ from domain.corrections import in_play
 from domain.systems.presentation import Names, Presentation
 from i18n import _, ngettext
 
-TAKE_FROM = "rc-take-from"
+TAKE_FROM = "rc-take-from"  # + ":game:seq": a field of its own for each state shown, so it starts on its default
 TAKE_PENDING = "rc-take-pending"  # (game, from, seq shown) of a take-back tapped once
-REWIND_TO = "rc-rewind-to"
+REWIND_TO = "rc-rewind-to"  # + ":game:seq", likewise
 REWIND_JUDGE = "rc-rewind-judge"
 REWIND_TEXT = "rc-rewind-text"
 REWIND_PENDING = "rc-rewind-pending"  # (game, to, judge, text, seq shown) of a rewind tapped once
-DEFAULTS_AT = "rc-corrections-at"  # (game, seq) the inputs' defaults were set for
 
 
-def defaults(game: str, seq: int, playing: list[dict]) -> None:
-    """Start both inputs on the last event in play whenever the game shown changes (a write, another
-    device): the take-back from it, the rewind to just before it; a confirmation pending is put away."""
-    if st.session_state.get(DEFAULTS_AT) == (game, seq):
-        return
-    st.session_state[DEFAULTS_AT] = (game, seq)
-    last = playing[-1]["seq"] if playing else seq
-    st.session_state[TAKE_FROM] = last
-    st.session_state[REWIND_TO] = max(min(last - 1, seq - 1), 0)
-    st.session_state.pop(TAKE_PENDING, None)
-    st.session_state.pop(REWIND_PENDING, None)
+def field_key(name: str, game: str, seq: int) -> str:
+    """The key of a correction's seq field for ``game`` shown at ``seq``: a new state (a write, another device,
+    another game picked) or a field Streamlit forgot (the page left and visited again) starts it afresh on its
+    default — the last event in play — and never on what another state left in it."""
+    return f"{name}:{game}:{seq}"
 
 
 def struck(lines: list[dict], pres: Presentation, rolls: dict, names: Names, kind: str) -> str:
@@ -63,25 +56,27 @@ def confirm_rewind(game: str, to: int, judge: str, text: str) -> None:
     ui.write(game, {"type": "GameRewound", "to": to, "judge": judge, "text": text}, done=_("rewound to seq {seq}").format(seq=to))
 
 
-def take_back(game: str, state, pres: Presentation, rolls: dict, names: Names) -> None:
+def take_back(game: str, view, pres: Presentation, names: Names) -> None:
     """Take back every event in play from a seq (the last by default): shown, then confirmed."""
-    playing = in_play(state)
-    defaults(game, state.seq, playing)
+    playing = view.in_play
     if not playing:
         st.caption(_("No event in play to take back."))
         return
-    first = int(st.number_input(_("Take back every event from seq"), min_value=playing[0]["seq"],
-                                max_value=playing[-1]["seq"], step=1, key=TAKE_FROM,
-                                on_change=forget, args=(TAKE_PENDING,)))
-    taken = in_play(state, first - 1)
+    pending = st.session_state.get(TAKE_PENDING)
+    if pending is not None and (pending[0], pending[2]) != (game, view.seq):
+        st.session_state.pop(TAKE_PENDING, None)  # tapped on another state: put away
+    first = int(st.number_input(_("Take back every event from event"), min_value=playing[0]["seq"],
+                                max_value=playing[-1]["seq"], value=view.last_in_play, step=1,
+                                key=field_key(TAKE_FROM, game, view.seq), on_change=forget, args=(TAKE_PENDING,)))
+    taken = [line for line in playing if line["seq"] >= first]
     title = ngettext("Taken back ({n} event):", "Taken back ({n} events):", len(taken)).format(n=len(taken))
     st.markdown(f"<div class='rc-taken-title'>{safe.html(title)}</div>"  # untranslated: markup around words
-                + struck(taken, pres, rolls, names, "take-back"), unsafe_allow_html=True)
+                + struck(taken, pres, view.rolls, names, "take-back"), unsafe_allow_html=True)
     pending = st.session_state.get(TAKE_PENDING)
-    if pending != (game, first, state.seq):
+    if pending != (game, first, view.seq):
         st.session_state.pop(TAKE_PENDING, None)
         st.button(_("Take back"), key="rc-take-back", width="stretch",
-                  on_click=st.session_state.__setitem__, args=(TAKE_PENDING, (game, first, state.seq)))
+                  on_click=st.session_state.__setitem__, args=(TAKE_PENDING, (game, first, view.seq)))
         return
     st.warning(ngettext("Nothing is stored yet: confirm to take back {n} event.",
                         "Nothing is stored yet: confirm to take back {n} events.", len(taken)).format(n=len(taken)),
@@ -92,21 +87,24 @@ def take_back(game: str, state, pres: Presentation, rolls: dict, names: Names) -
     cols[1].button(_("Keep them"), key="rc-take-cancel", width="stretch", on_click=forget, args=(TAKE_PENDING,))
 
 
-def rewind(game: str, state, pres: Presentation, rolls: dict, names: Names, judge_name: str) -> None:
-    """A judge's rewind to a seq (just before the last event by default): shown, then confirmed."""
-    playing = in_play(state)
-    defaults(game, state.seq, playing)
+def rewind(game: str, state, view, pres: Presentation, names: Names, judge_name: str) -> None:
+    """A judge's rewind to a seq (just before the last event in play by default): shown, then confirmed."""
+    last = view.last_in_play or view.seq
     if not st.session_state.get(REWIND_JUDGE) and judge_name:
         st.session_state[REWIND_JUDGE] = judge_name
-    to = int(st.number_input(_("Keep the game up to seq (every event in play after it is taken out)"), min_value=0,
-                             max_value=max(state.seq - 1, 0), step=1, key=REWIND_TO,
-                             on_change=forget, args=(REWIND_PENDING,)))
+    pending = st.session_state.get(REWIND_PENDING)
+    if pending is not None and (pending[0], pending[-1]) != (game, view.seq):
+        st.session_state.pop(REWIND_PENDING, None)
+    to_key = field_key(REWIND_TO, game, view.seq)
+    to = int(st.number_input(_("Keep the game up to event (every event in play after it is taken out)"), min_value=0,
+                             max_value=max(state.seq - 1, 0), value=max(min(last - 1, state.seq - 1), 0), step=1,
+                             key=to_key, on_change=forget, args=(REWIND_PENDING,)))
     judge = st.text_input(_("Judge"), key=REWIND_JUDGE, max_chars=params.MAX_NAME).strip()
     text = st.text_input(_("Why"), key=REWIND_TEXT, max_chars=params.MAX_TEXT).strip()
     taken = in_play(state, to)
     title = ngettext("Taken out ({n} event):", "Taken out ({n} events):", len(taken)).format(n=len(taken))
     st.markdown(f"<div class='rc-taken-title'>{safe.html(title)}</div>"  # untranslated: markup around words
-                + struck(taken, pres, rolls, names, "rewind"), unsafe_allow_html=True)
+                + struck(taken, pres, view.rolls, names, "rewind"), unsafe_allow_html=True)
     pending = st.session_state.get(REWIND_PENDING)
     if pending != (game, to, judge, text, state.seq):
         st.session_state.pop(REWIND_PENDING, None)
@@ -115,7 +113,7 @@ def rewind(game: str, state, pres: Presentation, rolls: dict, names: Names, judg
         def ask() -> None:  # the fields as they are at the tap
             now = [(st.session_state.get(k) or "").strip() for k in (REWIND_JUDGE, REWIND_TEXT)]
             if all(now):
-                st.session_state[REWIND_PENDING] = (game, int(st.session_state[REWIND_TO]), *now, state.seq)
+                st.session_state[REWIND_PENDING] = (game, int(st.session_state[to_key]), *now, state.seq)
             else:
                 ui.say("error", _("A rewind needs the judge's name and why."), game)
 

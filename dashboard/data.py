@@ -290,6 +290,10 @@ def casts_involved(game: str, about: list[int], seen: Seen) -> list[dict]:
     return _dispute_query(version(), "casts_involved", game, seen.upto(game), tuple(about))
 
 
+def clock_around(game: str, about: list[int], seen: Seen) -> list[dict]:
+    return _dispute_query(version(), "clock_around", game, seen.upto(game), tuple(about))
+
+
 # --- the Replay page's game, sent to the browser once ------------------------------------------
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -350,3 +354,17 @@ def replay_body(game: str, seen: Seen, as_ruled: bool = False) -> tuple[str, byt
     lang = current()
     return (f"{game}|{'ruled' if as_ruled else 'played'}|{ver[1]}|{upto if upto is not None else ''}|{lang}",
             _replay_body(ver, game, bool(as_ruled), seen.only(game), lang))
+
+
+# --- the spectators' snapshots, as a signed-in viewer sees them (projections.spectators) ------------------------
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _bundle(ver: tuple[str, int], wanted: str, seen: Seen) -> list[bytes]:
+    from projections.spectators import bundle
+
+    return _on(ver, lambda con: bundle(con, wanted, seen))
+
+
+def bundle(wanted: str, seen: Seen) -> list[bytes]:
+    """The snapshot ``wanted`` and what it follows (a round and its tables) as ``seen`` sees them now."""
+    return _bundle(version(), wanted, seen)

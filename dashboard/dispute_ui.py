@@ -54,6 +54,32 @@ def rolls_frame(rolls: list[dict], names: Names | None = None) -> pd.DataFrame:
     } for r in rolls])
 
 
+def clock_frame(rows: list[dict], names: Names | None = None, system: str | None = None) -> pd.DataFrame:
+    """The game clock around the disputed moment: per clock event, what happened, when, each player's time after
+    it, and how much of it the event's stretch took (the time between this clock event and the one before)."""
+    from domain import clock as game_clock
+
+    names = names or Names()
+    by_seq: dict[int, dict] = {}
+    for r in rows:
+        by_seq.setdefault(int(r["seq"]), {"row": r, "left": {}})["left"][r["player"]] = r["remaining_seconds"]
+    out, before = [], None
+    pres = ev.presentation(system) if system else None
+    for seq, found in by_seq.items():
+        r, left = found["row"], found["left"]
+        event = {"type": r["type"], "player": r["by_player"], "judge": r["judge"], "reason": r["reason"],
+                 "seconds": r["seconds"]}
+        line = {_("seq"): seq, _("event"): pres.summary(event, None, names) if pres else r["type"],
+                _("at"): str(r["at"] or "")}
+        for pid, seconds in left.items():
+            line[names.player(pid)] = game_clock.shown(round(float(seconds) * 1000))
+        spent = [before[p] - left[p] for p in left if before and p in before and before[p] > left[p]]
+        line[_("time used")] = game_clock.shown(round(max(spent) * 1000)) if spent else ""
+        out.append(line)
+        before = left
+    return pd.DataFrame(out)
+
+
 def casts_frame(casts: list[dict], names: Names | None = None) -> pd.DataFrame:
     names = names or Names()
     return pd.DataFrame([{

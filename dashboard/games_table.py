@@ -114,8 +114,8 @@ def games_frame(games: list[dict]) -> tuple[pd.DataFrame, dict]:
             elif name == "score":
                 row[name] = score_text(g)
             elif name == "ended":
-                row[name] = (_("cannot be replayed") if g.get("replay_error") else _("ended") if g[name]
-                             else _("in play"))
+                row[name] = (_("cannot be replayed") if g.get("replay_error") else
+                             (_("ended at time") if g.get("ended_at_time") else _("ended")) if g[name] else _("in play"))
             else:
                 row[name] = _text(g[name])
         rows.append(row)

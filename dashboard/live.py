@@ -3,58 +3,44 @@ they fall behind.
 
 The dashboard's projector (projections.follow) publishes the read models again within a fraction of a
 second of an event stored anywhere (the Record page, ``rollcall record``, another machine on PostgreSQL).
-``follow_updates`` looks at the copy's version every ``LOOK_SECONDS`` in a fragment of the page and runs the
-page again when it changed, so every page shows new events by itself; a page may pass ``on_change`` to
-decide what a change means for it (the Replay page at its game's last event moves on with the game). What
-``watch`` answers is looked at too: what a spectator may see of a delayed game changes with time alone, as its
-events come due (dashboard.viewer). The same look says on the page when the read models are more than
-``BEHIND_SECONDS`` behind (the follower's last look that found them up to date, ``projections.follow.lag``: a
-stopped or failing follower).
+The server tells every page once they are published again (dashboard.changes: ``published``), and a page that
+shows them runs again then, so every page shows new events by itself and runs nothing while nothing changes.
+A spectator also hears when what it may see of a delayed game changes with time alone, as its events come due
+(``seen``: dashboard.viewer). The page says when the read models are more than ``BEHIND_SECONDS`` behind (the follower's
+last look that found them up to date, ``projections.follow.lag``: a stopped or failing follower), and runs again
+as the lag grows past each of a few steps (``lag``: dashboard.changes.LAG_STEPS), or once they are up to date.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import streamlit as st
 
-from dashboard import data
-from dashboard.layout import fragment
+from dashboard import changes, data
+from dashboard.changes import BEHIND_SECONDS
 from i18n import _
 from projections.follow import filling, lag
 
-LOOK_SECONDS = 1.0
-BEHIND_SECONDS = 5.0
-SEEN = "live_version"
 
-
-def follow_updates(on_change: Callable[[], None] | None = None, *, rerun: bool = True,
-                   watch: Callable[[], object] | None = None, say_lag: bool = True) -> None:
+def follow_updates(*, rerun: bool = True, spectator: bool = False, say_lag: bool = True, sidebar: bool = True) -> None:
     """Say when the read models are behind (unless not ``say_lag``: a stream overlay on air says nothing but
-    the game); run the page again whenever they change, or what ``watch`` answers (``on_change`` first), unless
-    not ``rerun`` (a page that follows the store itself, or holds a form being filled)."""
-    def looked() -> tuple:
+    the game); run the page again once they are published again (for a ``spectator``, also once a delayed game's
+    events come due), unless not ``rerun`` (a page that follows the store itself, or holds a form being filled),
+    and once what is said of their lag changes. The page's listener sits in the sidebar (if the page has one)."""
+    watch = {}
+    if say_lag:
+        show_lag()
+        watch["lag"] = changes.latest("lag")
+    if rerun:
         try:
-            return data.version(), watch() if watch is not None else None
+            watch["published"] = data.version()[1]
         except data.NoReadModels:
-            return None, None
-
-    st.session_state[SEEN] = looked()
-
-    @fragment(run_every=LOOK_SECONDS)
-    def look() -> None:
-        if say_lag:
-            show_lag()
-        if not rerun:
-            return
-        now = looked()
-        if now != st.session_state.get(SEEN):
-            st.session_state[SEEN] = now
-            if on_change is not None:
-                on_change()
-            st.rerun(scope="app")
-
-    look()
+            watch["published"] = 0
+        if spectator:
+            watch["seen"] = changes.latest("seen")
+    if not watch:
+        return
+    with st.sidebar if sidebar else st.container():
+        changes.follow(watch, key="rc-live-changes")
 
 
 def show_lag() -> None:

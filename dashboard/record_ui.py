@@ -11,20 +11,22 @@ is behind is told the game moved on.
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from html import escape
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
 import streamlit as st
 
-from dashboard import safe, session
-from dashboard.layout import fragment, in_the_pages_language
+from dashboard import data, record_component, safe, session
+from dashboard.layout import in_the_pages_language
 from dashboard.params import MAX_TEXT
+from dashboard.record_view import Offer, RecordView, record_view
 from domain.systems.actions import Action, Choice
-from domain.systems.presentation import Names, Presentation, dice_symbols, die_symbol, pos_text
-from i18n import N_, _, ngettext
+from domain.systems.presentation import Names, Presentation, dice_symbols, die_symbol, game_title, pos_text
+from i18n import N_, _, current as language, ngettext
 
 MESSAGE = "record_message"  # (kind, text) of the last write, shown once
 PICKED = "record_picked"  # the key of the action picked for filling
@@ -32,6 +34,10 @@ SEEN = "record_seen"  # (game, seq) the page last showed: a write is refused if 
 MODE = "record_mode"  # the kind of move the board offers: step or run
 ROLL = "record_roll_dice"
 WRITTEN = "record_written"  # (what was written, its message) of a write the page has not shown yet
+ANSWERED = "record_answered"  # the number of the last tap of the table's component that was answered
+VIEWS_KEPT = 64  # the views kept in the server's memory (a tablet's game: its state now and the one before)
+_views: OrderedDict[tuple, RecordView] = OrderedDict()
+_views_lock = threading.Lock()
 
 
 def now() -> str:
@@ -39,22 +45,89 @@ def now() -> str:
     return datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
-def action_key(action: Action) -> str:
-    return json.dumps([action.event, sorted(action.open)], sort_keys=True, default=str)
+def view_of(game, kind: str | None) -> RecordView:
+    """The page's view of ``game`` (the aggregate) now, made once per state, language and kind of move:
+    every device showing the same state shares it, and a tap finds what it offered (``offered``)."""
+    key = (str(data.data_dir()), game.state.game, game.state.seq, language(), kind)
+    with _views_lock:
+        found = _views.get(key)
+        if found is not None and found.head == game.state.head:
+            _views.move_to_end(key)
+            return found
+    made = record_view(game, move_kind=kind)
+    with _views_lock:
+        _views[key] = _views[key[:-1] + (made.move_kind,)] = made  # as asked for, and as the kind it shows
+        while len(_views) > VIEWS_KEPT:
+            _views.popitem(last=False)
+    return made
+
+
+def offered(game: str, seq: int, kind: str | None) -> RecordView | None:
+    """The view the page showed of ``game`` at ``seq`` (None if no longer kept)."""
+    with _views_lock:
+        return _views.get((str(data.data_dir()), game, seq, language(), kind))
+
+
+@in_the_pages_language
+def on_tap(game: str, mount: str) -> None:
+    """A tap on the table's component (``mount``: its board or its offers): a form picked, or an event
+    recorded as the view the tap was made on offered it — checked against the seq it was offered at, so a tap
+    on a state another device has moved on from is refused, never recorded on the new one."""
+    found = record_component.tapped(mount)
+    if not found:
+        return
+    st.session_state[ANSWERED] = max(int(found.get("n") or 0), st.session_state.get(ANSWERED, 0))
+    if found.get("pick"):
+        unpick()
+        pick(str(found["pick"]))
+        return
+    if found.get("nothing"):
+        say("warning", _("Nothing to record at [{hex}] now.").format(hex=found["nothing"]), game)
+        return
+    seq = found.get("seq")
+    view = offered(game, seq, st.session_state.get(MODE)) if isinstance(seq, int) else None
+    doable = view.doable.get(str(found.get("id"))) if view is not None else None
+    if doable is None:
+        write(game, None, offered=seq if isinstance(seq, int) else None, moved_on=True)
+        return
+    write(game, doable.event, done=doable.done, offered=seq)
+
+
+def game_choice(game: str, row: dict | None) -> str:
+    """A game in the page's game picker, by its name (its round and table, or its players), not its id."""
+    if not row:
+        return game
+    players = row.get("players")
+    if isinstance(players, str):
+        players = json.loads(players)
+    said = game_title({**row, "players": players or []})
+    if row.get("round") is not None and row.get("table_no") is not None and players:
+        said += " · " + _(" vs ").join(str(p.get("name") or p.get("id")) for p in players if isinstance(p, dict))
+    return said
+
+
+def answered() -> int:
+    return int(st.session_state.get(ANSWERED, 0))
 
 
 # --- writing ------------------------------------------------------------------------------------------
 
 @in_the_pages_language
 def write(game: str, event: dict | None = None, *, roll: dict | None = None, draw: str | None | bool = False,
-          done: str = "") -> None:
-    """Record one event of ``game`` (or roll, or draw, with Rollcall's dice) as the page last showed it; the
-    outcome is the page's next message."""
+          done: str = "", offered: int | None = None, moved_on: bool = False) -> None:
+    """Record one event of ``game`` (or roll, or draw, with Rollcall's dice) at the seq it was ``offered`` at
+    (else the seq the page last showed); the outcome is the page's next message. The same write sent again after
+    its answer was lost is recognised by the service: stored once. ``moved_on``: the tap was offered on a state
+    the page no longer knows: it is refused as such."""
     from domain.access import AccessDenied
     from domain.errors import GameMovedOn, RollcallError
 
     seen = st.session_state.get(SEEN)
-    after = seen[1] if seen and seen[0] == game else None
+    offered = offered if type(offered) is int and offered >= 0 else None  # (what a browser says is checked)
+    after = offered if offered is not None else seen[1] if seen and seen[0] == game else None
+    if moved_on:
+        say("warning", moved_on_text(session.store().last_seq(game)), game)
+        return
     attempt = json.dumps([game, event, roll, draw], sort_keys=True, default=str)
     done_before = st.session_state.get(WRITTEN)
     if done_before and done_before[0] == attempt:
@@ -74,8 +147,7 @@ def write(game: str, event: dict | None = None, *, roll: dict | None = None, dra
     except AccessDenied as exc:
         say("error", _("Not recorded — {why}").format(why=session.refused(exc, _("record this game"))), game)
     except GameMovedOn as exc:
-        say("warning", _("The game moved on: another device recorded up to seq {seq} meanwhile. Nothing was "
-                         "stored; this is the game now.").format(seq=exc.now_at), game)
+        say("warning", moved_on_text(exc.now_at), game)
     except RollcallError as exc:
         say("error", _("Not recorded — {why}").format(why=exc), game)
     else:
@@ -84,6 +156,24 @@ def write(game: str, event: dict | None = None, *, roll: dict | None = None, dra
         st.session_state[SEEN] = (game, line["seq"])  # the page's own write is no news to the store's watch
         say("success", text, game)
         unpick()
+
+
+def moved_on_text(now_at) -> str:
+    return _("The game moved on: another device recorded up to event {seq} meanwhile. Nothing was stored; "
+             "this is the game now.").format(seq=now_at)
+
+
+def shown_seq() -> int | None:
+    """The seq the page is drawing (``showing``)."""
+    seen = st.session_state.get(SEEN)
+    return seen[1] if seen else None
+
+
+def at_seq(key: str) -> str:
+    """The key of a widget that writes, at the seq the page is drawing: a tap on it that reaches the server after
+    the page moved on (its answer lost) finds no such widget and stores nothing again."""
+    seq = shown_seq()
+    return key if seq is None else f"{key}@{seq}"
 
 
 def showing(game: str, seq: int) -> None:
@@ -125,78 +215,6 @@ def show_message(game: str, seq: int, container=st) -> None:
     icon = {"success": ":material/check_circle:", "warning": ":material/sync_problem:",
             "error": ":material/block:"}[kind]
     getattr(container, kind)(safe.message(text), icon=icon)
-
-
-def watch(game: str, every: float = 1.5) -> None:
-    """Run the page again when the game moves on in the store (another device, the command line): the
-    store's last seq of the game is looked at every ``every`` seconds against the seq the page shows."""
-    @fragment(run_every=every)
-    def look() -> None:
-        seen = st.session_state.get(SEEN)
-        last = session.store().last_seq(game)
-        if last is not None and seen and seen[0] == game and last != seen[1]:
-            st.rerun(scope="app")
-    look()
-
-
-# --- what is offered ---------------------------------------------------------------------------------
-
-@dataclass
-class Offer:
-    """The actions of one button: one action, or the rolls of one player, purpose and die (one per number
-    of dice), asked as one."""
-
-    label: str
-    actions: list[Action]
-    group: str
-    key: str = ""
-    rolls: bool = False
-    free_text: str | None = None  # the free text its event may carry (GameSystem.free_text)
-
-    @property
-    def action(self) -> Action:
-        return self.actions[0]
-
-    @property
-    def complete(self) -> bool:
-        """One tap records it: one action, nothing to fill (not even optional text)."""
-        return len(self.actions) == 1 and self.action.complete and self.free_text is None
-
-
-@dataclass
-class Offers:
-    groups: dict[str, list[Offer]] = field(default_factory=dict)
-    moves: dict[str, list[Action]] = field(default_factory=dict)  # step/run -> the move actions
-
-    def all(self) -> list[Offer]:
-        return [o for offers in self.groups.values() for o in offers]
-
-
-def offers(actions: list[Action], pres: Presentation, names: Names) -> Offers:
-    """The legal actions as the page offers them, in the pack's order, grouped."""
-    out = Offers()
-    rolls: dict[tuple, Offer] = {}
-    for action in actions:
-        event = action.event
-        if pres.pack.records("moves", event):
-            out.moves.setdefault(event.get("action", "step"), []).append(action)
-            continue
-        if event["type"] == "DiceRolled" and set(action.open) == {"faces"}:
-            ident = (event.get("player"), event.get("purpose"), event.get("die"))
-            offer = rolls.get(ident)
-            if offer is None:
-                label = _("{player}: {purpose} roll").format(player=names.player(event.get("player")),
-                                                             purpose=event.get("purpose"))
-                offer = rolls[ident] = Offer(label, [], action.group, "roll:" + json.dumps(ident), rolls=True)
-                out.groups.setdefault(action.group, []).append(offer)
-            offer.actions.append(action)
-            continue
-        out.groups.setdefault(action.group, []).append(
-            Offer(pres.action_label(action.label, names), [action], action.group, action_key(action),
-                  free_text=_optional_text(action, pres)))
-    late = [g for g in pres.LATE_GROUPS if g in out.groups]  # what may come at any time goes after what is due
-    out.groups = {g: o for g, o in out.groups.items() if g not in late} | {g: out.groups[g] for g in late}
-    return out
 
 
 # --- the forms of open fields -----------------------------------------------------------------------------
@@ -264,16 +282,49 @@ def filled_event(action: Action, offer_key: str, pres: Presentation, names: Name
     event = action.fill(**values)
     extra = _optional_text(action, pres)
     text = st.session_state.get(f"rc-extra:{offer_key}") if extra else None
-    return {**event, extra: text} if text else event
+    event = {**event, extra: text} if text else event
+    holder = st.session_state.get(f"{SECONDARY}{offer_key}")
+    return {**event, "secondary": holder} if event.get("type") == "GameEnded" and holder else event
+
+
+SECONDARY = "rc-secondary:"  # the form's holder of the secondary objective (a seat)
+
+
+def secondary_choices(game: str) -> dict[str, str] | None:
+    """Where the game's tournament's format has a secondary objective (domain.formats): its players' seats -> names,
+    the choices of who holds it; None otherwise."""
+    from domain.errors import RollcallError
+
+    store = session.store()
+    try:
+        header = store.stored_lines(game)[0]
+        name = header.get("tournament")
+        if not isinstance(name, str) or not store.tournament(name).format.secondary:
+            return None
+    except (RollcallError, LookupError):
+        return None
+    return {p["id"]: str(p.get("name") or p["id"]) for p in header["players"]}
+
+
+def secondary_field(game: str, offer_key: str) -> None:
+    """Who holds the secondary objective, asked at the end of a game whose tournament's format has one."""
+    seats = secondary_choices(game)
+    if not seats:
+        return
+    st.segmented_control(_("Secondary objective (held by)"), list(seats), key=f"{SECONDARY}{offer_key}",
+                         format_func=lambda seat: safe.md(seats[seat]),
+                         help=_("Its points move from the other player to its holder; leave it unset when "
+                                "nobody holds it."))
 
 
 @in_the_pages_language
-def write_form(game: str, action: Action, offer_key: str, pres: Presentation, names: Names, done: str) -> None:
+def write_form(game: str, action: Action, offer_key: str, pres: Presentation, names: Names, done: str,
+               offered: int | None = None) -> None:
     event = filled_event(action, offer_key, pres, names)
     if event is None:
         say("error", _("Not recorded — a field of the form is still open."), game)
         return
-    write(game, event, done=done)
+    write(game, event, done=done, offered=offered)
 
 
 def dice_key(offer_key: str, dice: int) -> str:
@@ -288,12 +339,12 @@ def faces_held(choice: Choice, key: str, dice: int) -> list:
 
 
 @in_the_pages_language
-def write_faces(game: str, action: Action, offer_key: str, dice: int, label: str) -> None:
+def write_faces(game: str, action: Action, offer_key: str, dice: int, label: str, offered: int | None = None) -> None:
     faces = faces_held(action.open["faces"], dice_key(offer_key, dice), dice)
     if not all(f is not None for f in faces):
         say("error", _("Not recorded — a die has no face yet."), game)
         return
-    write(game, action.fill(faces=faces), done=f"{label}: {dice_symbols(faces)}")
+    write(game, action.fill(faces=faces), done=f"{label}: {dice_symbols(faces)}", offered=offered)
 
 
 def fill_form(game: str, offer: Offer, pres: Presentation, names: Names, *, digital: bool) -> None:
@@ -305,9 +356,9 @@ def fill_form(game: str, offer: Offer, pres: Presentation, names: Names, *, digi
             return
         action = offer.action
         if digital and _drawn_card(action, pres):
-            st.button(_("Draw the card"), type="primary", key="rc-draw",
+            st.button(_("Draw the card"), type="primary", key=at_seq("rc-draw"),
                       on_click=write, args=(game,), kwargs={"draw": action.event.get("vortex") or None,
-                                                           "done": offer.label})
+                                                           "done": offer.label, "offered": shown_seq()})
             st.button(_("Cancel"), key="rc-cancel", on_click=unpick)
             return
         for name, choice in action.open.items():
@@ -315,10 +366,12 @@ def fill_form(game: str, offer: Offer, pres: Presentation, names: Names, *, digi
         extra = _optional_text(action, pres)
         if extra:
             st.text_input(_("{field} (optional)").format(field=safe.md(_(extra).capitalize())), key=f"rc-extra:{offer.key}", max_chars=MAX_TEXT)
+        if action.event.get("type") == "GameEnded":
+            secondary_field(game, offer.key)
         cols = st.columns(2)
         ready = filled_event(action, offer.key, pres, names) is not None
-        cols[0].button(_("Record"), type="primary", disabled=not ready, key="rc-record", on_click=write_form,
-                       args=(game, action, offer.key, pres, names, offer.label), width="stretch")
+        cols[0].button(_("Record"), type="primary", disabled=not ready, key=at_seq("rc-record"), on_click=write_form,
+                       args=(game, action, offer.key, pres, names, offer.label, shown_seq()), width="stretch")
         cols[1].button(_("Cancel"), key="rc-cancel", on_click=unpick, width="stretch")
 
 
@@ -336,9 +389,10 @@ def roll_form(game: str, offer: Offer, names: Names, *, digital: bool) -> None:
     action = by_count[dice]
     event = action.event
     if digital:
-        st.button(ngettext("Roll {n} die", "Roll {n} dice", dice).format(n=dice), type="primary", key="rc-roll", on_click=write,
-                  args=(game,), kwargs={"roll": {"player": event["player"], "purpose": event["purpose"],
-                                                 "die": event["die"], "count": dice}, "done": offer.label})
+        st.button(ngettext("Roll {n} die", "Roll {n} dice", dice).format(n=dice), type="primary", key=at_seq("rc-roll"),
+                  on_click=write, args=(game,), kwargs={"roll": {"player": event["player"], "purpose": event["purpose"],
+                                                                 "die": event["die"], "count": dice},
+                                                        "done": offer.label, "offered": shown_seq()})
         st.button(_("Cancel"), key="rc-cancel", on_click=unpick)
         return
     choice = action.open["faces"]
@@ -346,9 +400,9 @@ def roll_form(game: str, offer: Offer, names: Names, *, digital: bool) -> None:
         named = not all(type(f) is int for f in choice.values)  # faces named by words (crit, success, blank)
         cols = st.container(key="rc-dice-one-named" if named else "rc-dice-one").columns(len(choice.values))
         for col, face in zip(cols, choice.values):
-            col.button(f"{die_symbol(face)} {face}", key=f"rc-face:{face}", on_click=write,
-                       args=(game, action.fill(faces=[face])), kwargs={"done": f"{offer.label}: {face}"},
-                       width="stretch")
+            col.button(f"{die_symbol(face)} {face}", key=at_seq(f"rc-face:{face}"), on_click=write,
+                       args=(game, action.fill(faces=[face])),
+                       kwargs={"done": f"{offer.label}: {face}", "offered": shown_seq()}, width="stretch")
         st.button(_("Cancel"), key="rc-cancel", on_click=unpick)
         return
     with st.container(key="rc-dice-faces"):
@@ -357,8 +411,8 @@ def roll_form(game: str, offer: Offer, names: Names, *, digital: bool) -> None:
                                  key=f"{dice_key(offer.key, dice)}:{i}")
     ready = all(f is not None for f in faces_held(choice, dice_key(offer.key, dice), dice))
     cols = st.columns(2)
-    cols[0].button(_("Record"), type="primary", disabled=not ready, key="rc-record", on_click=write_faces,
-                   args=(game, action, offer.key, dice, offer.label), width="stretch")
+    cols[0].button(_("Record"), type="primary", disabled=not ready, key=at_seq("rc-record"), on_click=write_faces,
+                   args=(game, action, offer.key, dice, offer.label, shown_seq()), width="stretch")
     cols[1].button(_("Cancel"), key="rc-cancel", on_click=unpick, width="stretch")
 
 
@@ -376,7 +430,7 @@ def pick(key: str) -> None:
     st.session_state[PICKED] = key
 
 
-FORM_KEYS = ("rc-die:", "rc-open:", "rc-extra:", f"{ROLL}:", "rc-move-end:")  # what a picked form holds
+FORM_KEYS = ("rc-die:", "rc-open:", "rc-extra:", f"{ROLL}:", "rc-move-end:", SECONDARY)  # what a picked form holds
 
 
 def unpick() -> None:
@@ -384,16 +438,6 @@ def unpick() -> None:
     st.session_state.pop(PICKED, None)
     for key in [k for k in st.session_state if isinstance(k, str) and k.startswith(FORM_KEYS)]:
         del st.session_state[key]
-
-
-def offer_button(game: str, offer: Offer, container, *, primary: bool = False) -> None:
-    """One offer: a complete action records at one tap; another is picked for its form."""
-    if offer.complete:
-        container.button(safe.md(offer.label), key=f"rc-do:{offer.key}", on_click=write, args=(game, offer.action.event),
-                         kwargs={"done": offer.label}, type="primary" if primary else "secondary", width="stretch")
-    else:
-        container.button(safe.md(offer.label) + " …", key=f"rc-pick:{offer.key}", on_click=pick, args=(offer.key,),
-                         type="primary" if primary else "secondary", width="stretch")
 
 
 MOVE_KINDS = {"step": N_("Step"), "run": N_("Run")}
@@ -418,7 +462,8 @@ def move_choices(game: str, moves: dict[str, list[Action]], pres: Presentation, 
     labels = {f"{positions(a)}": a for a in shown}
     row = st.columns([3, 1], vertical_alignment="bottom")
     picked = row[0].selectbox(_(MOVE_ENDS[kind]), list(labels), index=None, placeholder=_("Choose…"), key=f"rc-move-end:{kind}")
-    row[1].button(_("Move"), key="rc-move", disabled=picked is None, on_click=write,
+    row[1].button(_("Move"), key=at_seq("rc-move"), disabled=picked is None, on_click=write,
                   args=(game, labels[picked].event if picked else None),
-                  kwargs={"done": pres.action_label(labels[picked].label, names) if picked else ""}, width="stretch")
+                  kwargs={"done": pres.action_label(labels[picked].label, names) if picked else "",
+                          "offered": shown_seq()}, width="stretch")
     return shown

@@ -2,53 +2,54 @@
 
 A store with keys asks for one before anything is written. The key is typed once, in the sidebar's sign-in
 (a password field, emptied at once). The server keeps it in memory with its holder under a random session
-id (``Devices``); the browser keeps only that id, in a cookie (``SameSite=Strict``, path ``/``), so a
-reload or another tab of the same browser is still signed in. The key is never in a URL, a page, a cookie,
+id (``dashboard.devices``); the browser keeps only that id, in a cookie the server sets (``HttpOnly``,
+``SameSite=Strict``, path ``/``, ``Secure`` under HTTPS: dashboard.signin_routes), so a reload or another tab of
+the same browser is still signed in. The key is never in a URL, a page, a cookie,
 a log or a file. Every page writes with the device's key (``store``), asks ``may`` (or ``asked``, for the
 words of a refusal) and ``signed_in``; ``privileged`` says who sees games live under a broadcast delay.
 
-A device left alone for ``settings.idle_minutes()`` signs out, and so does one whose key was revoked.
+A device no person used for ``settings.idle_minutes()`` signs out (a tap or a key on one of its pages is a use,
+told to the server by the browser; a page's run is not), and so does one whose key was revoked. Its open pages
+hear of it at once, pushed by the server (dashboard.changes: its ``device:`` key, and ``keys`` when a key is added
+or revoked), and run again to say so; a write is checked against the store's keys in any case.
 Signing out forgets everything of this browser tab (the key, its holder, what its forms hold, the
 application service), and the other tabs of the browser sign out with it. A store without keys is
 single-user: nobody signs in, anyone may write.
 
-The browser's side (static/session.js) writes and clears the cookie when told, tells the other tabs of the
-browser, and says when the device was left alone: Python cannot set a cookie, and only the browser knows
-whether someone touched the device.
+The browser's side (static/session.js) has the server set and clear the cookie when told (with a ticket, never
+the session id), tells the other tabs of the browser, tells the server when a person uses the device, and wakes
+the page when it may have been left alone (the server decides).
 """
 
 from __future__ import annotations
 
 import secrets
-import threading
-import time
-from collections.abc import Callable
-from dataclasses import dataclass
 
 import streamlit as st
 
 from dashboard import data, safe
 from dashboard.components import component
+from dashboard.devices import DEVICES, TICKETS, Device, Devices, Who
+from dashboard.devices import cookie_name as _cookie_named
 from dashboard.language import SPOKEN  # the tab's language, which signing out leaves as it is
-from dashboard.layout import fragment, in_the_pages_language
+from dashboard.layout import in_the_pages_language
 from domain import settings
 from domain.errors import RollcallError
 from i18n import N_, _
 
 SID = "rc_sid"  # this tab's session id (None: signed out here; absent: the cookie not looked at yet)
 APP = "rc_app"  # (data folder, session id, the application service) of this tab
-OP = "rc_cookie_op"  # what the browser's cookie is to become, until the browser says it did
+OP = "rc_cookie_op"  # what the browser's cookie is to become (with its ticket), until the browser says it did
 NOTICE = "rc_notice"  # (kind, text) said once in the sidebar: why this device was signed out
 SHOWN = "rc_shown"  # this tab showed a device signed in (a later sign-out elsewhere is then said)
 COMPONENT = "rc_device"  # the browser's side (static/session.js)
-COOKIE = "rollcall_session"  # + the server's port: two dashboards of one host keep their own
-LOOK_SECONDS = 3.0  # how often a page looks for keys added or revoked and for a sign-out elsewhere
 
 # what a write needs (domain.access.MAY) -> the key a page asks for
 # (as "Sign in with …" says it)
 KEY_WORDS = {"record": N_("a scorekeeper's key"), "judge": N_("a judge's key"), "organise": N_("an organiser's key")}
 # a key's role (domain.access.ROLES) as a person reads it
-ROLE_WORDS = {"scorekeeper": N_("scorekeeper"), "judge": N_("judge"), "organiser": N_("organiser")}
+ROLE_WORDS = {"scorekeeper": N_("scorekeeper"), "judge": N_("judge"), "organiser": N_("organiser"), "player": N_("player")}
+LINK_PARAM = "signin"  # a player's sign-in link (its QR code): /me?signin=CODE signs the phone in, then leaves the URL
 
 
 def role_text(role: str | None) -> str:
@@ -56,72 +57,13 @@ def role_text(role: str | None) -> str:
     return _(ROLE_WORDS[role]) if role in ROLE_WORDS else str(role or "")
 
 
-@dataclass(frozen=True)
-class Who:
-    name: str
-    role: str
-
-
-@dataclass
-class Device:
-    """A signed-in browser: the key it presents and whose it is, in the server's memory alone."""
-
-    key: str
-    who: Who
-    folder: str
-    seen: float  # when it was last used (the clock of Devices)
-
-
-class Devices:
-    """The signed-in browsers of this server by session id (the cookie's value: 256 random bits)."""
-
-    IDLE, GONE = "idle", "gone"
-
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self._clock = clock
-        self._lock = threading.Lock()
-        self._by_id: dict[str, Device] = {}
-
-    def add(self, key: str, who: Who, folder: str, idle_seconds: float) -> str:
-        """A new session id for the browser that presented ``key`` (those left alone meanwhile are dropped)."""
-        sid = secrets.token_urlsafe(32)
-        with self._lock:
-            now = self._clock()
-            for old in [s for s, d in self._by_id.items() if now - d.seen > idle_seconds]:
-                del self._by_id[old]
-            self._by_id[sid] = Device(key, who, folder, now)
-        return sid
-
-    def find(self, sid: str, folder: str, idle_seconds: float, *,
-             touch: bool = True) -> tuple[Device | None, str | None]:
-        """The device ``sid`` of the data folder ``folder``, used now (``touch``), or None and why: ``IDLE``
-        (left alone longer than ``idle_seconds``: signed out now, when ``touch``) or ``GONE``."""
-        with self._lock:
-            now = self._clock()
-            found = self._by_id.get(sid)
-            if found is None or found.folder != folder:
-                return None, self.GONE
-            if now - found.seen > idle_seconds:
-                if touch:
-                    del self._by_id[sid]
-                return None, self.IDLE
-            if touch:
-                found.seen = now
-            return found, None
-
-    def drop(self, sid: str | None) -> None:
-        with self._lock:
-            self._by_id.pop(sid or "", None)
-
-
-@st.cache_resource(show_spinner=False)
 def devices() -> Devices:
-    """This server's signed-in browsers (one for every session of the server)."""
-    return Devices()
+    """This server's signed-in browsers (one for every session of the server, and for its routes)."""
+    return DEVICES
 
 
 def cookie_name() -> str:
-    return f"{COOKIE}_{st.get_option('server.port')}"
+    return _cookie_named(st.get_option("server.port"))
 
 
 def idle_minutes() -> float:
@@ -143,9 +85,9 @@ def _sid() -> str | None:
     return st.session_state[SID]
 
 
-def _device(touch: bool = True) -> Device | None:
+def _device() -> Device | None:
     sid = _sid()
-    return devices().find(sid, _folder(), idle_minutes() * 60, touch=touch)[0] if sid else None
+    return devices().find(sid, _folder(), idle_minutes() * 60)[0] if sid else None
 
 
 # --- what the pages ask -------------------------------------------------------------------------------
@@ -182,8 +124,44 @@ def signed_in() -> Who | None:
 
 
 def privileged() -> bool:
-    """Whether this device sees games as they are under a broadcast delay (someone is signed in)."""
-    return signed_in() is not None
+    """Whether this device sees games as they are under a broadcast delay (someone is signed in with a key: a
+    player's own sign-in sees the other tables as any spectator does)."""
+    who = signed_in()
+    return who is not None and who.role != "player"
+
+
+def holder():
+    """The holder of the device's sign-in (domain.access.Holder: a player's names the tournament), or None."""
+    from domain.access import AccessDenied
+
+    if signed_in() is None:
+        return None
+    try:
+        return store().holder()
+    except AccessDenied:
+        return None
+
+
+def playing() -> bool:
+    """Whether this device is signed in with a player's own sign-in."""
+    who = signed_in()
+    return who is not None and who.role == "player"
+
+
+def may_record(game) -> bool:
+    """Whether this device may record the game ``game`` (a Game as stored) now: a key that records, or a player's
+    sign-in where domain.access lets the player write it."""
+    if not may("record"):
+        return False
+    return not playing() or store().player_may(game, []) is None
+
+
+def record_refusal(game) -> str | None:
+    """Why a player's sign-in may not record ``game`` (the rule's words), or None."""
+    if not may("record") or not playing():
+        return None
+    refusal = store().player_may(game, [])
+    return str(refusal) if refusal is not None else None
 
 
 def may(role: str) -> bool:
@@ -208,6 +186,8 @@ def asked(need: str, what: str) -> str | None:
 def refused(exc, what: str) -> str:
     """A refused write (``domain.access.AccessDenied``) in a page's words: what to do in the sidebar."""
     need = exc.need or "record"
+    if getattr(exc, "rule", None):  # a player's sign-in refused by a rule of its own (domain.access): said as it is
+        return str(exc)
     if exc.reason == exc.UNKNOWN_KEY:  # revoked since this device signed in: the next run signs it out
         return _("The key this device signed in with was revoked. Sign in with {key} in the sidebar "
                  "to {what}.").format(key=_(KEY_WORDS[need]), what=what)
@@ -233,6 +213,12 @@ def sidebar() -> None:
     except RollcallError as exc:
         bar.error(str(exc), icon=":material/settings:")
     device = _current()
+    if LINK_PARAM in st.query_params:  # a player's sign-in link: the phone signs in as that player
+        code = st.query_params.pop(LINK_PARAM)
+        if _check(code):
+            st.rerun()
+        bar.error(_("That sign-in is not valid here (issued again, revoked, or of another store): ask the "
+                    "organiser's desk for a new one."), icon=":material/key_off:")
     notice = st.session_state.pop(NOTICE, None)
     if notice is not None:
         getattr(bar, notice[0])(safe.md(notice[1]), icon=":material/logout:")
@@ -256,7 +242,7 @@ def sidebar() -> None:
     with bar:
         _browser(device)
         if device is not None or not keys:
-            _look(st.session_state.get(SID) if device else None, _keys_version())
+            _follow(st.session_state.get(SID) if device else None, _keys_version())
 
 
 def _current() -> Device | None:
@@ -268,6 +254,7 @@ def _current() -> Device | None:
     minutes = idle_minutes()
     device, why = devices().find(sid, _folder(), minutes * 60)
     if device is None:
+        devices().drop(sid)  # signed out for good
         _forget(("info", _("Signed out: this device was left alone for {time}.").format(time=_minutes(minutes)))
                 if why == Devices.IDLE else ("info", _("Signed out.")) if st.session_state.get(SHOWN) else None, sid)
         return None
@@ -297,7 +284,8 @@ def _check(typed: str) -> bool:
         return False
     sid = devices().add(typed, Who(holder.name, holder.role), _folder(), idle_minutes() * 60)
     st.session_state[SID] = sid
-    st.session_state[OP] = {"nonce": secrets.token_hex(8), "kind": "set", "sid": sid}
+    st.session_state[OP] = {"nonce": secrets.token_hex(8), "kind": "set",
+                            "ticket": TICKETS.issue("set", sid, cookie_name())}
     return True
 
 
@@ -320,7 +308,8 @@ def _forget(notice: tuple[str, str] | None, sid: str | None) -> None:
     for name in [k for k in st.session_state if k not in (COMPONENT, SPOKEN)]:  # the tab keeps its language
         del st.session_state[name]
     st.session_state[SID] = None
-    st.session_state[OP] = {"nonce": secrets.token_hex(8), "kind": "clear", "sid": sid or "", "reload": shown,
+    st.session_state[OP] = {"nonce": secrets.token_hex(8), "kind": "clear", "reload": shown,
+                            "ticket": TICKETS.issue("clear", sid or "", cookie_name()),
                             "notice": notice[1] if notice else ""}
     if notice is not None:
         st.session_state[NOTICE] = notice
@@ -329,13 +318,18 @@ def _forget(notice: tuple[str, str] | None, sid: str | None) -> None:
 # --- the browser's side ------------------------------------------------------------------------------------
 
 def _browser(device: Device | None) -> None:
-    """Mount the browser's side (static/session.js): the cookie to write or clear, the idle time, who is
-    signed in (for the chip shown while the sidebar is folded away)."""
+    """Mount the browser's side (static/session.js): the cookie the server is to set or clear, the idle time, who
+    is signed in (for the chip shown while the sidebar is folded away), where the sign-in's routes are."""
+    from dashboard.signin_routes import PATH
+
+    base = (st.get_option("server.baseUrlPath") or "").strip("/")
     component("rollcall_session", '<div class="rc-device"></div>', "session")(
         data={"cookie": cookie_name(), "op": st.session_state.get(OP), "idle_ms": int(idle_minutes() * 60_000),
+              "routes": f"/{base}{PATH}" if base else PATH,
               "signed_in": f"{device.who.name} ({role_text(device.who.role)})" if device else "",
-              "texts": {"sign_out": _("Sign out")}},
-        key=COMPONENT, on_applied_change=_applied, on_seen_change=_seen, on_idle_change=_idle,
+              "texts": {"sign_out": _("Sign out"),
+                        "offline": _("Lost the server: what is tapped now is not stored. Trying again…")}},
+        key=COMPONENT, on_applied_change=_applied, on_idle_change=_idle,
         on_tab_change=_other_tab, on_sign_out_change=sign_out, height="content")
 
 
@@ -350,43 +344,36 @@ def _applied() -> None:
         del st.session_state[OP]
 
 
-def _seen() -> None:
-    """The device was used since the page last ran: the run this brings counts as its use."""
-
-
-@in_the_pages_language
 def _idle() -> None:
-    if _said("idle") and st.session_state.get(SID):
-        sid = st.session_state.get(SID)
-        devices().drop(sid)
-        _forget(("info", _("Signed out: this device was left alone for {time}.").format(
-            time=_minutes(idle_minutes()))), sid)
+    """The browser saw no tap or key for the idle time: the run this brings asks the server, which decides (another
+    tab of the browser may have been used meanwhile)."""
 
 
 def _other_tab() -> None:
-    """Another tab of this browser signed in or out: this one follows (a sign-out is found by the next run)."""
+    """Another tab of this browser signed in or out: this one follows (a sign-out is found by the next run). A
+    sign-in comes as a ticket of the cookie's session id, which this tab never sees."""
     said = _said("tab")
-    if not isinstance(said, dict) or said.get("kind") != "set" or _device(touch=False) is not None:
+    if not isinstance(said, dict) or said.get("kind") != "set" or _device() is not None:
         return
-    sid = said.get("sid") or None
-    if sid and devices().find(sid, _folder(), idle_minutes() * 60, touch=False)[0] is not None:
-        st.session_state[SID] = sid
+    ticket = TICKETS.redeem(said.get("ticket"), "tab")
+    if ticket is not None and ticket.sid and devices().find(ticket.sid, _folder(), idle_minutes() * 60)[0] is not None:
+        st.session_state[SID] = ticket.sid
 
 
 def _keys_version() -> int:
     """The version of the store's keyring (0: no keys yet): it changes when a key is added or revoked."""
-    from domain.access import KEYRING_ID
-    from store.rows import last_version
-
-    return last_version(store().recorder, KEYRING_ID)
+    return store().keys_version()
 
 
-@fragment(run_every=LOOK_SECONDS)
-def _look(sid: str | None, keys: int) -> None:
-    """Run the page again when a key was added or revoked, or this device was signed out elsewhere."""
-    gone = sid is not None and devices().find(sid, _folder(), idle_minutes() * 60, touch=False)[0] is None
-    if gone or _keys_version() != keys:
-        st.rerun(scope="app")
+def _follow(sid: str | None, keys: int) -> None:
+    """Run the page again when a key is added or revoked, or this device is signed out elsewhere (or left alone,
+    as the server decides): told by the server once it happens (dashboard.changes), never looked for on a timer."""
+    from dashboard import changes
+
+    watch = {"keys": keys}
+    if sid is not None:
+        watch[changes.device_key(sid)] = 0  # told only when it is signed out
+    changes.follow(watch, key="rc-session-changes")
 
 
 def _minutes(minutes: float) -> str:

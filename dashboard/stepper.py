@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from dashboard import events as ev
+from domain import clock as game_clock
 from domain.systems.presentation import Names, e
 from i18n import _
 
@@ -52,6 +53,21 @@ def caption(row: dict | None, event: dict | None, marks: list[str], game: str) -
         parts.append(f'<div class="rc-cap-rule">⚠ <b>{e(v["rule"])}</b> {e(v["message"])}</div>')
     parts.extend(f'<div class="rc-cap-mark">{e(m)}</div>' for m in marks)
     return "".join(parts)
+
+
+def clock_line(clock: dict | None, names) -> str:
+    """Both players' clock at a step of the replay (``domain.clock.at_each_event``), the running one marked."""
+    if not clock or not clock.get("started"):
+        return ""
+    faces = []
+    for pid, ms in clock["remaining"].items():
+        flagged = pid in clock.get("flagged", ())
+        shown = game_clock.shown(ms if flagged else max(ms, 0))
+        mark = "▶ " if clock.get("running") == pid else ""
+        faces.append(f'<span class="rc-cap-clock-face" data-player="{e(pid)}">{e(mark)}{e(names.player(pid))} '
+                     f'<b>{e(shown)}</b>{" ⚑" if flagged else ""}</span>')
+    word = _("clock")  # (made first: a call inside an f-string is not found by the catalogs' extraction)
+    return f'<div class="rc-cap-clock">{e(word)}: ' + " · ".join(faces) + "</div>"
 
 
 def jumps(events: list[dict], swings: list[dict], struck: Iterable[int]) -> dict[str, list[int]]:
@@ -146,6 +162,9 @@ def payload(header: dict, events: list[dict], changes: list, struck: dict[int, s
     events_by_seq = {int(x["seq"]): x for x in events}
     captions = [caption(by_seq.get(s), events_by_seq.get(s), marks.get(s, []), header.get("game", ""))
                 for s in range(last + 1)]
+    clocks = game_clock.at_each_event(header, lines) if header.get("clock") else {}
+    if clocks:
+        captions = [text + clock_line(clocks.get(s), names) for s, text in enumerate(captions)]
     colours = presentation.player_colours([p.get("id") for p in header.get("players") or []])
     return {"game": header.get("game"), "last": last, "scene": scene.to_json(),
             "rows": [row_html(r) for r in rows], "row_seqs": [r["seq"] for r in rows], "captions": captions,

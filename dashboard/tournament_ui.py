@@ -1,6 +1,6 @@
 """What the tournament pages share: cached tournament queries, the tournament picker bound to the URL, and the
-organiser's writes from the dashboard: pairing a round, registering players (a pairing tool's CSV export, or
-everyone who played a game of the tournament)."""
+organiser's writes from the dashboard: pairing a round, registering players (a pairing tool's export, previewed
+first, or everyone who played a game of the tournament)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from i18n import _, ngettext
 
 TOURNAMENT = "tournament"
 PAIRED, REGISTERED = "tournament_message", "register_message"  # the outcome of pairing, of registering
+MATCHUPS = "matchups_message"  # the outcome of entering a team match's matchups
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -53,7 +54,7 @@ def tournament_picker(names: list[str]) -> str:
     return name
 
 
-def pair_round(name: str, round_no: int) -> None:
+def pair_round(name: str, round_no: int, unconfirmed: bool = False) -> None:
     """Pair ``round_no`` through the application service with the device's key (asked first) and run the page
     again, which shows the outcome under the form's button (``show_message``)."""
     from domain.access import AccessDenied
@@ -65,25 +66,85 @@ def pair_round(name: str, round_no: int) -> None:
         st.session_state[PAIRED] = ("error", refusal)
         st.rerun()
     try:
-        paired = session.store().pair_round(name, round_no)
+        paired = session.store().pair_round(name, round_no, unconfirmed=unconfirmed)
     except AccessDenied as exc:
         st.session_state[PAIRED] = ("error", session.refused(exc, what))
     except RollcallError as exc:
         st.session_state[PAIRED] = ("error", str(exc))
     else:
         tables = len(paired["tables"])
+        if paired.get("matches"):
+            st.session_state[PAIRED] = ("success", ngettext(
+                "round {round} paired: {n} team match", "round {round} paired: {n} team matches",
+                len(paired["matches"])).format(round=round_no, n=len(paired["matches"])) + (
+                ", " + _("bye {player}").format(player=paired["bye_team"]) if paired.get("bye_team") else ""))
+            st.rerun()
         st.session_state[PAIRED] = (
             "success", ngettext("round {round} paired: {n} table", "round {round} paired: {n} tables", tables).format(
                 round=round_no, n=tables) + (", " + _("bye {player}").format(player=paired["bye"]) if paired["bye"] else ""))
     st.rerun()
 
 
-def register_players(name: str, uploaded) -> None:
-    """Register the players of an uploaded CSV file (domain.tournaments.registrations) with the session's key,
-    then run the page again, which shows the outcome beside the controls (``show_message(REGISTERED)``)."""
-    from domain.tournaments import registrations
+def enter_matchups(name: str, round_no: int, match_no: int, pairs: list[tuple[str, str]]) -> None:
+    """Enter a team match's matchups through the application service with the device's key (asked first), then run
+    the page again, which shows the outcome (``show_message(MATCHUPS)``)."""
+    from domain.access import AccessDenied
+    from domain.errors import RollcallError
 
-    _register(name, lambda store: store.register_players(name, registrations(uploaded.getvalue(), uploaded.name)))
+    what = _("enter matchups")
+    refusal = session.asked("organise", what)
+    if refusal is not None:
+        st.session_state[MATCHUPS] = ("error", refusal)
+        st.rerun()
+    try:
+        entered = session.store().enter_matchups(name, round_no, match_no, pairs)
+    except AccessDenied as exc:
+        st.session_state[MATCHUPS] = ("error", session.refused(exc, what))
+    except RollcallError as exc:
+        st.session_state[MATCHUPS] = ("error", str(exc))
+    else:
+        st.session_state[MATCHUPS] = ("success", ngettext(
+            "match {match} of round {round}: {n} table", "match {match} of round {round}: {n} tables",
+            len(entered["tables"])).format(match=match_no, round=round_no, n=len(entered["tables"])))
+    st.rerun()
+
+
+UPLOADS = "register_uploads"  # how many lists this session registered: the uploader's key (a new one is empty)
+
+
+def uploader_key() -> str:
+    return f"register_file_{st.session_state.get(UPLOADS, 0)}"
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def _read(data: bytes, source: str):
+    from domain.player_lists import read_player_list
+
+    return read_player_list(data, source)
+
+
+def preview_list(name: str, uploaded):
+    """The preview of an uploaded players' list (dashboard.registration.list_preview) against the tournament as it
+    is, or why the file cannot be read as a list (a message)."""
+    from dashboard.registration import list_preview
+    from domain.errors import RollcallError
+
+    try:
+        listed = _read(uploaded.getvalue(), uploaded.name)
+        return list_preview(listed, session.store().preview_players(name, listed.entries))
+    except RollcallError as exc:
+        return str(exc)
+
+
+def register_players(name: str, uploaded) -> None:
+    """Register the players of an uploaded list (domain.player_lists) with the session's key, empty the uploader,
+    then run the page again, which shows the outcome beside the controls (``show_message(REGISTERED)``)."""
+    def command(store):
+        done = store.register_players(name, _read(uploaded.getvalue(), uploaded.name).entries)
+        st.session_state[UPLOADS] = st.session_state.get(UPLOADS, 0) + 1
+        return done
+
+    _register(name, command)
 
 
 def register_from_games(name: str) -> None:
@@ -104,23 +165,12 @@ def _register(name: str, command) -> None:
     else:
         already = (" " + ngettext("({n} player already registered)", "({n} players already registered)",
                                   len(done.already)).format(n=len(done.already)) if done.already else "")
+        checked = ("; " + ngettext("{n} checked in", "{n} checked in", len(done.checked_in)).format(
+            n=len(done.checked_in)) if done.checked_in else "")
         st.session_state[REGISTERED] = ("success", ngettext("registered {n} player", "registered {n} players",
                                                             len(done.registered)).format(n=len(done.registered))
-                                        + already)
+                                        + already + checked)
     st.rerun()
-
-
-def base_url() -> str:
-    """The dashboard's address as this browser reached it (what the table cards' QR codes link to)."""
-    from urllib.parse import urlsplit
-
-    from projections.cards import DEFAULT_BASE_URL
-
-    url = st.context.url
-    if not url:
-        return DEFAULT_BASE_URL
-    parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}{parts.path.rsplit('/', 1)[0]}"
 
 
 def show_message(key: str = PAIRED) -> None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import data, session
+from projections.spectators import delay_note
 from projections.visibility import EVERYTHING, Seen
-from i18n import _, ngettext
 
 
 def seen() -> Seen:
@@ -29,25 +29,6 @@ def spectator() -> Seen:
         return data.seen(False)
     except data.NoReadModels:
         return Seen()
-
-
-def delay_note(seen: Seen, games: list[str]) -> str | None:
-    """A line saying which of ``games`` this spectator sees behind and by how much; None when none is."""
-    held = [g for g in games if seen.upto(g) is not None]
-    if not held:
-        return None
-    delay = max(seen.delay(g) for g in held)
-    if len(games) == 1:
-        return _("Broadcast with a delay of {delay} s: this game is shown as it stood {delay} s ago. Judges and "
-                 "scorekeepers signed in see it as it is recorded.").format(delay=delay)
-    if len(held) < len(games):
-        return ngettext("Broadcast with a delay of {delay} s: {n} of these {count} games are shown as they stood "
-                        "{delay} s ago. Judges and scorekeepers signed in see them as they are recorded.",
-                        "Broadcast with a delay of {delay} s: {n} of these {count} games are shown as they stood "
-                        "{delay} s ago. Judges and scorekeepers signed in see them as they are recorded.",
-                        len(held)).format(delay=delay, n=len(held), count=len(games))
-    return _("Broadcast with a delay of {delay} s: these games are shown as they stood {delay} s ago. Judges and "
-             "scorekeepers signed in see them as they are recorded.").format(delay=delay)
 
 
 def note_delay(seen: Seen, games: list[str], container=st) -> None:

@@ -21,6 +21,7 @@ play before it, so a correction can never leave a game the rules would refuse.
 
 from __future__ import annotations
 
+from domain.clock import CLOCK_EVENTS
 from domain.errors import MalformedRecord
 from domain.systems.fields import CORRECTIONS, JUDGE_EVENTS, EventSpec, integer, text
 from domain.systems.state import Checks, GameState
@@ -28,7 +29,8 @@ from i18n import _
 
 TAKE_BACK_RULE = "F12"
 REWIND_RULE = "F13"
-NOT_IN_PLAY = JUDGE_EVENTS | CORRECTIONS
+# the clock's events are not play: time spent is never taken back (domain.clock)
+NOT_IN_PLAY = JUDGE_EVENTS | CORRECTIONS | CLOCK_EVENTS
 
 SPECS = {
     "TakenBack": EventSpec({"from": integer}, {}, {"taken_back": TAKE_BACK_RULE}),

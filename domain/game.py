@@ -12,7 +12,7 @@ from domain.errors import MalformedRecord, RuleViolation
 from domain.header import normalise_header
 from domain.integrity import authorship
 from domain.record import event_hash, header_hash, missing, same_shape, show
-from domain import limits
+from domain import limits, topics
 from domain.systems import PACKS, system_for
 from domain.systems.fields import text
 from domain.systems.pack import GameSystem
@@ -30,7 +30,7 @@ class Game(Aggregate):
     TOPIC = "rollcall:Game"
 
     class Created(Aggregate.Created):
-        TOPIC = "rollcall:GameCreated"
+        TOPIC = topics.GAME_CREATED
         data: dict
         author: str | None = None  # who wrote it: the name of the key presented (None in a store without keys)
         authored: str | None = None  # the authorship chain after it (domain.integrity.authorship)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from domain import limits
+from domain import clock, limits
+from domain.names import name_problem
 from domain.errors import MalformedRecord
 from domain.record import (EXTENSION_PREFIX, FORMAT_VERSION, bounded, check_numbers, derive_game_id, did_you_mean,
                            field, out_of_bounds, show, unknown_value)
@@ -14,7 +15,7 @@ from domain.systems import system_for
 from i18n import _
 
 HEADER_FIELDS = frozenset({"rollcall", "system", "game", "tournament", "round", "table", "started", "players",
-                           "dice_mode", "commit", "rules", "setup", "hash", "violations"})
+                           "dice_mode", "commit", "rules", "setup", "clock", "hash", "violations"})
 PLAYER_FIELDS = frozenset({"id", "name", "faction"})
 DICE_MODES = ("physical", "digital")
 
@@ -32,12 +33,13 @@ def normalise_header(header: dict) -> dict:
     system = system_for(field(header, "system", str)).alias  # a header may name any alias of the pack
     for name in ("game", "tournament", "started", "commit"):
         field(header, name, str, optional=True)
+    _check_players(header)  # (before the game: a game's id may be made of its players' names)
     for name in ("game", "tournament"):
         _check_length(header.get(name), name)
     _check_started(header.get("started"))
+    clock.check_setting(header)
     for name in ("round", "table"):
         bounded(header, name, 1, limits.INTEGER, optional=True)
-    _check_players(header)
     check_numbers(header, "")
     mode = header.get("dice_mode", "physical")
     if mode not in DICE_MODES:
@@ -57,10 +59,14 @@ def normalise_header(header: dict) -> dict:
 
 
 def _check_length(text: str | None, name: str) -> None:
-    """A name of the header is at most ``limits.NAME`` characters (a game id, a tournament, a player)."""
+    """A name of the header is at most ``limits.NAME`` characters (a game id, a tournament, a player) and holds no
+    control or text-direction character (domain.names)."""
     if text is not None and len(text) > limits.NAME:
         raise MalformedRecord(_("field `{field}` is longer than {most} characters ({length:,})").format(
             field=name, most=limits.NAME, length=len(text)), field=name)
+    problem = name_problem(text, name) if text is not None else None
+    if problem:
+        raise MalformedRecord(problem, field=name)
 
 
 def _check_started(started: str | None) -> None:

@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.record import event_hash, header_hash, show
+from domain.topics import GAME_CREATED
 from i18n import _
 
-GAME_CREATED = "rollcall:GameCreated"
 
 
 def authorship(previous: str | None, line_hash: str, author: str | None) -> str:

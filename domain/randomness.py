@@ -17,6 +17,8 @@ from uuid import UUID
 
 from eventsourcing.domain import Aggregate
 
+from domain import topics
+
 
 def new_seed() -> bytes:
     return secrets.token_bytes(32)
@@ -62,7 +64,7 @@ def draw(seed: bytes, game: str, seq: int, deck_left: Sequence[str]) -> str:
 class DiceSeed(Aggregate):
     """The secret seed of a digital game, kept apart from the game's own events (never projected)."""
 
-    TOPIC = "rollcall:DiceSeed"
+    TOPIC = topics.DICE_SEED
 
     class Created(Aggregate.Created):
         TOPIC = "rollcall:DiceSeedDrawn"

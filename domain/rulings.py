@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from domain.clock import CLOCK_EVENTS
 from domain.errors import RollcallError
 from domain.systems.fields import CORRECTIONS, JUDGE_EVENTS, EventSpec
 from domain.systems.state import Checks, GameState
@@ -29,7 +30,8 @@ class GameSystem(Protocol):
     def derived_rule(self, state: GameState, event: dict, name: str, given: Any, value: Any) -> str: ...
 
 # Events a ruling cannot void: the judge's own, the corrections and the players' confirmation of the record.
-NOT_VOIDABLE = JUDGE_EVENTS | CORRECTIONS | {"GameSealed"}
+# Nor the clock's: time spent stays spent (a judge adjusts a clock instead, domain.clock).
+NOT_VOIDABLE = JUDGE_EVENTS | CORRECTIONS | CLOCK_EVENTS | {"GameSealed"}
 NOT_RECHECKED = JUDGE_EVENTS | CORRECTIONS  # events a replay applies without deciding them again
 
 

@@ -47,6 +47,12 @@ WORKER_ENV = "ROLLCALL_WORKER"      # this projector's share of the games, w/W (
 PARTITIONS_ENV = "ROLLCALL_PARTITIONS"  # data folders whose read models readers open as one (os.pathsep between)
 SQLITE_FILE_ENV = "SQLITE_DBNAME"   # eventsourcing's: the SQLite store's file, when PERSISTENCE_MODULE names SQLite
 
+FEED_ENV = "ROLLCALL_FEED"          # the broadcast's pub/sub (redis://… or nats://…) beside the data folder's own
+BROADCAST_FOLDER = "broadcast"      # the spectators' snapshots in the data folder (projections.feeds.FolderFeed)
+HOST_ENV = "ROLLCALL_HOST"          # the address the dashboard listens on (0.0.0.0: every interface)
+BASE_URL_ENV = "ROLLCALL_BASE_URL"  # the dashboard's address as the venue's devices reach it (cards, join code)
+URLS_ENV = "ROLLCALL_URLS"          # every address of the dashboard the devices can use (space between), for its pages
+
 IDLE_ENV = "ROLLCALL_IDLE_MINUTES"  # a device signed in on the dashboard and left alone this long signs out
 DEFAULT_IDLE_MINUTES = 30.0
 
@@ -148,3 +154,20 @@ def language(given: str | None = None) -> str:
         if os.environ.get(name):
             return known(os.environ[name]) or SOURCE
     return SOURCE
+
+
+FEED_SCHEMES = ("redis", "nats")
+
+
+def feed_url(given: str | None = None) -> str | None:
+    """The broadcast's pub/sub: ``given`` (``--feed``), else ``ROLLCALL_FEED``, else none (the data folder's own
+    feed alone, one machine). ``redis://HOST:PORT[/DB][?name=NAME]`` or ``nats://HOST:PORT[?name=NAME]``; anything
+    else is refused, naming the option."""
+    raw = (given if given is not None else os.environ.get(FEED_ENV) or "").strip()
+    if not raw:
+        return None
+    scheme, sep, rest = raw.partition("://")
+    if not sep or scheme.lower() not in FEED_SCHEMES or not rest.split("?")[0].split("/")[0]:
+        raise RollcallError(_("the feed must be redis://HOST:PORT or nats://HOST:PORT (with ?name=NAME to share "
+                              "one server between broadcasts), not {value!r}").format(value=raw[:80]))
+    return raw

@@ -39,6 +39,8 @@ CATALOGS = {
     "tornscape": ("domain/systems/tornscape", ()),
     "service": ("service", ()),
     "store": ("store", ()),
+    "projections": ("projections", ()),                       # what spectators read (the broadcast's snapshots)
+    "broadcast": ("broadcast", ()),                           # the broadcast's front end
     "cli": ("cli", ()),
     "dashboard": ("dashboard", ("views",)),                   # the dashboard's parts
     "pages": ("dashboard/views", ()),                         # its pages

@@ -28,7 +28,30 @@ def extracted(name: str) -> Catalog:
     for filename, lineno, message, comments, context in extract_from_dir(
             ROOT / folder, method_map=method_map, keywords=DEFAULT_KEYWORDS, strip_comment_tags=True):
         catalog.add(message, None, [(f"{folder}/{filename}", lineno)], auto_comments=comments, context=context)
+    for path in sources(name):  # Babel reads an f-string as one token: the texts marked inside its braces
+        for lineno, message in in_f_strings(path):
+            if catalog.get(message) is None:
+                catalog.add(message, None, [(str(path.relative_to(ROOT)), lineno)])
     return catalog
+
+
+def in_f_strings(path: Path) -> list[tuple[int, str]]:
+    """(line, text) of every ``_("…")`` or ``N_("…")`` written inside an f-string's braces in ``path``."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if not isinstance(node, ast.JoinedStr):
+            continue
+        for part in node.values:
+            if not isinstance(part, ast.FormattedValue):
+                continue
+            for call in ast.walk(part.value):
+                if (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id in ("_", "N_")
+                        and call.args and isinstance(call.args[0], ast.Constant)
+                        and isinstance(call.args[0].value, str)):
+                    found.append((call.lineno, call.args[0].value))
+    return found
 
 
 def sources(name: str) -> list[Path]:

@@ -11,6 +11,7 @@ from urllib.parse import urlencode, urlsplit
 import segno
 
 from domain.errors import RollcallError
+from i18n import _
 from domain.systems.presentation import title_words
 
 DEFAULT_BASE_URL = "http://localhost:8501"  # where `rollcall dashboard` serves (cli/serve.py)
@@ -27,7 +28,8 @@ body { font-family: system-ui, sans-serif; margin: 0; color: #111; }
 .table { font-size: 40pt; font-weight: 700; margin: 2mm 0 3mm; }
 .players { display: grid; grid-template-columns: 1fr auto 1fr; gap: 4mm; align-items: center; font-size: 17pt; }
 .players .p2 { text-align: right; }
-.faction { display: block; font-size: 11pt; color: #444; }
+.faction, .team { display: block; font-size: 11pt; color: #444; }
+.team { font-weight: 600; }
 .vs { font-size: 12pt; color: #666; }
 .codes { display: flex; justify-content: space-around; margin-top: auto; }
 figure { margin: 0; text-align: center; width: 62mm; }
@@ -42,12 +44,18 @@ def base_url(url: str) -> str:
     """``url`` without a trailing slash; a RollcallError unless it is an http(s) address."""
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise RollcallError(f"--base-url must be the dashboard's address, such as {DEFAULT_BASE_URL}, not {url!r}")
+        raise RollcallError(_("--base-url must be the dashboard's address, such as {example}, not {url!r}").format(
+            example=DEFAULT_BASE_URL, url=url))
     return url.strip().rstrip("/")
 
 
 def record_link(base: str, game: str) -> str:
     return f"{base}/record?{urlencode({'game': game})}"
+
+
+def signin_link(base: str, code: str) -> str:
+    """The address a player's sign-in QR code holds: the player's own page, signing the phone in on the way."""
+    return f"{base}/me?{urlencode({'signin': code})}"
 
 
 def live_link(base: str, tournament: str, round_no: int) -> str:
@@ -62,8 +70,9 @@ def qr_image(url: str, label: str) -> str:
 
 def card(tournament: str, row: dict, base: str) -> str:
     """The card of one table (a row of ``pairings``: table_no, game, player, faction, opponent, …)."""
-    def side(name: str | None, faction: str | None, cls: str) -> str:
+    def side(name: str | None, faction: str | None, cls: str, team: str | None = None) -> str:
         shown = f'<span class="faction">{escape(title_words(faction))}</span>' if faction else ""
+        shown += f'<span class="team">{escape(team)}</span>' if team else ""  # a team tournament's team
         return f'<div class="{cls}">{escape(name or "")}{shown}</div>'
 
     record, live = record_link(base, row["game"]), live_link(base, tournament, row["round"])
@@ -71,10 +80,10 @@ def card(tournament: str, row: dict, base: str) -> str:
     return (f'<section class="card" data-table="{row.get("table_no") or ""}">'
             f'<div class="top"><span>{escape(tournament)}</span><span>Round {row["round"]}</span></div>'
             f'<div class="table">{table}</div>'
-            f'<div class="players">{side(row["player"], row["faction"], "p1")}<span class="vs">vs</span>'
-            f'{side(row["opponent"], row["opponent_faction"], "p2")}</div>'
+            f'<div class="players">{side(row["player"], row["faction"], "p1", row.get("team"))}<span class="vs">vs</span>'
+            f'{side(row["opponent"], row["opponent_faction"], "p2", row.get("opponent_team"))}</div>'
             f'<div class="codes">'
-            f'<figure>{qr_image(record, "Record this game")}<figcaption>Scorekeeper: record this game'
+            f'<figure>{qr_image(record, "Record this game")}<figcaption>Players (signed in) or the scorekeeper: record this game'
             f'<small>{escape(record)}</small></figcaption></figure>'
             f'<figure>{qr_image(live, "Follow the round live")}<figcaption>Spectators: follow the round live'
             f'<small>{escape(live)}</small></figcaption></figure>'
@@ -86,7 +95,8 @@ def cards_html(tournament: str, rows: list[dict], base: str = DEFAULT_BASE_URL) 
     round's pairings; a RollcallError when it has no table."""
     tables = [r for r in rows if r.get("game")]
     if not tables:
-        raise RollcallError(f"{tournament} has no table to print in that round (pair it first)")
+        raise RollcallError(_("{tournament} has no table to print in that round (pair it first)").format(
+            tournament=tournament))
     base = base_url(base)
     round_no = tables[0]["round"]
     cards = "\n".join(card(tournament, row, base) for row in tables)

@@ -57,6 +57,14 @@ def casts_involved(con: duckdb.DuckDBPyConnection, game: str, about: list[int],
     return rows(con, sql_text("dispute_casts"), {"game": game, "about": [int(s) for s in about], "upto": upto})
 
 
+def clock_around(con: duckdb.DuckDBPyConnection, game: str, about: list[int], upto: int | None = None,
+                 around: int = 4) -> list[dict[str, Any]]:
+    """The game clock around the disputed events ``about``: the clock events from the ``around`` before them to the
+    ``around`` after them (and those among them), each player's time after each (fct_clock): who used how much."""
+    return rows(con, sql_text("dispute_clock"), {"game": game, "first": min(about), "final": max(about),
+                                                 "around": around, "upto": upto})
+
+
 DISPUTE_QUERIES: dict[str, Callable[[duckdb.DuckDBPyConnection, str, list[int]], Any]] = {
     "game events": lambda con, game, about: game_events(con, game),
     "state before": lambda con, game, about: state_at(con, game, min(about) - 1),
@@ -67,4 +75,5 @@ DISPUTE_QUERIES: dict[str, Callable[[duckdb.DuckDBPyConnection, str, list[int]],
     "voided": lambda con, game, about: voided(con, game),
     "rolls involved": rolls_involved,
     "casts involved": casts_involved,
+    "clock around": clock_around,
 }

@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import duckdb
+from i18n import _
 import pyarrow as pa
 
 from projections.models import column_docs, dumped
@@ -21,7 +22,7 @@ FORMATS = {"parquet": "Parquet", "csv": "CSV"}  # format -> its name in prose
 def dump(con: duckdb.DuckDBPyConnection, folder: str | os.PathLike, fmt: str = "parquet") -> dict[str, int]:
     """Write every dumped read model (projections.models.dumped) into ``folder`` as ``<name>.<fmt>`` and the README.md; rows per file."""
     if fmt not in FORMATS:
-        raise ValueError(f"format {fmt!r} is not one of {', '.join(FORMATS)}")
+        raise ValueError(_("format {format!r} is not one of {formats}").format(format=fmt, formats=", ".join(FORMATS)))
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     written, schemas = {}, {}
@@ -30,8 +31,22 @@ def dump(con: duckdb.DuckDBPyConnection, folder: str | os.PathLike, fmt: str = "
         schema = plain_schema(reader.schema, csv=fmt == "csv")
         written[name] = _write(reader, schema, folder / f"{name}.{fmt}", fmt)
         schemas[name] = schema
+    for name, (made, _what, _docs) in computed().items():
+        table = made(con)
+        written[name] = _write(table.to_reader(BATCH_ROWS), table.schema, folder / f"{name}.{fmt}", fmt)
+        schemas[name] = table.schema
     (folder / "README.md").write_text(readme(schemas, written, fmt), encoding="utf-8")
     return written
+
+
+def computed() -> dict:
+    """The files a dump makes in Python rather than from one read model: name -> (function of a connection giving
+    an Arrow table, what a row is, each column's meaning)."""
+    from projections.tournaments import FORMAT_STANDINGS_DOCS, format_standings_table
+
+    return {"tournament_standings": (format_standings_table, "One row per player of every tournament, ranked by "
+                                     "the tournament's format (its scoring, bonuses and penalties, tiebreaks).",
+                                     FORMAT_STANDINGS_DOCS)}
 
 
 def plain_schema(schema: pa.Schema, csv: bool = False) -> pa.Schema:
@@ -93,9 +108,14 @@ def readme(schemas: dict[str, pa.Schema], rows: dict[str, int], fmt: str) -> str
                   "a spreadsheet shows it as text instead of running it.", ""]
     lines += ["Seats are player ids `p1`, `p2`; tournament tables name players by name.", ""]
     for name, schema in schemas.items():
-        table, what = dumped()[name]
+        if name in computed():
+            _made, what, docs = computed()[name]
+            table = "ranked by projections/tournaments.py"
+        else:
+            table, what = dumped()[name]
+            docs = column_docs(table)
         lines += [f"## {name}.{fmt} ({table})", "", f"{what} {rows[name]:,} rows.", "",
                   "| column | type | meaning |", "|---|---|---|"]
-        lines += [f"| `{f.name}` | {f.type} | {column_docs(table).get(f.name, '')} |" for f in schema]
+        lines += [f"| `{f.name}` | {f.type} | {docs.get(f.name, '')} |" for f in schema]
         lines.append("")
     return "\n".join(lines)

@@ -48,7 +48,7 @@ Say = Callable[[str], None]
 
 
 def _say(message: str) -> None:
-    print(f"follower: {message}", file=sys.stderr, flush=True)
+    print(f"follower: {message}", file=sys.stderr, flush=True)  # untranslated: the tag of the follower's lines in the log
 
 
 class Busy(Exception):
@@ -139,6 +139,7 @@ class _Follower:
         self.failures = 0
         self.rebuild = False  # a read-model file was found damaged: the next session rebuilds it from the store
         self.written = (None, 0.0)  # (position, time) of the status last written
+        self.broadcast = Broadcast(folder, say)
 
     def run(self) -> None:
         self._start_status()
@@ -156,6 +157,7 @@ class _Follower:
                              f"{delay:g} s")
                     self.stop.wait(delay)
         finally:
+            self.broadcast.close()
             with contextlib.suppress(OSError, ValueError, AttributeError):
                 if json.loads(self.status.read_bytes()).get("pid") == os.getpid():
                     self.status.unlink()  # stopped: nobody vouches for the read models any more
@@ -187,6 +189,7 @@ class _Follower:
                         pass
                     elif not session.catch_up():  # the other file brought up to date while nothing happens
                         session.verify()  # once per publish, at a quiet look: it would delay the next event
+                    self.broadcast.look(statistics=not stale)
                     self._up_to_date(looked, projector.position, session.filling())
                     self.stop.wait(self.interval)
         finally:
@@ -220,6 +223,82 @@ class _Follower:
                 tmp.unlink()
             return
         self.written = (position, confirmed)
+
+
+class Broadcast:
+    """What spectators may see (projections.spectators), made after each publish and whenever an event a broadcast
+    delay holds back comes due, and put in every feed: the data folder's own (``<data>/broadcast``) and the
+    pub/sub ``ROLLCALL_FEED`` names, if any (projections.feeds). A feed that cannot take a publish is said once
+    and given everything again when it can; one that lost what it held (a Redis restarted) is given it again too
+    (looked at every CHECK_SECONDS). Nothing here stops the follower: a failure is said and tried at the next
+    look."""
+
+    CHECK_SECONDS = 5.0
+
+    def __init__(self, folder: Path, say: Say) -> None:
+        from projections.feeds import FolderFeed, feed_for
+        from projections.spectators import Spectators
+
+        self.folder, self.say = folder, say
+        self.spectators = Spectators()
+        url = settings.feed_url()
+        self.feeds = [FolderFeed(folder / settings.BROADCAST_FOLDER), *([feed_for(url)] if url else [])]
+        self.latest: dict[str, bytes] = {}  # key -> the snapshot last made
+        self.behind: set = set()  # the feeds to be given every snapshot again
+        self.version: int | None = None  # of the read models last looked at
+        self.checked = time.monotonic()
+        self.failing = False
+
+    def look(self, statistics: bool = True) -> None:
+        from projections.publish import open_published
+        from projections.queries import published_version
+
+        try:
+            version = published_version(self.folder)
+        except OSError:
+            return
+        if version != self.version or self.spectators.is_due() or (statistics and self.spectators.awaiting):
+            try:
+                con = open_published(self.folder / settings.PUBLISHED_FILE)
+                try:
+                    changed = self.spectators.look(con, statistics=statistics)
+                finally:
+                    con.close()
+            except Exception as exc:  # noqa: BLE001 - said, and tried again at the next look
+                if not self.failing:
+                    self.say(f"what spectators see could not be made ({_reason(exc)}); trying again")
+                self.failing = True
+                return
+            if self.failing:
+                self.say("what spectators see is made again")
+            self.failing, self.version = False, version
+            self.latest.update(changed)
+            self._publish(changed)
+        if self.latest and time.monotonic() - self.checked >= self.CHECK_SECONDS:
+            self.checked = time.monotonic()
+            self.behind |= {feed for feed in self.feeds if feed not in self.behind and not feed.intact(len(self.latest))}
+            self._publish([])
+
+    def _publish(self, changed: list[tuple[str, bytes]]) -> None:
+        from projections.feeds import FeedLost
+
+        for feed in self.feeds:
+            again = feed in self.behind
+            try:
+                feed.publish(list(self.latest.items()) if again else changed)
+            except (FeedLost, OSError) as exc:
+                if not again:
+                    self.say(f"the broadcast's feed {feed.url} could not be reached ({_reason(exc)}); its front ends "
+                             "show what they had until it can")
+                self.behind.add(feed)
+                continue
+            if again:
+                self.say(f"the broadcast's feed {feed.url} is given every snapshot again")
+                self.behind.discard(feed)
+
+    def close(self) -> None:
+        for feed in self.feeds:
+            feed.close()
 
 
 def _reason(exc: BaseException) -> str:

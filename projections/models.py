@@ -156,7 +156,7 @@ def ordered(found: dict[str, Model], kind: str) -> tuple[str, ...]:
             maker = makers.get(read)
             if maker is None:
                 if read not in BATCH_TABLES | LOADED and read not in batch_made:
-                    raise ModelError(f"{name}.sql reads {read}, which no read model makes")
+                    raise ModelError(f"{name}.sql reads {read}, which no read model makes")  # untranslated: for who writes SQL files
                 maker = batch_made.get(read)
             if maker is not None and maker != name and maker in wanted:
                 needs.add(maker)
@@ -166,7 +166,7 @@ def ordered(found: dict[str, Model], kind: str) -> tuple[str, ...]:
     while left:
         ready = sorted(n for n, needs in left.items() if not needs - set(order))
         if not ready:
-            raise ModelError("the read models read each other in a cycle: " + ", ".join(sorted(left)))
+            raise ModelError("the read models read each other in a cycle: " + ", ".join(sorted(left)))  # untranslated: for who writes SQL files
         order.append(ready[0])
         del left[ready[0]]
     return tuple(order)

@@ -180,12 +180,10 @@ class Projector:
     def _source(self) -> Source:
         app = self.app
         if app is None and not settings.uses_embedded_store():
-            from service.application import Rollcall
-
-            app = self.app = Rollcall.open(self.data_dir)
+            app = self.app = rows.opened_store(settings.store_env(self.data_dir))  # the store, not the application
         if app is None:
             return SQLiteSource(settings.embedded_store_file(self.data_dir))
-        plain = rows.of_mapper(app.mapper)
+        plain = app.plain if isinstance(app, rows.OpenedStore) else rows.of_mapper(app.mapper)
         if app.env.get(settings.PERSISTENCE_ENV) == settings.EMBEDDED_STORE:
             name = app.env.get("SQLITE_DBNAME") or ""
             if name and ":memory:" not in name and Path(name).is_file():

@@ -37,6 +37,7 @@ from os import PathLike
 from pathlib import Path
 
 import duckdb
+from i18n import _
 
 PUBLISHED_CATALOG = "published"
 OPEN_TRIES = 50  # a reader opens the link again this many times (10 ms apart) while the file it names is written
@@ -179,7 +180,7 @@ def open_published(published_path: str | PathLike[str]) -> duckdb.DuckDBPyConnec
             conn.close()
             raise
         time.sleep(0.01)
-    raise AssertionError("unreachable")
+    raise AssertionError("unreachable")  # untranslated: never reached
 
 
 def locked(exc: duckdb.Error) -> bool:
@@ -203,9 +204,10 @@ def _copy_in_child(src: Path, dst: Path) -> None:
 
 def _copy_failed(dst: Path, answer: str) -> OSError:
     """The copier's ``ERRNO REASON`` as an OSError of one line (a full disk: errno 28, ENOSPC)."""
-    number, _, reason = answer.partition(" ")
-    return OSError(int(number) if number.isdigit() else 0, f"publishing the read models for readers failed: "
-                   f"{reason if number.isdigit() else answer}", str(dst))
+    number, _space, reason = answer.partition(" ")
+    said = _("publishing the read models for readers failed: {reason}").format(
+        reason=reason if number.isdigit() else answer)
+    return OSError(int(number) if number.isdigit() else 0, said, str(dst))
 
 
 def _sql_string(value: str) -> str:

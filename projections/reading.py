@@ -23,7 +23,7 @@ class _LeftOut:
     @staticmethod
     def find_spec(name: str, path=None, target=None):
         if name.partition(".")[0] in LEFT_OUT:
-            raise ImportError(f"a reading child does without {name}", name=name)
+            raise ImportError(f"a reading child does without {name}", name=name)  # untranslated: never shown
         return None
 
 

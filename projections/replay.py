@@ -26,11 +26,10 @@ import pyarrow as pa
 
 from domain.rulings import as_ruled, out_of_game
 from domain.systems.fields import CORRECTIONS
+from domain import topics
 from domain.timeline import Tracker
+from domain.topics import GAME_CREATED
 
-GAME_TOPIC = "rollcall:"
-CREATED = "rollcall:GameCreated"
-HIDDEN = ("rollcall:DiceSeed", "rollcall-access:", "rollcall-seat:")  # never projected: secrets, keys, seats
 CACHED_GAMES = 512  # games whose replay is kept between batches
 
 JSON = pa.json_(pa.string())  # JSON text this module wrote (orjson): DuckDB takes it as its JSON type unparsed
@@ -240,7 +239,7 @@ class Replayer:
             replay.start_batch()
         for notification_id, stream, topic, state in rows:
             batch.last_id = notification_id
-            if topic.startswith(HIDDEN):
+            if topics.is_hidden(topic):
                 continue
             try:
                 decoded = orjson.loads(state)
@@ -250,9 +249,9 @@ class Replayer:
                              why=f"a stored event cannot be read ({exc}); the store was changed")
                 continue
             data = decoded.get("data")
-            if not topic.startswith(GAME_TOPIC) or not isinstance(data, dict):
+            if not topics.is_game_topic(topic) or not isinstance(data, dict):
                 self._other(batch, notification_id, stream, topic, decoded)
-            elif topic == CREATED:
+            elif topic == GAME_CREATED:
                 self._created(batch, notification_id, stream, decoded, data)
             else:
                 self._event(batch, notification_id, stream, topic, decoded, data)
@@ -276,7 +275,7 @@ class Replayer:
 
     def _created(self, batch: Batch, notification_id: int, stream: str, decoded: dict, header: dict) -> None:
         game = header.get("game")
-        self._event_row(batch, notification_id, stream, CREATED, game, 0, "GameCreated", 0, None, None,
+        self._event_row(batch, notification_id, stream, GAME_CREATED, game, 0, "GameCreated", 0, None, None,
                         decoded.get("author"), header, _recorded(decoded))
         try:
             replay = GameReplay(header, [], restored=False)

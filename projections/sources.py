@@ -97,7 +97,7 @@ class Scope:
     stream: str
 
 
-GAME_CREATED = "rollcall:GameCreated"
+from domain.topics import GAME_CREATED  # noqa: E402
 SCOPE_WINDOW = 200_000  # notification ids looked at at once, backwards, for the current tournament's first game
 
 
@@ -170,9 +170,9 @@ class _Child:
         """Its next batch; None at its end (an error if it failed)."""
         batch = self.ahead.get()
         if isinstance(batch, Exception):
-            raise RuntimeError(f"reading {self.where} failed: {batch}") from batch
+            raise RuntimeError(f"reading {self.where} failed: {batch}") from batch  # untranslated: the follower's log
         if batch is None and self.process.wait() != 0:
-            raise RuntimeError(f"reading {self.where} failed (exit status {self.process.returncode})")
+            raise RuntimeError(f"reading {self.where} failed (exit status {self.process.returncode})")  # untranslated: the follower's log
         return batch
 
     def stop(self) -> None:
@@ -223,7 +223,7 @@ class _Streamed(Source):
             if all(batch is None for batch in got):
                 return
             if any(batch is None for batch in got):
-                raise RuntimeError("a reading child ended early")
+                raise RuntimeError("a reading child ended early")  # untranslated: the follower's log
             yield got[0] if len(got) == 1 else Replayed(
                 {name: pa.concat_tables([batch.tables[name] for batch in got]) for name in got[0].tables},
                 got[0].last_id, sum(batch.read for batch in got))

@@ -144,9 +144,70 @@ def swings(con: duckdb.DuckDBPyConnection, game: str, upto: int | None = None) -
     return _rows(con, sql_text("analytics_swings"), {"game": game, "upto": upto})
 
 
+def time_by_player(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
+    """Each player's time on the game clock per turn and phase, in the scope's games that have a clock (the
+    header's ``clock``): rows of game, player (id), name, faction, turn, phase and seconds their clock ran —
+    the domain's own arithmetic over the events as recorded (domain.clock.time_by_turn), up to what the viewer
+    may see of each game."""
+    from domain.clock import time_by_turn
+    import json
+
+    games = scope_games(con, scope)
+    if scope.seen.held:
+        games = list(scope.seen.shown(games))  # (the games a broadcast delay keeps behind count once it passed)
+    if not games:
+        return []
+    headers = {game: json.loads(header) for game, header in con.execute(
+        "SELECT game, header FROM dim_games WHERE list_contains($games, game) AND header ->> 'clock' IS NOT NULL",
+        {"games": games}).fetchall()}
+    found: list[dict[str, Any]] = []
+    for game in games:
+        header = headers.get(game)
+        if header is None:
+            continue
+        upto = scope.seen.upto(game)
+        lines = [json.loads(payload) for (payload,) in con.execute(
+            "SELECT payload FROM fct_events WHERE game = $game AND ($upto IS NULL OR seq <= $upto) ORDER BY seq",
+            {"game": game, "upto": upto}).fetchall()]
+        players = {p["id"]: p for p in header.get("players", [])}
+        for row in time_by_turn(header, lines):
+            who = players.get(row["player"], {})
+            found.append({"game": game, "player": row["player"], "name": who.get("name") or row["player"],
+                          "faction": who.get("faction"), "turn": row["turn"], "phase": row["phase"],
+                          "seconds": row["seconds"]})
+    return found
+
+
+def faction_results(con: duckdb.DuckDBPyConnection, scope: Scope) -> list[dict[str, Any]]:
+    """The faction results (analytics_faction_results.sql) with each faction's mean game score (``mean_score``):
+    every game scored by its tournament's format (domain.formats: its 0–20 under t9a-20-0, 3/1/0 under wins; a game
+    of no created tournament by the default), mirror matches left out."""
+    from projections.tournaments import tournament_format
+
+    found = _scoped("faction_results")(con, scope)
+    params = _shown_params(con, scope)
+    if not found or params is None:
+        return found
+    formats: dict = {}
+    scores: dict[str, list] = {}
+    for r in _rows(con, sql_text("analytics_faction_scores"), params):
+        name = r["tournament"] or ""
+        if name not in formats:
+            formats[name] = tournament_format(con, name)  # (no tournament: the default)
+        winner = {"win": 0, "loss": 1}.get(r["result"])
+        mine, _theirs = formats[name].game_scores(r["vp"] or 0, r["opponent_vp"] or 0, winner, r["secondary"])
+        scores.setdefault(r["faction"], []).append(mine)
+    means = {f: round(float(sum(v) / len(v)), 2) for f, v in scores.items()}
+    return [{**r, "mean_score": means.get(r["faction"])} for r in found]
+
+
+faction_results.__doc__ = f"{_about('faction_results')}\n{faction_results.__doc__}"
+
+
 ANALYTICS_QUERIES: dict[str, Callable[[duckdb.DuckDBPyConnection, Scope], list[dict[str, Any]]]] = {
-    **{name: _per_game(name) if name == "luck_line" else _scoped(name)
+    **{name: _per_game(name) if name == "luck_line" else faction_results if name == "faction_results" else _scoped(name)
        for names in SECTIONS.values() for name in names},
     "swings": lambda con, scope: swings(con, g, scope.seen.upto(g)) if (g := focus_game(con, scope)) else [],
+    "time_by_player": time_by_player,
 }
 

@@ -4,9 +4,11 @@ what it writes, and adding and revoking keys. Who may write what is decided in o
 
 from __future__ import annotations
 
-from domain.access import KEYRING_ID, MAY, AccessDenied, Holder, Keyring, needs_of, require
+from domain.access import (KEYRING_ID, MAY, AccessDenied, Holder, Keyring, check_player_objs, needs_of,
+                           player_refusal, require)
 from domain.errors import RollcallError
 from i18n import N_, _
+from store import rows
 
 
 class AccessMixin:
@@ -57,9 +59,62 @@ class AccessMixin:
                 require(holder, need, what)
 
     def save(self, *objs, **kwargs):
-        """Save, once the presented key may write what is saved (``needs_of``)."""
-        self.authorise(needs_of(objs))
+        """Save, once the presented key may write what is saved (``needs_of``; a player's sign-in: the rules of
+        domain.access.check_player_objs)."""
+        needs = needs_of(objs)
+        holder = self.holder(min(needs, key=lambda need: len(MAY[need]))) if needs else None
+        if holder is not None and holder.is_player:
+            check_player_objs(holder, objs, self.round_in_play)
+        else:
+            self.authorise(needs)
         return super().save(*objs, **kwargs)
+
+    def player_signed_in(self) -> bool:
+        """Whether the presented sign-in is a player's (a bad key is refused where it is used)."""
+        try:
+            holder = self.holder()
+        except AccessDenied:
+            return False
+        return holder is not None and holder.is_player
+
+    def player_may(self, game, given) -> AccessDenied | None:
+        """Why the presented sign-in may not write ``given`` (record lines) to ``game`` (a Game as stored), if it
+        is a player's; None when it may, or is no player's."""
+        holder = self.holder()
+        if holder is None or not holder.is_player:
+            return None
+        return player_refusal(holder, game.header, game.state.lines, given,
+                              self.round_in_play(game.header.get("tournament")))
+
+    def round_in_play(self, tournament) -> int | None:
+        """The round being played of a tournament created here: the last it paired (None: none, or no such)."""
+        found = self._find_tournament(tournament) if isinstance(tournament, str) else None  # type: ignore[attr-defined]
+        return found.last_round if found is not None and found.last_round else None
+
+    def issue_player_signin(self, tournament: str, player: str) -> str:
+        """A player's sign-in code for a created tournament (an organiser's key); one issued before is void."""
+        require(self.holder("organise"), "organise", _("issuing a player's sign-in"))
+        found = self.tournament(tournament)  # type: ignore[attr-defined]
+        entry = found.registered(player)
+        keyring = self.keyring() or Keyring.create()
+        code = keyring.issue_player(found.name, entry["player"], self.holder("organise"))
+        self.save(keyring)
+        return code
+
+    def revoke_player_signin(self, tournament: str, player: str) -> None:
+        require(self.holder("organise"), "organise", _("revoking a player's sign-in"))
+        found = self.tournament(tournament)  # type: ignore[attr-defined]
+        keyring = self.keyring()
+        if keyring is None:
+            raise RollcallError(_("this store has no keys"))
+        keyring.revoke_player(found.name, found.registered(player)["player"], self.holder("organise"))
+        self.save(keyring)
+
+    def player_signins(self, tournament: str) -> list[str]:
+        """The players holding a sign-in for ``tournament`` (never the codes)."""
+        keyring = self.keyring()
+        found = self.tournament(tournament)  # type: ignore[attr-defined]
+        return [player for t, player, _hash in keyring.players_signed.values() if t == found.name] if keyring else []
 
     def add_key(self, role: str, name: str) -> str:
         """A new key for ``name`` (the first must be an organiser's; later ones need an organiser key)."""
@@ -78,6 +133,10 @@ class AccessMixin:
         require(holder, "organise", _("revoking a key"))
         keyring.revoke(name, holder)
         self.save(keyring)
+
+    def keys_version(self) -> int:
+        """The version of the store's keyring (0: no keys yet): it changes when a key is added or revoked."""
+        return rows.last_version(self.recorder, KEYRING_ID)
 
     def key_holders(self) -> list[Holder]:
         keyring = self.keyring()

@@ -5,51 +5,65 @@ Every write of a game — an imported record, ``rollcall record``, a tap on the 
 tournament — goes through :meth:`Rollcall.write`: :meth:`Rollcall.check` runs each line through the
 game's rules and chain into the aggregate's pending events (nothing stored), then
 :meth:`Rollcall.commit` saves them in one transaction once the presented key may write them
-(domain.access decides). Importing many records at once (store.bulk) is a storage adapter of this
-path: worker processes run the same ``check``, the importing process asks :meth:`Rollcall.authorise`
-and :meth:`Rollcall.admit` what only the real store can tell, stores the same pending events through
-eventsourcing's mapper, and leaves to ``write`` itself every game the store could judge otherwise.
+(domain.access decides). Importing many records at once (service.importing) is this path with the
+checks in worker processes: they run the same ``check_record``, the importing process asks :meth:`Rollcall.admit`
+what only the real store can tell and stores the same pending events, made rows by eventsourcing's mapper, with
+:meth:`Rollcall.save_rows` (the key checked and a store's fault said as by ``save``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import random
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 import orjson
-from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.application import AggregateNotFoundError, Application, Repository
 from eventsourcing.domain import Aggregate
-from eventsourcing.persistence import IntegrityError, JSONTranscoder, Transcoder
+from eventsourcing.persistence import IntegrityError, JSONTranscoder, StoredEvent, Transcoder
 
 from domain import randomness
-from domain.access import needs_judge, needs_of_lines
+from domain.access import AccessDenied, needs_judge, needs_of_lines
 from domain.errors import (GameAlreadyRecorded, GameMovedOn, GameNotFound, MalformedRecord, RecordError,
                            RollcallError, RuleViolation, StoreFault, StoreUnavailable, one_line)
 from domain.game import Game
 from domain.header import normalise_header
-from domain.integrity import GAME_CREATED, Damage, StoredLine, Verified, verify_rows
+from domain.integrity import Damage, Verified, verify_rows
+from domain.topics import GAME_CREATED, is_game_topic
 from domain.timeline import unreplayable
 from domain.randomness import DiceSeed
 from domain.record import (Line, LocatedError, check_object, event_hash, export_line, header_hash, read_lines,
                            show)
 from domain.seats import SEAT_RULE, Seat, seat_uuid, seats_of
-from domain.settings import PERSISTENCE_ENV, store_env
+from domain.settings import EMBEDDED_STORE, PERSISTENCE_ENV, store_env
 from i18n import _
 from service.access import AccessMixin
+from service.confirmations import ConfirmationsMixin
 from service.tournaments import TournamentMixin
 from store import rows
+from store.bulk import RowInserter
 from store.opening import OPEN_ATTEMPTS, STORE_ERRORS, created_meanwhile, fault_of, refuse_foreign, server_name
-from store.rows import Plain, of_mapper
 
 NAMESPACE = uuid5(NAMESPACE_URL, "https://rollcall.invalid/games")
-OTHER_TOPICS = ("rollcall:DiceSeed",)  # the aggregates of "rollcall:" topics that are not games
 DIGITAL_ROLLS = ("DiceRolled", "DieRerolled")  # with the pack's draw_events: what may be digital (made here)
+
+
+NOT_OFFERED = ("at", "seq", "hash")
+CACHED_AGGREGATES = 64  # aggregates an application keeps read (games, seats, the keyring, tournaments)  # what a second sending of the same write may carry otherwise
+
+
+def _same_event(given: object, stored: dict) -> bool:
+    """Whether ``stored`` is the event ``given`` (as its writer gave it: the fields it names, of the same values)."""
+    if not isinstance(given, dict) or given.get("type") != stored.get("type"):
+        return False
+    plain = orjson.loads(orjson.dumps({k: v for k, v in given.items() if k not in NOT_OFFERED}))
+    return all(stored.get(k) == v for k, v in plain.items())
 
 
 def game_uuid(game_id: str) -> UUID:
@@ -95,22 +109,46 @@ class Checked:
 
 @dataclass
 class Written:
-    """What one write stored: the game, its lines written (header first for a new game), violations kept."""
+    """What one write stored: the game, its lines written (header first for a new game), violations kept.
+    ``recognised``: nothing was stored, the same events being stored already where the writer offered them (a
+    write sent again after its answer was lost)."""
 
     game: str
     lines: list[dict]
     events: int
     violations: int
+    recognised: bool = False
 
     @property
     def last(self) -> dict:
         return self.lines[-1]
 
 
+
+class KeptRepository(Repository):
+    """eventsourcing's repository with its aggregate cache, handing out the aggregates it keeps without copying
+    them: a game read again (a tap, a render of the Record page) costs the events stored since it was last read
+    (the cache's fast-forward), not the whole game (a deep copy of a long game costs as much as its replay). An
+    aggregate a write left with events it did not store (refused, or checked and never committed) is not the
+    stored one: it is read again from the store."""
+
+    def get(self, aggregate_id, *, version=None, **kwargs):
+        aggregate = super().get(aggregate_id, version=version, **kwargs)
+        if version is None and self.cache is not None and getattr(aggregate, "pending_events", None):
+            self.forget(aggregate_id)
+            aggregate = super().get(aggregate_id, version=version, **kwargs)
+        return aggregate
+
+    def forget(self, aggregate_id) -> None:
+        """Drop an aggregate from the cache (read again from the store when next asked)."""
+        with contextlib.suppress(KeyError):
+            self.cache.get(aggregate_id, evict=True)
+
+
 Imported = Written  # what importing a record stored
 
 
-class Rollcall(AccessMixin, TournamentMixin, Application):
+class Rollcall(AccessMixin, ConfirmationsMixin, TournamentMixin, Application):
     """Rollcall's event store of games."""
 
     name = "Rollcall"
@@ -144,20 +182,52 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         """Save (once the key may: AccessMixin); a write the store cannot take just now — busy, full,
         read-only — is a StoreFault, nothing stored (another writer's rows met are IntegrityError, as ever)."""
         try:
-            return super().save(*objs, **kwargs)
+            with self._faults():
+                return super().save(*objs, **kwargs)
+        except BaseException:  # what was not stored is not the stored aggregates: read again when next asked
+            for obj in objs:
+                if getattr(obj, "id", None) is not None:
+                    self.repository.forget(obj.id)
+            raise
+
+    def save_rows(self, stored: Sequence[StoredEvent], needs: dict[str, str]) -> None:
+        """Store rows this application's mapper made of checked aggregates (a bulk import: service.importing) in
+        one transaction, as ``save`` stores aggregates: once the presented key may do ``needs`` (``needs_of`` of
+        the aggregates; AccessDenied otherwise), a store that cannot take them a StoreFault, rows stored meanwhile
+        an IntegrityError, and nothing stored."""
+        self.authorise(needs)
+        with self._faults():
+            self._inserter.insert(stored)
+
+    @property
+    def rows_per_transaction(self) -> int:
+        """How many rows ``save_rows`` is given at most in one transaction on this store."""
+        return self._inserter.batch_rows
+
+    @functools.cached_property
+    def _inserter(self) -> RowInserter:
+        return RowInserter(self.recorder, self.env)
+
+    @contextlib.contextmanager
+    def _faults(self) -> Iterator[None]:
+        """A store error of a write turned into the StoreFault it is (busy, full, read-only), if it is one."""
+        try:
+            yield
         except IntegrityError:
             raise
         except (*STORE_ERRORS, OSError) as exc:
-            embedded = self.env.get("SQLITE_DBNAME") if self.env.get(PERSISTENCE_ENV) == "eventsourcing.sqlite" else None
+            embedded = self.env.get("SQLITE_DBNAME") if self.env.get(PERSISTENCE_ENV) == EMBEDDED_STORE else None
             fault = fault_of(exc, str(Path(embedded).parent) if embedded else None)
             if fault is None:
                 raise
             raise fault from None
 
-    @functools.cached_property
-    def _plain(self) -> Plain:
-        """A stored row's state as the JSON the transcoder wrote (store.rows: the cipher and compressor undone)."""
-        return of_mapper(self.mapper)
+    def construct_repository(self) -> Repository:
+        """The repository keeping the aggregates last read (KeptRepository), ``AGGREGATE_CACHE_MAXSIZE`` of them
+        (CACHED_AGGREGATES by default), each brought up to date with the store when read again."""
+        return KeptRepository(self.events, snapshot_store=self.snapshots,
+                              cache_maxsize=int(self.env.get(self.AGGREGATE_CACHE_MAXSIZE) or CACHED_AGGREGATES),
+                              fastforward=True, deepcopy_from_cache=False)
 
     def construct_transcoder(self) -> Transcoder:
         transcoder = OrjsonTranscoder()
@@ -218,13 +288,35 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         """Write a new game (``header``) or append to a recorded one (``game_id``): every event checked
         against the rules and the chain, then stored in one transaction, or nothing is stored.
 
-        ``after``: the seq the writer last saw; if the game has moved on since, GameMovedOn and nothing
-        is stored (two devices recording one game). Errors name ``source`` (a file, else the game), the
-        line and the rule (RecordError)."""
-        checked = self.check(game_id, events, header=header, strict=strict, source=source, after=after,
-                             made_here=made_here)
-        self.commit(checked)
+        ``after``: the seq the writer offered the events at (the last it saw). If the game has moved on since,
+        nothing is stored: the write is ``recognised`` when the very events are stored already right after
+        ``after`` (the same write sent again, its answer lost on the way: stored once), else GameMovedOn (two
+        devices recording one game). Errors name ``source`` (a file, else the game), the line and the rule
+        (RecordError)."""
+        if header is None and after is not None:
+            try:
+                events = list(events)  # (looked at again when the write is recognised)
+            except LocatedError as exc:
+                raise RecordError(source or game_id or "<record>", exc.line, None, exc.error) from None
+        try:
+            checked = self.check(game_id, events, header=header, strict=strict, source=source, after=after,
+                                 made_here=made_here)
+            self.commit(checked)
+        except GameMovedOn:
+            found = self.recognised(game_id, events, after) if header is None and after is not None else None
+            if found is None:
+                raise
+            return found
         return Written(checked.game_id, checked.lines, checked.events, checked.violations)
+
+    def recognised(self, game_id: str, events: list[dict | Line], after: int) -> Written | None:
+        """The stored lines right after seq ``after`` when they are ``events`` as given (derived fields and the
+        time at the table aside), as a write that stored nothing; None when they are not."""
+        given = [e.obj if isinstance(e, Line) else e for e in events]
+        stored = self.stored_lines(game_id)[after + 1:after + 1 + len(given)]  # event seq N is line N
+        if not given or len(stored) != len(given) or not all(map(_same_event, given, stored)):
+            return None
+        return Written(game_id, stored, 0, 0, recognised=True)
 
     def check(self, game_id: str | None = None, events: Iterable[dict | Line] = (), *,
               header: dict | Line | None = None, strict: bool = True, source: str | None = None,
@@ -242,11 +334,18 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
             except LocatedError as exc:
                 raise RecordError(where, exc.line, None, exc.error) from None
             given = [obj for obj in (e.obj if isinstance(e, Line) else e for e in events) if isinstance(obj, dict)]
+            if self.player_signed_in():  # a player's sign-in: its own rules first (domain.access.player_refusal)
+                refusal = self.player_may(self.get_game(game_id), given)
+                if refusal is not None:
+                    raise refusal
             self.authorise(needs_of_lines([], given))
             stored = self.get_game(game_id)
             if needs_judge(stored.state.lines, given) and not needs_judge([], given):
                 self.authorise(needs_of_lines(stored.state.lines, given))  # (a sealed game takes a judge's key)
         else:
+            if self.player_signed_in():
+                raise AccessDenied(_("a player's sign-in records the games paired for the player; it creates none"),
+                                   rule="P04", need="record", holder=self.holder())
             self.authorise(needs_of_lines([], []))
         try:
             if header is not None:
@@ -292,16 +391,25 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
     def conflict(self, checked: Iterable[Checked]) -> RollcallError:
         """Why storing ``checked`` met rows stored meanwhile: the game, a seat, or newer events."""
         for c in checked:
-            if c.created and self.exists(c.game_id):
-                return GameAlreadyRecorded(c.game_id)
-            for seat in c.companions:
-                if isinstance(seat, Seat) and self.seat_taken(seat.id) not in (None, c.game_id):
-                    return RecordError(c.game_id, 1, None, RuleViolation(
-                        SEAT_RULE, _("a player of {game} took a seat in another game of this round meanwhile "
-                                     "({other})").format(game=c.game_id, other=self.seat_taken(seat.id))))
-            if not c.created:
+            if c.created:
+                met = self.met_meanwhile(c.game_id, [s.id for s in c.companions if isinstance(s, Seat)])
+                if isinstance(met, RuleViolation):
+                    return RecordError(c.game_id, 1, None, met)
+                if met is not None:
+                    return met
+            else:
                 return GameMovedOn(c.game_id, self.get_game(c.game_id).state.seq, c.game.state.seq - len(c.lines))
         return RollcallError(_("another writer stored the same rows meanwhile; nothing was stored"))
+
+    def met_meanwhile(self, game_id: str, seats: Iterable[UUID]) -> GameAlreadyRecorded | RuleViolation | None:
+        """Why a new game met rows stored meanwhile: the game itself, or a seat of its players (F11); None if neither."""
+        if self.exists(game_id):
+            return GameAlreadyRecorded(game_id)
+        for seat in seats:
+            if (other := self.seat_taken(seat)) not in (None, game_id):
+                return RuleViolation(SEAT_RULE, _("a player of {game} took a seat in another game of this round "
+                                                  "meanwhile ({other})").format(game=game_id, other=other))
+        return None
 
     def _created(self, header: dict, strict: bool) -> Checked:
         """A new game from ``header``: its tournament and seats checked, a digital game's secret seed drawn."""
@@ -363,7 +471,9 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
         if stated is None:
             return ours
         if stated != ours and stated != (header_hash(given) if is_header else event_hash(chain, given)):
-            raise MalformedRecord(_("`hash` does not match the line (the record was changed after export)"),
+            raise MalformedRecord(_("`hash` does not match the line: the record was changed after it was exported. A "
+                                    "record edited by hand is taken as a new record, chained again, once the `hash` "
+                                    "of every line is left out (`rollcall import --edited` leaves them out)"),
                                   field="hash")
         return stated
 
@@ -389,8 +499,11 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
             return {**event, "seed": seed.hex()}
         return event
 
-    def _digital_game(self, game_id: str) -> tuple[Game, bytes]:
+    def _digital_game(self, game_id: str, after: int | None = None) -> tuple[Game, bytes]:
+        """The game (as it stood at seq ``after``, the seq a roll or draw was offered at) and its secret seed."""
         game = self.get_game(game_id)
+        if after is not None and 0 <= after < game.state.seq:  # offered before the game moved on: made as then
+            game = self.get_game(game_id, version=after + 1)
         seed = self.secret_seed(game_id)
         if game.header.get("dice_mode") != "digital" or seed is None:
             raise RollcallError(_("game '{game}' has no digital dice: its header must say `dice_mode: digital` and "
@@ -401,7 +514,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
              at: str | None = None, needs: int | None = None, label: str | None = None) -> dict:
         """Roll ``count`` digital dice for ``player``: the faces come from the committed seed (``at``: the time
         at the table; a roll of purpose other may say the face each die ``needs`` and what it was for)."""
-        game, seed = self._digital_game(game_id)
+        game, seed = self._digital_game(game_id, after)
         if die not in game.state.dice.data:
             raise MalformedRecord(_("unknown die '{die}' (dice in force: {dice})").format(
                 die=die, dice=", ".join(game.state.dice.data)), field="die")
@@ -417,7 +530,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
                   at: str | None = None) -> dict:
         """The next digital card draw the game's rules pack says is due (a Flux card in The 9th Age, an
         ether phenomenon card in Tornscape), from the committed seed."""
-        game, seed = self._digital_game(game_id)
+        game, seed = self._digital_game(game_id, after)
         event = game.system.digital_draw(game.state, seed, vortex)
         return self.record(game_id, {**event, "at": at} if at else event, after=after, made_here=True)
 
@@ -446,19 +559,25 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
             raise exc.cause from None
 
     # --- import and export ----------------------------------------------------------------
-    def import_record(self, lines: Iterable[str | bytes], source: str = "<record>", *, lenient: bool = False) -> Written:
+    def import_record(self, lines: Iterable[str | bytes], source: str = "<record>", *, lenient: bool = False,
+                      edited: bool = False) -> Written:
         """Import one game record: every line checked, the file's hashes verified, one transaction."""
-        return self._commit_written(self.check_record(lines, source, lenient=lenient))
+        return self._commit_written(self.check_record(lines, source, lenient=lenient, edited=edited))
 
-    def check_record(self, lines: Iterable[str | bytes], source: str = "<record>", *, lenient: bool = False) -> Checked:
-        """A whole record checked (nothing is stored): the game with its events pending."""
+    def check_record(self, lines: Iterable[str | bytes], source: str = "<record>", *, lenient: bool = False,
+                     edited: bool = False) -> Checked:
+        """A whole record checked (nothing is stored): the game with its events pending. ``edited``: a record
+        edited by hand, its ``hash`` fields left out: taken as a new record, chained again as it is stored."""
         parsed = read_lines(lines)
+        if edited:
+            parsed = (Line(line.number, {k: v for k, v in line.obj.items() if k != "hash"}, line.plain)
+                      for line in parsed)
         try:
             header = next(parsed)
         except LocatedError as exc:
             raise RecordError(source, exc.line, None, exc.error) from None
         except StopIteration:
-            raise RecordError(source, 0, None, MalformedRecord(_("the record is empty: line 1 must be the header"))) from None
+            raise RecordError(source, 1, None, MalformedRecord(_("the record is empty: line 1 must be the header"))) from None
         return self.check(None, parsed, header=header, strict=not lenient, source=source)
 
     def _commit_written(self, checked: Checked) -> Written:
@@ -468,7 +587,7 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
     def stored_lines(self, game_id: str) -> list[dict]:
         """The game's record lines exactly as stored (header first); a RollcallError naming the game and the
         row if one cannot be read (the store was changed behind Rollcall's back: ``verify`` says how)."""
-        stored = rows.stream(self.recorder, game_uuid(game_id))
+        stored = self._rows.lines(game_uuid(game_id))
         if not stored:
             raise GameNotFound(game_id)
         if stored[0].topic != GAME_CREATED:
@@ -476,12 +595,11 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
                                   "changed (`rollcall verify` names the damage)").format(game=game_id))
         lines = []
         for row in stored:
-            data = (self._decoded(row.state) or {}).get("data")
-            if not isinstance(data, dict):
+            if row.data is None:
                 raise RollcallError(_("game '{game}': its stored row at version {version} cannot be read; the store "
                                       "was changed (`rollcall verify {game}` names the damage)").format(
-                    game=game_id, version=row.originator_version))
-            lines.append(data)
+                    game=game_id, version=row.version))
+            lines.append(row.data)
         return lines
 
     def export_lines(self, game_id: str) -> Iterator[str]:
@@ -496,15 +614,16 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
             if header is not None:
                 yield header
 
-    def _notifications(self, topics: Iterable[str] = ()) -> Iterator:
-        """Every notification of the store (of ``topics``, if given), in order, a page at a time."""
-        return rows.notifications(self.recorder, tuple(topics))
+    @functools.cached_property
+    def _rows(self) -> rows.Decoded:
+        """The store's rows, decoded by this application's mapper (store.rows)."""
+        return rows.Decoded(self.recorder, self.mapper)
 
     def _created_rows(self) -> Iterator[tuple[UUID, dict | None]]:
         """(stream, header or None where it cannot be read) of every GameCreated row, in order."""
-        for notification in self._notifications([GAME_CREATED]):
-            data = (self._decoded(notification.state) or {}).get("data")
-            yield notification.originator_id, data if isinstance(data, dict) else None
+        for oid, _topic, state in self._rows.notifications([GAME_CREATED]):
+            data = (state or {}).get("data")
+            yield oid, data if isinstance(data, dict) else None
 
     def game_streams(self) -> Iterator[tuple[UUID, str]]:
         """Every game the store holds, as (its stream, its name): the header's game id, or the stream's id
@@ -514,10 +633,10 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
             seen.add(oid)
             game = header.get("game") if header else None
             yield oid, game if isinstance(game, str) else str(oid)
-        for n in self._notifications():  # streams of game events without a GameCreated row
-            if n.originator_id not in seen and n.topic.startswith("rollcall:") and not n.topic.startswith(OTHER_TOPICS):
-                seen.add(n.originator_id)
-                yield n.originator_id, str(n.originator_id)
+        for oid, topic, _state in self._rows.notifications(decode=False):  # game streams without a GameCreated row
+            if oid not in seen and is_game_topic(topic):
+                seen.add(oid)
+                yield oid, str(oid)
 
     def verify(self, game_id: str, anchor: dict[int, str] | None = None) -> Verified:
         """Recompute a game's hash chain and authorship chain from the store (domain.integrity), then every
@@ -526,10 +645,9 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
 
     def verify_stream(self, oid: UUID, name: str, anchor: dict[int, str] | None = None) -> Verified:
         """``verify`` of the game stored as ``oid`` (``game_streams``), named ``name``."""
-        stored = rows.stream(self.recorder, oid)
-        if not stored:
+        lines = self._rows.lines(oid)
+        if not lines:
             raise GameNotFound(name)
-        lines = [StoredLine(s.originator_version, s.topic, self._decoded(s.state)) for s in stored]
         result = verify_rows(name, lines, anchor)
         if result.ok and game_uuid(str(lines[0].data.get("game"))) != oid:
             result.damage = Damage(0, "changed", _("the header names game {game}, which is not the game stored here "
@@ -541,28 +659,16 @@ class Rollcall(AccessMixin, TournamentMixin, Application):
                 result.damage = self._verify_digital(name, datas)
         return result
 
-    def _decoded(self, state: bytes) -> dict | None:
-        """A stored row's state, or None where it cannot be read: not JSON, or text that is not text (a lone
-        surrogate written into the store)."""
-        try:
-            state = self._plain(state)
-            decoded = self.mapper.transcoder.decode(state)
-            if b"\\ud" in state or b"\\uD" in state:
-                check_object(decoded)
-        except Exception:  # noqa: BLE001  an unreadable row is damage, not a crash
-            return None
-        return decoded if isinstance(decoded, dict) else None
-
     def heads(self, game_ids: list[str] | None = None) -> list[dict]:
         """Each game's last seq and hash: an anchor to keep or publish outside the store (``verify``)."""
         out = []
         streams = ([(game_uuid(g), g) for g in game_ids] if game_ids else
                    [(oid, h["game"]) for oid, h in self._created_rows() if h is not None])
         for oid, game_id in streams:
-            stored = rows.stream(self.recorder, oid, last=True)
+            stored = self._rows.lines(oid, last=True)
             if not stored:
                 raise GameNotFound(game_id)
-            last = (self._decoded(stored[0].state) or {}).get("data")
+            last = stored[0].data
             if not isinstance(last, dict) or not isinstance(last.get("hash"), str):
                 raise RollcallError(_("game '{game}': its last stored row cannot be read; the store was changed "
                                       "(`rollcall verify` names the damage)").format(game=game_id))

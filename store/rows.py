@@ -15,13 +15,15 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 from uuid import UUID
 
-from eventsourcing.persistence import BaseInfrastructureFactory
+from eventsourcing.persistence import BaseInfrastructureFactory, InfrastructureFactory
 from eventsourcing.utils import Environment
 
+from domain.integrity import StoredLine
 from domain.settings import worker
 
 Plain = Callable[[bytes], bytes]
@@ -242,6 +244,29 @@ def opened_rows(kind: str, where: str) -> StoredRows:
     return PostgresRows(PostgresApplicationRecorder(factory.datastore, events_table_name=table), factory=factory)
 
 
+@dataclass
+class OpenedStore:
+    """The event store the settings name, opened for reading without the application (the projector of a server
+    store): its application recorder, its settings and name, and how its states are read back."""
+
+    recorder: object
+    env: dict[str, str]
+    name: str
+    plain: Plain
+    factory: object
+
+    def close(self) -> None:
+        self.factory.close()
+
+
+def opened_store(env: Mapping[str, str] | None = None) -> OpenedStore:
+    """The store of the settings ``env`` over the environment's (as the application reads them), its tables
+    created if missing."""
+    settings = {**os.environ, **(env or {})}
+    factory = InfrastructureFactory.construct(Environment(APP_NAME, settings))
+    return OpenedStore(factory.application_recorder(), settings, APP_NAME, of_settings(settings), factory)
+
+
 # --- one stream, or the notifications of some topics, through the application's recorder ----------------------
 
 def stream(recorder, oid: UUID, *, last: bool = False) -> list:
@@ -269,3 +294,41 @@ def notifications(recorder, topics: tuple[str, ...] | list[str] = (), page: int 
 
 def _stream(originator_id: UUID | str) -> str:
     return originator_id.hex if isinstance(originator_id, UUID) else str(originator_id).replace("-", "")
+
+
+class Decoded:
+    """A store's rows read through the application's recorder and decoded by its mapper — the one place a
+    stored row's state becomes data (verify, export, listing): each state the JSON its transcoder wrote, or None
+    where it cannot be read (not JSON, or text that is not text: a lone surrogate written into the store)."""
+
+    def __init__(self, recorder, mapper) -> None:
+        self.recorder, self.mapper = recorder, mapper
+        self.plain = of_mapper(mapper)
+
+    def state(self, state: bytes) -> dict | None:
+        from domain.record import check_object
+
+        try:
+            state = self.plain(state)
+            decoded = self.mapper.transcoder.decode(state)
+            if b"\\ud" in state or b"\\uD" in state:
+                check_object(decoded)
+        except Exception:  # noqa: BLE001  an unreadable row is damage, not a crash
+            return None
+        return decoded if isinstance(decoded, dict) else None
+
+    def lines(self, oid: UUID, *, last: bool = False) -> list[StoredLine]:
+        """Stream ``oid``'s rows in version order, decoded (``last``: its last row alone; none: empty)."""
+        return [StoredLine(s.originator_version, s.topic, self.state(s.state)) for s in stream(self.recorder, oid, last=last)]
+
+    def notifications(self, topics: tuple[str, ...] | list[str] = (), *, decode: bool = True,
+                      ) -> Iterator[tuple[UUID, str, dict | None]]:
+        """(stream, topic, decoded state, or None when not ``decode``d or unreadable) of every notification (of
+        ``topics``), in order."""
+        for n in notifications(self.recorder, topics):
+            yield n.originator_id, n.topic, self.state(n.state) if decode else None
+
+    def events(self, topics: tuple[str, ...] | list[str]) -> Iterator:
+        """The domain events of the notifications of ``topics``, in order."""
+        for n in notifications(self.recorder, topics):
+            yield self.mapper.to_domain_event(n)

@@ -1,4 +1,4 @@
-"""A data folder that mutants are imported into as ``rollcall import`` imports them (store.bulk), and what is
+"""A data folder that mutants are imported into as ``rollcall import`` imports them (service.importing), and what is
 asked of it afterwards: each refusal one line naming the file (and its line), nothing of a refused game
 stored, every export valid JSON, the read models of every stored game current after ``project``
 (tests/integration/test_fuzz_records.py, bench/fuzz_records.py)."""
@@ -19,7 +19,7 @@ from domain.record import read_json
 from projections.projector import Projector
 from projections.queries import connect_read, projection_failures, rows
 from mutants import event_mutants
-from store.bulk import UNFORESEEN, import_files
+from service.importing import UNFORESEEN, import_files
 
 
 @dataclass

@@ -36,7 +36,8 @@ HEADERS = {"player": N_("player"), "unit": N_("unit"), "games": N_("games"), "di
            "losses": N_("losses"), "win_rate": N_("win rate"), "ci_low": N_("ci low"), "ci_high": N_("ci high"),
            "mirror_games": N_("mirror games"), "system": N_("system"), "decided": N_("decided"),
            "first_wins": N_("first wins"), "rate": N_("rate"), "face": N_("face"), "card": N_("card"),
-           "outcome": N_("outcome"), "warrior": N_("warrior"), "turn": N_("turn"), "net_hexes": N_("net hexes")}
+           "outcome": N_("outcome"), "warrior": N_("warrior"), "turn": N_("turn"), "net_hexes": N_("net hexes"),
+           "mean_score": N_("mean score")}
 # the figures' words that name a verdict, a level or a unit (the read models say them in English)
 VALUES = {v: v for v in (
     N_("no evidence of bias"), N_("worth a look"), N_("too few to tell"), N_("about as expected"),
@@ -279,7 +280,8 @@ with results_tab:
         st.plotly_chart(bar(shown["faction"], {_("win rate"): shown["win_rate"]},
                             _("Faction win rates (95% Wilson interval; mirror matches left out)"),
                             error=(shown["ci_low"], shown["ci_high"]), percent=True), key="factions")
-        table(factions, ["faction", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high", "mirror_games"])
+        table(factions, ["faction", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high", "mirror_games"]
+              + (["mean_score"] if "mean_score" in factions else []))
         matchups = figures("matchups")
         if not matchups.empty:
             grid = matchups.pivot(index="faction", columns="opponent", values="win_rate")
@@ -306,3 +308,23 @@ with results_tab:
         st.plotly_chart(bar(turns["turn"].astype(str), {_("mean"): turns["mean_seconds"] / 60,
                                                         _("median"): turns["median_seconds"] / 60},
                             _("Minutes per turn"), y_title=_("minutes")), key="turns")
+    clocked = figures("time_by_player")
+    if not clocked.empty:
+        st.subheader(_("Time on the game clock"))
+        st.caption(_("Each player's time on the clock per turn (minutes; a game's players in their own bars, "
+                     "factions over the scope's games with a clock)."))
+        per_turn = clocked.groupby(["turn", "name"], as_index=False)["seconds"].sum()
+        st.plotly_chart(bar(sorted({str(t) for t in per_turn["turn"]}, key=int),
+                            {name: [per_turn[(per_turn["name"] == name) & (per_turn["turn"] == t)]["seconds"].sum() / 60
+                                    for t in sorted(set(per_turn["turn"]))] for name in sorted(set(per_turn["name"]))},
+                            _("Minutes on the clock per turn, by player"), y_title=_("minutes")), key="clock-players")
+        clocked["faction"] = clocked["faction"].fillna("—")
+        per_game = clocked.groupby(["game", "faction", "turn"], as_index=False)["seconds"].sum()
+        by_faction = per_game.groupby(["faction", "turn"], as_index=False)["seconds"].mean()
+        turns_seen = sorted(set(by_faction["turn"]))
+        st.plotly_chart(bar([str(t) for t in turns_seen],
+                            {faction: [by_faction[(by_faction["faction"] == faction) & (by_faction["turn"] == t)][
+                                "seconds"].sum() / 60 for t in turns_seen] for faction in sorted(set(by_faction["faction"]))},
+                            _("Mean minutes on the clock per turn, by faction"), y_title=_("minutes")),
+                        key="clock-factions")
+        table(clocked, ["game", "name", "faction", "turn", "phase", "seconds"])

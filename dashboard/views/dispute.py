@@ -74,6 +74,14 @@ casts = data.casts_involved(game, about, seen)
 if casts:
     st.dataframe(dui.casts_frame(casts, names), hide_index=True, width="stretch")
 
+if header.get("clock"):
+    st.subheader(_("The clock around these events"))
+    clock_rows = data.clock_around(game, about, seen)
+    if clock_rows:
+        st.dataframe(dui.clock_frame(clock_rows, names, header["system"]), hide_index=True, width="stretch")
+    else:
+        st.caption(_("The clock was not started by then."))
+
 st.subheader(_("Disputes and rulings so far"))
 dui.disputes_and_rulings(data.disputes(game, seen), data.rulings(game, seen), names)
 

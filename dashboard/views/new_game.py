@@ -11,7 +11,9 @@ import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
 from dashboard import data, params, safe, session
+from dashboard.standings_view import format_from
 from dashboard.tournament_ui import query
+from domain.clock import MOST_SECONDS
 from domain.errors import RollcallError
 from domain.record import derive_game_id, read_json, slug
 from domain.scenarios import own_scenarios, scenarios
@@ -20,6 +22,7 @@ from i18n import N_, _
 
 NO_TOURNAMENT = N_("(no tournament)")  # the picker's first choice (shown in the page's language)
 DICE = {"physical": N_("Physical: tap the faces rolled"), "digital": N_("Digital: Rollcall rolls")}
+FLAG_WORDS = {"time": N_("the game ends at time"), "phase": N_("the phase is finished, then the game ends at time")}
 # where a setup comes from (its choice's words); the choices themselves stay as they are
 SHIPPED, OWN, UPLOADED = N_("{name} (shipped)"), N_("{name} (data folder)"), N_("{name} (uploaded)")
 
@@ -155,6 +158,30 @@ dice = st.segmented_control(_("Dice"), list(DICE), key=f"ng-dice-{tag}",
                             default="digital" if given.get("dice_mode") == "digital" else "physical",
                             format_func=lambda d: _(DICE[d])) or "physical"
 
+format_clock = None  # the clock a created tournament's format sets its games (domain.formats), offered first
+if chosen is not None and chosen.get("created") and not isinstance(given.get("clock"), dict):
+    try:
+        format_clock = format_from(query("format_rows", tournament)[0]).clock
+    except Exception:  # noqa: BLE001  (no read models of it yet: no format to offer)
+        format_clock = None
+if format_clock:
+    given = {**given, "clock": format_clock}
+clock_tag = f"{tag}-{format_clock['seconds']}-{format_clock['flag']}" if format_clock else tag  # (follow the tournament)
+clocked = st.toggle(_("Chess clock"), value=isinstance(given.get("clock"), dict), key=f"ng-clock-{clock_tag}",
+                    help=_("Each player's time on a chess clock; the Record page passes it from player to player."))
+clock_setting = None
+if clocked:
+    given_clock = given.get("clock") if isinstance(given.get("clock"), dict) else {}
+    given_seconds = given_clock.get("seconds")
+    minutes_left, flag_right = st.columns(2)
+    minutes = minutes_left.number_input(
+        _("Each player's time (minutes)"), min_value=1, max_value=MOST_SECONDS // 60, step=5, key=f"ng-clock-min-{clock_tag}",
+        value=given_seconds // 60 if type(given_seconds) is int and given_seconds >= 60 else 150)
+    flag = flag_right.segmented_control(_("When a flag falls"), list(FLAG_WORDS), key=f"ng-clock-flag-{clock_tag}",
+                                        default=given_clock.get("flag") if given_clock.get("flag") in FLAG_WORDS
+                                        else "time", format_func=lambda f: _(FLAG_WORDS[f])) or "time"
+    clock_setting = {"seconds": int(minutes) * 60, "flag": flag}
+
 shipped = scenarios(system)
 own, problems = own_scenarios(system, data.data_dir())
 for problem in problems:  # (said without the server's folder: a visitor reads it)
@@ -178,6 +205,8 @@ header = {"rollcall": 1, "system": system, "players": players, "dice_mode": dice
           "rules": given.get("rules") if isinstance(given.get("rules"), dict) else {},
           "setup": setups.get(setup_name, {}),
           "started": datetime.now(timezone.utc).replace(microsecond=0).isoformat().replace("+00:00", "Z")}
+if clock_setting is not None:
+    header["clock"] = clock_setting
 if in_tournament:
     header["tournament"] = tournament
     header |= {name: int(value) for name, value in (("round", round_no), ("table", table_no)) if value}

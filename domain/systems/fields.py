@@ -21,6 +21,7 @@ from i18n import _
 PURPOSES = ("dodge", "stabilisation", "explore", "vortex_move", "casting", "dispel", "miscast",
             "initiative", "attack", "other")
 COMMON_TEXT = ("at", "by", "note")  # optional on every event, text unless the type's spec says otherwise
+AT_TIME = "time"  # the reason of a GameEnded that ends the game at time: in any phase, whatever is pending
 JUDGE_EVENTS = frozenset({"DisputeOpened", "RulingMade", "GameRewound", "Noted"})
 # the events that take back others (domain.corrections): a scorekeeper's take-back, a judge's rewind
 CORRECTIONS = frozenset({"TakenBack", "GameRewound"})
@@ -81,6 +82,10 @@ def text_or_null(obj: dict, name: str) -> str | None:
     if name not in obj:
         raise MalformedRecord(_("missing field `{field}`").format(field=name), field=name)
     return field(obj, name, str, optional=True)
+
+
+def flag(obj: dict, name: str) -> bool:
+    return field(obj, name, bool)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from domain import corrections, limits, randomness, rulings
+from domain import clock, corrections, limits, randomness, rulings
 from domain.errors import MalformedRecord, RollcallError, RuleViolation
 from domain.record import bounded, did_you_mean, near_miss
 from domain.systems.actions import Action, count, one_of as one_value
@@ -19,15 +19,16 @@ from domain.systems.dice import Dice, load_rule_data, merge
 from domain.systems.facts import Fact
 from domain.systems.presentation import Presentation, phase_words
 from domain.systems.odds import chance, exactly, shown_chance
-from domain.systems.fields import (CORRECTIONS, JUDGE_EVENTS, PURPOSES, EventSpec, a_list, an_object, any_value, integer,
-                                   integer_in, integers, one_of, text, text_or_null, texts)
+from domain.systems.fields import (AT_TIME, CORRECTIONS, JUDGE_EVENTS, PURPOSES, EventSpec, a_list, an_object, any_value,
+                                   flag, integer, integer_in, integers, one_of, text, text_or_null, texts)
 from domain.systems.state import Checks, GameState, Roll
 from i18n import N_, _
 
 # --- the rules pack ------------------------------------------------------------------------
 
-OUTSIDE_PLAY = JUDGE_EVENTS | CORRECTIONS  # events that may come at any moment of play (check_sequence)
-AFTER_THE_END = JUDGE_EVENTS | {"GameSealed", "GameEnded", "TakenBack"}  # GameEnded again is F04 (one GameEnded)
+# events that may come at any moment of play (check_sequence): judges', corrections, the clock's
+OUTSIDE_PLAY = JUDGE_EVENTS | CORRECTIONS | clock.CLOCK_EVENTS
+AFTER_THE_END = JUDGE_EVENTS | {"GameSealed", "GameEnded", "TakenBack", "ResultConfirmed"}  # GameEnded again is F04 (one GameEnded)
 
 class GameSystem:
     """A rules pack. Subclasses add their events; the registry finds them by alias."""
@@ -45,8 +46,8 @@ class GameSystem:
     # what the common legal actions ask of a system (legal_actions below)
     # (recorded as they are; shown with _(): presentation.reason_words)
     scoring_reasons: ClassVar[tuple[str, ...]] = (N_("objective"),)  # the reasons PointsScored offers
-    end_reasons: ClassVar[tuple[str, ...]] = (N_("turn limit"), N_("scenario end"), N_("concession"),
-                                              N_("time called"))
+    # the reasons of a game played out (a game stopped when time is called ends at time: ``AT_TIME``)
+    end_reasons: ClassVar[tuple[str, ...]] = (N_("turn limit"), N_("scenario end"), N_("concession"))
     most_points: ClassVar[int] = 20  # the most points one PointsScored offers
     highest_score: ClassVar[int] = 100  # the highest final score GameEnded offers (or the highest so far)
     # the events of the card draws ``digital_draw`` makes (Rollcall draws their card in a digital game)
@@ -67,12 +68,25 @@ class GameSystem:
         "DieRerolled": EventSpec({"roll": integer, "index": integer, "face": any_value, "player": text}),
         "CardDrawn": EventSpec({"deck": text, "card": text, "player": text}),
         "PointsScored": EventSpec({"player": text, "points": integer_in(-limits.COUNT, limits.COUNT), "reason": text}),
-        "GameEnded": EventSpec({"score": an_object, "winner": text_or_null, "reason": text}, {"seed": text}),
+        "GameEnded": EventSpec({"score": an_object, "winner": text_or_null, "reason": text},
+                               {"seed": text, "secondary": text}),  # secondary: the seat holding the objective
         "GameSealed": EventSpec({"confirmed_by": texts}),
+        # a player's confirmation of the result recorded (P07, P08); ``absent``: the organiser's, for a player
+        # who left
+        "ResultConfirmed": EventSpec({"seat": text, "score": an_object, "winner": text_or_null}, {"absent": flag}),
         "DisputeOpened": EventSpec({"by": text, "about": integers, "claim": text}),
         "RulingMade": EventSpec({"judge": text, "about": integers, "decision": one_of("stands", "void"), "text": text}),
         "Noted": EventSpec({"text": text}),
         **corrections.SPECS,
+        # the game clock (domain.clock): each event with its time
+        "ClockStarted": EventSpec({"at": text, "player": text}),
+        "ClockPassed": EventSpec({"at": text, "player": text}),
+        "ClockPaused": EventSpec({"at": text}, {"judge": text}),
+        "ClockResumed": EventSpec({"at": text}, {"judge": text}),
+        "ClockAdjusted": EventSpec({"at": text, "player": text,
+                                    "seconds": integer_in(-clock.MOST_SECONDS, clock.MOST_SECONDS),
+                                    "judge": text, "reason": text}),
+        "FlagFell": EventSpec({"at": text, "player": text}),
     }
 
 
@@ -132,7 +146,7 @@ class GameSystem:
             return [Action({"type": "GameSealed", "confirmed_by": list(state.players)},
                            _("Both players confirm the record"), "end")]
         if self.interrupted(state):
-            return []
+            return [self.time_action(state)]
         actions = []
         turn = {"type": "TurnStarted", "turn": state.turn + 1}
         if self.may_start_turn(state) and self.allows(state, turn):
@@ -144,7 +158,7 @@ class GameSystem:
         if self.allows(state, {"type": "GameEnded", "score": {p: 0 for p in state.players}, "winner": None,
                                "reason": "probe"}):
             actions.append(self.end_action(state))
-        return actions
+        return actions + [self.time_action(state)]
 
     def allows(self, state: GameState, event: dict) -> bool:
         """Whether the rules would take ``event`` as the next event now (a strict decide; nothing changes)."""
@@ -165,8 +179,9 @@ class GameSystem:
         return None
 
     def playing(self, state: GameState) -> bool:
-        """Whether the game is under way (not ended, not sealed): a system offers its own actions only then."""
-        return not state.ended and not state.sealed
+        """Whether the game is under way (not ended, not sealed, no flag fallen that ends it at once): a system
+        offers its own actions only then."""
+        return not state.ended and not state.sealed and not clock.ends_now(state.clock)
 
     def interrupted(self, state: GameState) -> bool:
         """Whether the rules require particular events first (an ether phenomenon card to draw, an
@@ -219,6 +234,17 @@ class GameSystem:
         return Action({"type": "GameEnded"}, _("End of the game"), "end",
                       open={**scores, "reason": one_value(self.end_reasons)}, derive=winner_field)
 
+    def time_action(self, state: GameState) -> Action:
+        """The end at time (time was called): a score per player, in any phase, whatever is pending."""
+        action = self.end_action(state)
+        return Action({"type": "GameEnded", "reason": AT_TIME}, _("End at time"), "end",
+                      open={k: v for k, v in action.open.items() if k != "reason"}, derive=winner_field)
+
+    @staticmethod
+    def ends_at_time(event: dict) -> bool:
+        """Whether ``event`` ends its game at time (a ``GameEnded`` whose reason is ``time``)."""
+        return event.get("type") == "GameEnded" and event.get("reason") == AT_TIME
+
     # events --------------------------------------------------------------------------------
     def spec(self, event_type: str, system: str) -> EventSpec:
         try:
@@ -237,8 +263,10 @@ class GameSystem:
                     type=event_type))
         elif state.sealed and event_type not in JUDGE_EVENTS:
             chk.fail("F04", _("the game is sealed; only judge events may follow, not {type}").format(type=event_type))
-        if event_type not in OUTSIDE_PLAY:
-            self.check_sequence(state, event, chk)
+        if event_type not in OUTSIDE_PLAY and event_type != "ResultConfirmed":  # (a confirmation: after the end)
+            clock.check_after_flag(state.clock, event, chk)
+            if event_type != "GameEnded":  # (the end: decide_GameEnded)
+                self.check_sequence(state, event, chk)
         handler = self._decide[event_type]
         return handler(state, event, chk) or {} if handler else {}
 
@@ -285,6 +313,10 @@ class GameSystem:
         record keeps the one given). None is by default; systems name their own (an order the rules leave
         open)."""
         return False
+
+    def note_event(self, text: str) -> dict:
+        """The event of a note a table adds to its record (free text, no rule)."""
+        return {"type": "Noted", "text": text}
 
     def apply(self, state: GameState, event: dict) -> None:
         state.lines.append(event)
@@ -446,6 +478,8 @@ class GameSystem:
             bounded(score, pid, -limits.SCORE, limits.SCORE, where="score")
         if event["winner"] is not None:
             self.player(state, event, "winner")
+        if event.get("secondary") is not None:
+            self.player(state, event, "secondary")
         best = max(score.values())
         leaders = [pid for pid in state.players if score[pid] == best]
         winner = leaders[0] if len(leaders) == 1 else None
@@ -462,9 +496,41 @@ class GameSystem:
             else:
                 for problem in digital_mismatches(state, seed):
                     chk.fail("F07", problem)
+        if not self.ends_at_time(event):
+            played_out = PlayedOut(chk)
+            self.check_sequence(state, event, played_out)
+            self.check_played_out(state, played_out)
+
+    def check_played_out(self, state: GameState, chk: Checks) -> None:
+        """What the rules require before a game played out ends (not one ended at time): a turn's last phase,
+        every die dealt; systems override. Each refusal says which end it holds for (:class:`PlayedOut`)."""
 
     def apply_GameEnded(self, state: GameState, event: dict) -> None:
+        clock.stop(state.clock, event)
         state.ended = True
+        state.ended_at_time = self.ends_at_time(event)
+        state.result = {"score": event["score"], "winner": event["winner"]}
+
+    def decide_ResultConfirmed(self, state: GameState, event: dict, chk: Checks) -> None:
+        seat = self.player(state, event, "seat")
+        result = getattr(state, "result", None)
+        if not state.ended or result is None:
+            chk.fail("P08", _("a result is confirmed once the game has ended (GameEnded); game {game} has not").format(
+                game=state.game))
+            return
+        if seat in getattr(state, "confirmed", {}):
+            chk.fail("P08", _("{seat} has confirmed the result already").format(seat=seat))
+        given = {"score": event["score"], "winner": event["winner"]}
+        if given != result:
+            said = lambda r: ", ".join(f"{pid} {r['score'].get(pid)}" for pid in state.players) + (  # noqa: E731
+                "; " + _("{player} wins").format(player=r["winner"]) if r["winner"] else "; " + _("a draw"))
+            chk.fail("P07", _("the result confirmed ({given}) differs from the result recorded ({recorded}): a player "
+                              "who saw another result disputes it").format(given=said(given), recorded=said(result)))
+
+    def apply_ResultConfirmed(self, state: GameState, event: dict) -> None:
+        if not hasattr(state, "confirmed"):
+            state.confirmed = {}
+        state.confirmed[event["seat"]] = event["seq"]
 
     def decide_GameSealed(self, state: GameState, event: dict, chk: Checks) -> None:
         for pid in event["confirmed_by"]:
@@ -525,6 +591,19 @@ class GameSystem:
 
     apply_GameRewound = apply_TakenBack
 
+    # the game clock (domain.clock) ------------------------------------------------------------
+    def decide_clock(self, state: GameState, event: dict, chk: Checks) -> None:
+        clock.decide(state.clock, state.players, event, chk, turn=state.turn, phase=state.phase)
+
+    def apply_clock(self, state: GameState, event: dict) -> None:
+        if state.clock is not None:
+            clock.apply(state.clock, event, turn=state.turn, phase=state.phase)
+
+    decide_ClockStarted = decide_ClockPassed = decide_ClockPaused = decide_ClockResumed = decide_clock
+    decide_ClockAdjusted = decide_FlagFell = decide_clock
+    apply_ClockStarted = apply_ClockPassed = apply_ClockPaused = apply_ClockResumed = apply_clock
+    apply_ClockAdjusted = apply_FlagFell = apply_clock
+
     def _about(self, state: GameState, event: dict) -> None:
         if not event["about"]:
             raise MalformedRecord(_("field `about` must list at least one seq"), field="about")
@@ -534,6 +613,21 @@ class GameSystem:
                                       field="about")
 
 
+
+
+class PlayedOut(Checks):
+    """The checks of a game's end played out: each rule it breaks says that it holds for that end, and how a game
+    stopped when time is called ends (at time, in any phase)."""
+
+    __slots__ = ("inner",)
+
+    def __init__(self, inner: Checks) -> None:
+        super().__init__(inner.strict)
+        self.inner, self.found = inner, inner.found
+
+    def fail(self, rule: str, message: str, source: str | None = None) -> None:
+        self.inner.fail(rule, _("{why} (so a game played out may not end yet; when time is called it ends at time, "
+                                "reason `{reason}`, in any phase)").format(why=message, reason=AT_TIME), source)
 
 
 def capitalised(text: str) -> str:

@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from html import escape
 from typing import Any, Callable, ClassVar
 
+from domain.systems.fields import AT_TIME
 from i18n import N_, _, ngettext
 
 __all__ = ["Names", "with_article", "Presentation", "Taps", "dice_symbols", "die_symbol", "e", "payload", "plural", "pos_text",
@@ -104,6 +105,19 @@ def die_symbol(face: Any) -> str:
 def dice_symbols(faces: list | None) -> str:
     """``["crit", "blank"]`` -> ``"✹ ○"``; d6 faces as die faces ⚀…⚅."""
     return " ".join(die_symbol(f) for f in faces or [])
+
+
+def game_title(header: dict) -> str:
+    """A game as a person names it: "Round 2 · table 1" (a tournament's game), else its players ("Anna vs
+    Boris"); a header or a row of the games' list (``table_no``)."""
+    round_no, table = header.get("round"), header.get("table", header.get("table_no"))
+    if round_no is not None and table is not None:
+        return _("Round {round} · table {table}").format(round=round_no, table=table)
+    players = [str(p.get("name") or p.get("id")) for p in header.get("players") or [] if isinstance(p, dict)]
+    said = _(" vs ").join(players)
+    if round_no is not None:
+        return _("Round {round}").format(round=round_no) + (f" · {said}" if said else "")
+    return said or str(header.get("game") or "")
 
 
 def pos_text(at: Any) -> str:
@@ -475,6 +489,8 @@ def roll_words(p: dict) -> str:
 def _ended(pr: Presentation, p: dict, rolls, names: Names) -> str:
     score = " – ".join(f"{names.player(k)} {v}" for k, v in (p.get("score") or {}).items())
     winner = names.player(p["winner"]) if p.get("winner") else _("none (draw)")
+    if p.get("reason") == AT_TIME:
+        return _("ended at time: {score}; winner {winner}").format(score=score, winner=winner)
     return _("{score}; winner {winner} ({reason})").format(score=score, winner=winner, reason=reason_words(p))
 
 
@@ -505,6 +521,9 @@ COMMON_SUMMARIES: dict[str, Summary] = {
     "GameEnded": _ended,
     "GameSealed": lambda pr, p, rolls, names: _("sealed by {players}").format(
         players=ids_text(p.get("confirmed_by"), names, "players")),
+    "ResultConfirmed": lambda pr, p, rolls, names: (
+        _("the organiser confirms the result for {player}, who left") if p.get("absent") else
+        _("{player} confirms the result")).format(player=names.player(p.get("seat"))),
     "DisputeOpened": lambda pr, p, rolls, names: _("{player} disputes {seqs}: {claim}").format(
         player=names.player(p.get("by")), seqs=ids_text(p.get("about")), claim=p.get("claim")),
     "RulingMade": lambda pr, p, rolls, names: f"{p.get('judge')}: {ids_text(p.get('about'))} {_decision(p)}",
@@ -512,6 +531,18 @@ COMMON_SUMMARIES: dict[str, Summary] = {
     "TakenBack": lambda pr, p, rolls, names: _("takes back seq {seqs}").format(seqs=ids_text(p.get("taken_back"))),
     "GameRewound": lambda pr, p, rolls, names: _("{judge} rewinds to seq {seq} (takes back {seqs}): {text}").format(
         judge=p.get("judge"), seq=p.get("to"), seqs=ids_text(p.get("taken_back")), text=p.get("text")),
+    # the game clock (domain.clock)
+    "ClockStarted": lambda pr, p, rolls, names: _("the clock starts: {player}'s time runs").format(
+        player=names.player(p.get("player"))),
+    "ClockPassed": lambda pr, p, rolls, names: _("{player} passes the clock").format(
+        player=names.player(p.get("player"))),
+    "ClockPaused": lambda pr, p, rolls, names: _("the clock is paused") if not p.get("judge") else
+        _("{judge} pauses the clock").format(judge=p.get("judge")),
+    "ClockResumed": lambda pr, p, rolls, names: _("the clock runs again"),
+    "ClockAdjusted": lambda pr, p, rolls, names: _("{judge} adjusts {player}'s time by {seconds:+d} s: {reason}").format(
+        judge=p.get("judge"), player=names.player(p.get("player")), seconds=int(p.get("seconds") or 0),
+        reason=p.get("reason")),
+    "FlagFell": lambda pr, p, rolls, names: _("{player}'s flag fell").format(player=names.player(p.get("player"))),
 }
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import pickle
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from domain import clock as game_clock
 from domain.errors import RuleViolation
 
 
@@ -35,7 +38,7 @@ class GameState:
 
     OBJECT_PARTS: tuple[str, ...] = ("players",)
     TRACKED_PARTS: frozenset[str] = frozenset()
-    SCALARS: tuple[str, ...] = ("turn", "phase")  # the single values' names, in the order scalar_values gives them
+    SCALARS: tuple[str, ...] = ("turn", "phase", "clock")  # the single values' names, in the order scalar_values gives them
 
     def __init__(self, header: dict, rules: dict) -> None:
         self.header = header
@@ -50,11 +53,15 @@ class GameState:
         self.scores = {pid: 0 for pid in self.players}
         self.rolls: dict[int, Roll] = {}
         self.ended = False
+        self.ended_at_time = False  # ended by a GameEnded at time (in any phase: time was called)
         self.sealed = False
+        self.clock = game_clock.initial(header)  # the game clock (domain.clock), None for a game without one
         self.digital_rerolls: list[tuple[int, str, object]] = []  # (seq, die, face) of digital re-rolls
         self.digital_draws: list[tuple[int, str, tuple[str, ...]]] = []  # (seq, card, deck left) of digital draws
         self.lines: list[dict] = []  # every event applied, as recorded (the as-played game)
         self.disputes: list[dict] = []  # DisputeOpened lines
+        self.result: dict | None = None  # the GameEnded's score and winner, once it has ended
+        self.confirmed: dict[str, int] = {}  # seat -> the seq of its ResultConfirmed
         self.rulings: list[dict] = []  # RulingMade lines
         self.voided: set[int] = set()  # seqs a `void` ruling removed from the as-ruled game
         self.taken_back: set[int] = set()  # seqs a take-back or a rewind took back (domain.corrections)
@@ -63,6 +70,24 @@ class GameState:
         self.as_played = False
         self.touched: set[tuple[str, object]] = set()  # (part, key) changed since a reader last looked
         self.rebuilt = False  # the whole state was rebuilt (domain.rulings.rebuild): nothing is marked
+
+    #: what a fork shares with its state: set up once and never changed by ``apply`` (the lines: a list copied)
+    SHARED: tuple[str, ...] = ("header", "rules", "lines", "touched", "disputes", "rulings")
+
+    def forks(self) -> Callable[[], GameState]:
+        """A maker of copies of this state that ``apply`` may change without changing this one (what an
+        action would do, tried before it is recorded): the state is pickled once, each copy unpickled. A copy
+        shares the header and the rules, and starts with a copy of the lists of lines, disputes and rulings and
+        nothing touched."""
+        blob = pickle.dumps({k: v for k, v in vars(self).items() if k not in self.SHARED}, protocol=pickle.HIGHEST_PROTOCOL)
+        kind = type(self)
+
+        def fork() -> GameState:
+            copy = kind.__new__(kind)
+            copy.__dict__.update(pickle.loads(blob), header=self.header, rules=self.rules, lines=list(self.lines),
+                                 disputes=list(self.disputes), rulings=list(self.rulings), touched=set())
+            return copy
+        return fork
 
     def touch(self, part: str, key: object) -> None:
         self.touched.add((part, key))
@@ -86,7 +111,8 @@ class GameState:
     def scalar_values(self) -> tuple:
         """The single values in the order of ``SCALARS`` (a reader compares them at every event: a tuple is the
         cheapest to make and to compare whole)."""
-        return self.turn, self.phase
+        clock = self.clock
+        return self.turn, self.phase, None if clock is None else clock.to_json()
 
     def objects(self, part: str) -> dict:
         """Every object of an object part, by id."""

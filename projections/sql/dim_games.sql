@@ -18,6 +18,7 @@ CREATE TABLE IF NOT EXISTS dim_games (
     ended BOOLEAN,  -- Whether the game has ended (`GameEnded`).
     winner VARCHAR,  -- The winner's player id (empty: a draw, or not ended).
     score JSON,  -- Victory points by player id (JSON, from `GameEnded`).
+    ended_at_time BOOLEAN,  -- Whether the game ended at time (`GameEnded` reason `time`: time was called).
     notification_id BIGINT  -- Position in the event store's log (orders everything written).
 );
 
@@ -27,5 +28,5 @@ CREATE TABLE IF NOT EXISTS dim_games (
 INSERT INTO dim_games
 SELECT game, stream_id, h.system, h.tournament, TRY_CAST(h.round AS BIGINT), TRY_CAST(h."table" AS BIGINT), h.started,
        to_json(h.players), payload, h.setup.board, 0, 0, 0, NULL, coalesce(json_array_length(h.violations), 0),
-       false, NULL, NULL, notification_id
+       false, NULL, NULL, false, notification_id
 FROM batch_headers;

@@ -8,26 +8,21 @@
 --   checked_in: Whether the player checked in.
 --   dropped_after_round: The round after which the player dropped out (empty: still in).
 --   registration: Place in the order of registration.
--- The players registered in created tournaments (`rollcall tournament register`), by name: faction, club (or
--- team), whether they checked in, the round after which they dropped out (NULL: still in) and their place in
+-- The players registered in created tournaments (`rollcall tournament register`: one by one, PlayerRegistered,
+-- or a list at once, PlayerListRegistered), by name: faction, club (or team), whether they checked in (by
+-- PlayerCheckedIn, or as a list said), the round after which they dropped out (NULL: still in) and their place in
 -- the order of registration.
 CREATE OR REPLACE VIEW dim_tournament_players AS
-WITH events AS (
-    SELECT name_slug(data ->> 'tournament') AS slug,
-           data ->> 'tournament' AS tournament, data ->> 'player' AS player, topic, data, notification_id
-    FROM fct_tournament_events
-    WHERE topic IN ('rollcall-tournament:PlayerRegistered', 'rollcall-tournament:PlayerCheckedIn',
-                    'rollcall-tournament:PlayerDropped')
-), players AS (
-    SELECT slug, any_value(tournament) AS tournament, player,
-           any_value(data ->> 'faction') FILTER (WHERE topic = 'rollcall-tournament:PlayerRegistered') AS faction,
-           any_value(data ->> 'club') FILTER (WHERE topic = 'rollcall-tournament:PlayerRegistered') AS club,
-           bool_or(topic = 'rollcall-tournament:PlayerCheckedIn') AS checked_in,
-           min((data ->> 'after_round')::BIGINT) FILTER (WHERE topic = 'rollcall-tournament:PlayerDropped')
-               AS dropped_after_round,
-           min(notification_id) FILTER (WHERE topic = 'rollcall-tournament:PlayerRegistered') AS registered_id
-    FROM events GROUP BY slug, player
+WITH checked AS (
+    SELECT DISTINCT slug, player FROM fct_check_ins
+), dropped AS (
+    SELECT name_slug(data ->> 'tournament') AS slug, data ->> 'player' AS player,
+           min((data ->> 'after_round')::BIGINT) AS dropped_after_round
+    FROM fct_tournament_events WHERE topic = 'rollcall-tournament:PlayerDropped' GROUP BY 1, 2
 )
-SELECT slug, tournament, player, faction, club, checked_in, dropped_after_round,
-       row_number() OVER (PARTITION BY slug ORDER BY registered_id) AS registration
-FROM players WHERE registered_id IS NOT NULL;
+SELECT r.slug, r.tournament, r.player, r.faction, r.club, r.checked_in OR c.player IS NOT NULL AS checked_in,
+       d.dropped_after_round,
+       row_number() OVER (PARTITION BY r.slug ORDER BY r.notification_id, r.place) AS registration
+FROM fct_registrations r
+LEFT JOIN checked c ON c.slug = r.slug AND c.player = r.player
+LEFT JOIN dropped d ON d.slug = r.slug AND d.player = r.player;

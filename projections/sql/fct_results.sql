@@ -14,6 +14,7 @@
 --   score: The player's victory points (from `GameEnded`).
 --   opponent_score: The opponent's victory points (from `GameEnded`).
 --   result: W, D or L for the player (B: a bye; empty while the game is on).
+--   ended_at_time: Whether the game ended at time (time was called: `GameEnded` reason `time`).
 --   tournament_points: Tournament points.
 -- One row per player per game of a tournament (and one per bye: result 'B', no game): the player
 -- (id and seat in the game, name, faction), the opponent, both victory points (GameEnded's score), the result
@@ -23,7 +24,7 @@
 -- is as it stood after the last seq shown, so one that ended within the delay is still on).
 CREATE OR REPLACE MACRO results_seen(held) AS TABLE
 WITH games AS (
-    SELECT t.slug, t.tournament, g.game, g.round, g.table_no, g.ended, g.winner, g.score,
+    SELECT t.slug, t.tournament, g.game, g.round, g.table_no, g.ended, g.winner, g.score, g.ended_at_time,
            t.win_points, t.draw_points, t.loss_points
     FROM games_seen(held) g
     JOIN dim_tournaments t ON t.slug = name_slug(g.tournament)
@@ -38,17 +39,17 @@ WITH games AS (
            TRY_CAST(json_extract_string(s.score, '$."' || o.player || '"') AS BIGINT) AS opponent_score,
            CASE WHEN NOT s.ended THEN NULL WHEN s.winner IS NULL THEN 'D' WHEN s.winner = s.player THEN 'W'
                 ELSE 'L' END AS result,
-           s.win_points, s.draw_points, s.loss_points
+           s.ended AND s.ended_at_time AS ended_at_time, s.win_points, s.draw_points, s.loss_points
     FROM sides s JOIN sides o ON o.game = s.game AND o.player <> s.player
 )
 SELECT slug, tournament, round, table_no, game, player, seat, name, faction, opponent, opponent_faction, score,
-       opponent_score, result,
+       opponent_score, result, ended_at_time,
        CASE result WHEN 'W' THEN win_points WHEN 'D' THEN draw_points WHEN 'L' THEN loss_points END
            AS tournament_points
 FROM played
 UNION ALL
 SELECT t.slug, t.tournament, b.round, NULL, NULL, NULL, NULL, b.player, b.faction, NULL, NULL, NULL, NULL, 'B',
-       t.bye_points
+       false, t.bye_points
 FROM (
     SELECT name_slug(data ->> 'tournament') AS slug,
            (data ->> 'round')::BIGINT AS round, data ->> 'player' AS player, data ->> 'faction' AS faction

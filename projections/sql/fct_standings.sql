@@ -1,4 +1,4 @@
--- Dumped as standings: One row per player of every tournament, ranked.
+-- Dumped as standings: One row per player of every tournament, ranked by points per result alone (3/1/0, or the tournament's points), whatever its format; tournament_standings ranks by the tournament's format.
 -- Columns:
 --   rank: Rank in the standings (players tied on every tie-break share one).
 --   slug: The tournament's key: its name in lower case, other characters runs of one hyphen.

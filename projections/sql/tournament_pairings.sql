@@ -6,7 +6,8 @@ WITH current AS (
     WHERE slug = name_slug($tournament) AND current
 )
 SELECT p.round, p.table_no, p.game, p.player, p.faction, p.opponent, p.opponent_faction, r.score, r.opponent_score,
-       CASE WHEN p.game IS NULL THEN 'B' ELSE r.result END AS result, p.scenario
+       CASE WHEN p.game IS NULL THEN 'B' ELSE r.result END AS result, coalesce(r.ended_at_time, false) AS ended_at_time,
+       p.scenario
 FROM current p
 LEFT JOIN results_seen($held) r ON r.game = p.game AND r.seat = 1
 WHERE p.round = coalesce($round, (SELECT max(round) FROM current))

@@ -32,7 +32,7 @@ def free_port() -> int:
 
 @contextmanager
 def streamlit_server(data: Path, log: Path, env: dict[str, str] | None = None) -> Iterator[str]:
-    """`streamlit run dashboard/app.py` over the data folder ``data`` on a free port (with the environment
+    """`streamlit run dashboard/server.py` (the pages and Rollcall's routes) over the data folder ``data`` on a free port (with the environment
     variables ``env`` besides): its base URL."""
     if not os.path.exists(CHROMIUM) and not os.environ.get("CI"):
         pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium); CI is unset")
@@ -41,7 +41,7 @@ def streamlit_server(data: Path, log: Path, env: dict[str, str] | None = None) -
     env.pop("ROLLCALL_KEY", None)
     with open(log, "wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard" / "app.py"),
+            [sys.executable, "-m", "streamlit", "run", str(ROOT / "dashboard" / "server.py"),
              "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
              "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
              "--client.toolbarMode", "viewer"],
@@ -94,3 +94,18 @@ def new_page(browser) -> Iterator:
         yield pg
     finally:
         context.close()
+
+
+# A page opened (page.goto) has run once: stApp's script state goes initial → running → notRunning, the page is
+# connected, and every frame a component draws in has loaded (its links and text are there to be read).
+RAN = """() => { const app = document.querySelector('[data-testid="stApp"]');
+  return !!app && app.dataset.testScriptState === 'notRunning' && app.dataset.testConnectionState === 'CONNECTED'
+    && [...document.querySelectorAll('iframe')].every((f) => {
+      try { return !!f.contentDocument && f.contentDocument.readyState === 'complete'; } catch (e) { return true; } }); }"""
+
+
+def opened(page, url: str) -> None:
+    """Open ``url`` and wait until the page has run once and drawn what it shows (no fixed pause)."""
+    page.goto(url)
+    page.locator("[data-testid='stMainBlockContainer']").wait_for()
+    page.wait_for_function(RAN)

@@ -77,7 +77,7 @@ def test_the_record_page_shows_a_delayed_game_only_once_signed_in(tmp_path: Path
                 page.set_viewport_size({"width": width, "height": 1000})
                 page.goto(f"{base}/record?game={GAME}")
                 page.get_by_text("broadcast with a delay of 3600 s", exact=False).first.wait_for()
-                assert f"seq {last}" not in page.inner_text("body")
+                assert f"event {last}" not in page.inner_text("body")
                 page.screenshot(path=str(Path(SCREENSHOTS) / f"delay-record-spectator-{width}.png"), full_page=True)
                 no_traceback(page)
         with new_page(browser) as page:
@@ -86,7 +86,7 @@ def test_the_record_page_shows_a_delayed_game_only_once_signed_in(tmp_path: Path
             field = page.locator("input[type='password']").first
             field.fill(key)
             field.press("Enter")
-            page.locator(".rc-rec-status").get_by_text(f"seq {last}", exact=False).wait_for()
+            page.locator(".rc-rec-status").get_by_text(f"event {last}", exact=False).wait_for()
 
 
 HOSTILE_LINKS = ("/replay?game={g}&seq=inf", "/replay?game={g}&seq=-inf", "/replay?game={g}&seq=1e309",

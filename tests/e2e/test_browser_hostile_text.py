@@ -11,7 +11,7 @@ from urllib.parse import urlencode, urlsplit
 
 import pytest
 from hostile import GAME, NOTE, PLAYERS, TOURNAMENT, Hostile, hostile_data
-from streamlit_server import SCREENSHOTS, chromium, streamlit_server
+from streamlit_server import SCREENSHOTS, chromium, opened, streamlit_server
 
 pytestmark = pytest.mark.browser
 PAGES = {"games": "/", "replay": f"/replay?game={GAME}&seq=41", "replay-ruling": f"/replay?game={GAME}&seq=43",
@@ -39,13 +39,6 @@ def shown(text: str) -> str:
     return text.replace("\u2060", "")
 
 
-def settled(page) -> None:
-    page.locator("[data-testid='stMainBlockContainer']").wait_for()
-    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')"
-                           " || document.querySelector('[data-testid=\"stStatusWidget\"]').innerText === ''")
-    page.wait_for_timeout(2500)
-
-
 def test_no_page_asks_another_host_shows_its_link_or_runs_its_script(server: str, hostile: Hostile) -> None:
     elsewhere: list[str] = []
     dialogs: list[str] = []
@@ -67,15 +60,13 @@ def test_no_page_asks_another_host_shows_its_link_or_runs_its_script(server: str
         try:
             for who in ("spectator", "judge"):
                 if who == "judge":
-                    page.goto(server + "/")
-                    settled(page)
+                    opened(page, server + "/")
                     bar = page.locator("[data-testid='stSidebar']")
                     bar.get_by_label("Your key", exact=True).fill(hostile.key)
                     bar.get_by_role("button", name="Sign in").click()
                     bar.get_by_text("Signed in as").wait_for(timeout=20_000)
                 for name, path in PAGES.items():
-                    page.goto(server + path)
-                    settled(page)
+                    opened(page, server + path)
                     assert not page.locator("[data-testid='stException']").count(), name
                     links = page.evaluate("() => [...document.querySelectorAll('a[href]')].map(a => a.href)"
                                           ".concat([...document.querySelectorAll('iframe')].flatMap(f => {"

@@ -63,7 +63,7 @@ def open_record(browser, base: str, game: str, viewport: dict):
     page.set_default_timeout(30_000)
     page.goto(f"{base}/record?game={game}")
     page.get_by_text("Record a game").wait_for()
-    page.get_by_text(game).first.wait_for()
+    page.locator(".rc-rec-status").first.wait_for()
     idle(page)
     return context, page
 

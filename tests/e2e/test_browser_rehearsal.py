@@ -183,6 +183,13 @@ class Tablet(Table):
         self.choose("Reason", reason)
         self.tap("Record")
 
+    def at_time(self, names: list[str], score: tuple[int, int]) -> None:
+        """Time is called: the game ends at time, in whatever phase it stands, with both scores."""
+        self.tap("End at time …", records=False)
+        for name, points in zip(names, score):
+            self.number(f"{name}'s score", points)
+        self.tap("Record")
+
 
 def take_back(tablet: Tablet) -> None:
     """Take back the last event through Corrections: its button, then Confirm (a take-back shows what it takes
@@ -236,7 +243,7 @@ def tablet(browser, base: str, game: str, key: str, step: str) -> Tablet:
     page.goto(f"{base}/record?game={game}")
     page.get_by_text(f"broadcast with a delay of {DELAY} s", exact=False).first.wait_for()
     sign_in(page, key)
-    page.locator(".rc-rec-status").get_by_text("seq 0", exact=False).wait_for()
+    page.locator(".rc-rec-status").get_by_text("event 0", exact=False).wait_for()
     shot(page, f"{step}-signed-in")
     return Tablet(page, game)
 
@@ -295,7 +302,9 @@ def test_an_event_runs_end_to_end_in_the_browser(event: Event, server: str, tmp_
         sign_in(desk, event.organiser)
         desk.locator("input[type=file]").set_input_files(str(listed))
         desk.get_by_text("players.csv").first.wait_for()
-        desk.get_by_role("button", name="Register the list").click()
+        desk.get_by_text("8 new players.").wait_for()  # the list's preview: it registers at the second tap
+        shot(desk, "players-list-preview")
+        desk.get_by_role("button", name="Register 8 players").click()
         desk.get_by_text("registered 8 players").wait_for()
         desk.get_by_text("8 players registered").wait_for()
         shot(desk, "players-registered")
@@ -320,7 +329,7 @@ def test_an_event_runs_end_to_end_in_the_browser(event: Event, server: str, tmp_
         # --- four tablets, signed in with the scorekeeper's key ---
         a1, b1 = names[games[0]]
         t3 = tablet(browser, server, games[2], event.scorekeeper, "table-3")
-        t3.result(names[games[2]], (8, 12), "time called")  # the result alone
+        t3.at_time(names[games[2]], (8, 12))  # the result alone, when time is called
         shot(t3.page, "table-3-result-only")
         put_away(t3.page)
 
@@ -389,7 +398,7 @@ def test_an_event_runs_end_to_end_in_the_browser(event: Event, server: str, tmp_
         put_away(judge)
 
         # --- tables 1 and 2 end their games ---
-        t1.page.locator(".rc-rec-status").get_by_text(f"seq {t1.seq}", exact=False).wait_for()  # it moved on
+        t1.page.locator(".rc-rec-status").get_by_text(f"event {t1.seq}", exact=False).wait_for()  # it moved on
         t1.result([a1, b1], (15, 5), "scenario end")
         t2.result(names[games[1]], (6, 14), "concession")
         shot(t1.page, "table-1-result")

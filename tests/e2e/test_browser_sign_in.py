@@ -93,6 +93,17 @@ def session_cookies(context) -> list[dict]:
     return [c for c in context.cookies() if c["name"].startswith("rollcall_session")]
 
 
+def until_cookies(context, timeout: float = 20.0, *, there: bool = True) -> list[dict]:
+    """The session cookie, once the server has set it (the page asks for it right after signing in), or (``there``
+    False) once the server has cleared it."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while bool(session_cookies(context)) != there and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return session_cookies(context)
+
+
 def rulings(data: Path) -> list[dict]:
     store = Rollcall.open(data)
     try:
@@ -109,9 +120,10 @@ def test_a_sign_in_holds_across_a_reload_and_new_tabs_and_sign_out_ends_it_in_ev
         first.set_default_timeout(20_000)
         first.goto(f"{base}/dispute?game={GAME}&seq=6")
         sign_in(first, keys["judge"])
-        first.wait_for_function("() => document.cookie.includes('rollcall_session')")
-        [cookie] = session_cookies(context)
+        [cookie] = until_cookies(context)
         assert cookie["sameSite"] == "Strict" and cookie["path"] == "/" and len(cookie["value"]) >= 43
+        assert cookie["httpOnly"], "page scripts can read the session cookie"
+        assert "rollcall_session" not in first.evaluate("document.cookie")
         assert cookie["value"] != keys["judge"]
         shot(first, "signed-in")
 
@@ -128,8 +140,8 @@ def test_a_sign_in_holds_across_a_reload_and_new_tabs_and_sign_out_ends_it_in_ev
 
         sidebar(second).get_by_role("button", name="Sign out").click()
         loaded_afresh(second)
-        loaded_afresh(first)  # the other tab follows by itself
-        assert not session_cookies(context)
+        loaded_afresh(first, timeout=40_000)  # the other tab follows by itself
+        assert not until_cookies(context, there=False)
         first.reload()
         signed_out(first)
         shot(first, "signed-out")
@@ -196,7 +208,7 @@ def test_on_a_phone_a_chip_says_who_is_signed_in_and_signs_out_at_one_tap(keyed)
         shot(page, "chip-390")
         chip.get_by_role("button", name="Sign out").click()
         chip.wait_for(state="detached")
-        assert not session_cookies(context)
+        assert not until_cookies(context, there=False)
         page.set_viewport_size({"width": 1400, "height": 1000})
         page.reload()
         signed_out(page)
@@ -221,6 +233,34 @@ def test_a_device_left_alone_signs_out_and_one_in_use_does_not(tmp_path_factory:
         assert not session_cookies(context)
         page.reload()
         signed_out(page)
+        context.close()
+
+
+def test_a_page_left_open_never_keeps_a_device_signed_in_nor_its_copied_cookie(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The Live page reruns by itself; its runs are not a person's use: the device signs out after the idle time,
+    and the session id copied to another browser meanwhile stops working with it."""
+    data = tmp_path_factory.mktemp("idle-open") / "data"
+    keys = keyed_store(data, lines_of(EX1))
+    log = tmp_path_factory.mktemp("streamlit-idle-open") / "server.log"
+    with streamlit_server(data, log, env={"ROLLCALL_IDLE_MINUTES": "0.2"}) as base, chromium() as browser:
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        page = context.new_page()
+        page.set_default_timeout(20_000)
+        page.goto(f"{base}/live")
+        sign_in(page, keys["judge"])
+        [cookie] = until_cookies(context)
+        copied = browser.new_context(viewport={"width": 1400, "height": 1000})
+        copied.add_cookies([{k: cookie[k] for k in ("name", "value", "domain", "path", "httpOnly", "sameSite")}])
+        thief = copied.new_page()
+        thief.goto(f"{base}/live")
+        signed_in(thief)  # the copied id works while the device is in use
+        thief.close()
+        loaded_afresh(page, "Signed out: this device was left alone for 12 s.", timeout=40_000)
+        thief = copied.new_page()
+        thief.goto(f"{base}/live")
+        signed_out(thief)
+        copied.close()
         context.close()
 
 

@@ -80,7 +80,10 @@ def test_an_organiser_registers_the_list_pairs_round_four_and_prints_the_cards(s
         page.get_by_text("Nobody is registered yet").wait_for()
         page.locator("input[type=file]").set_input_files(str(listed))
         page.get_by_text("players.csv").first.wait_for()
-        page.get_by_role("button", name="Register the list").click()
+        page.get_by_text("8 new players.").wait_for()  # the list's preview: who, how it was read, what is refused
+        page.get_by_text("8 new players.").scroll_into_view_if_needed()
+        page.screenshot(path=f"{SCREENSHOTS}/tournament-list-preview.png")
+        page.get_by_role("button", name="Register 8 players").click()
         page.get_by_text("registered 8 players").wait_for()
         page.get_by_text("registered 8 players").scroll_into_view_if_needed()
         page.screenshot(path=f"{SCREENSHOTS}/tournament-registered.png")  # the outcome beside the controls
@@ -112,7 +115,7 @@ def test_an_organiser_registers_the_list_pairs_round_four_and_prints_the_cards(s
         for width in (1400, 820, 390):
             page.set_viewport_size({"width": width, "height": 1000})
             page.wait_for_timeout(800)
-            page.get_by_role("button", name="Register the list").scroll_into_view_if_needed()
+            page.get_by_role("button", name="Pair round").scroll_into_view_if_needed()
             page.screenshot(path=f"{SCREENSHOTS}/tournament-standings-organiser-{width}.png")
 
 
@@ -127,3 +130,19 @@ def test_the_pairings_pages_downloads_write_formula_names_as_text(server: str) -
     [table] = files["Pairings (CSV)"]
     assert (table["player"], table["opponent"], table["opponent_faction"]) == ("'" + HYPERLINK, "'@Boris", "'+sylvan")
     assert sorted(r["player"] for r in files["Standings (CSV)"]) == sorted(("'" + HYPERLINK, "'@Boris"))
+
+
+def test_a_players_list_over_the_limit_gets_one_message_and_registers_nobody(server: str, tmp_path: Path) -> None:
+    huge = tmp_path / "huge.csv"
+    huge.write_bytes(players_csv() + b"x" * 2_100_000)
+    with chromium() as browser, new_page(browser) as page:
+        page.goto(f"{server}/standings?tournament=Paper+Cup")
+        settled(page)
+        page.locator("input[type=file]").set_input_files(str(huge))
+        page.get_by_text(re.compile(r"File must be 1(\.0)? ?MB or smaller")).wait_for()
+        settled(page)
+        page.locator("[data-testid=stFileUploader]").scroll_into_view_if_needed()
+        page.screenshot(path=f"{SCREENSHOTS}/tournament-list-over-the-limit.png")
+        errors = page.locator("[data-testid=stAlertContentError], [data-testid=stException]")
+        assert errors.count() == 0, errors.all_inner_texts()  # the uploader's own message, no second one
+        assert page.get_by_role("button", name=re.compile(r"^Register \d+ player")).count() == 0

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+import record_table
 from streamlit.testing.v1 import AppTest
 
 from projections.projector import Projector
@@ -73,12 +74,7 @@ def tab(page: str, lang: str, **params: str) -> AppTest:
     return ran(at, lang)
 
 
-def tap(at: AppTest, label: str, where=None) -> AppTest:
-    buttons = (where or at).button
-    found = [b for b in buttons if b.label == label]
-    assert found, f"no button {label!r} among {[b.label for b in buttons]}"
-    found[0].click()
-    return ran(at)
+tap = record_table.tap_any
 
 
 def test_the_sidebar_signs_in_and_out_in_russian(keys: dict[str, str]) -> None:
@@ -98,12 +94,12 @@ def test_the_sidebar_signs_in_and_out_in_russian(keys: dict[str, str]) -> None:
 
 def test_a_take_back_is_asked_confirmed_and_stored_in_russian(open_store: Path) -> None:
     at = tab("record", "ru", game=GAME)
-    assert at.number_input(key="rc-take-from").label == "Отменить все события начиная с №"
+    assert record_table.seq_field(at, "rc-take-from").label == "Отменить все события начиная с №"
     assert any("Отменяется (1 событие):" in m.value for m in at.markdown)
     at = tap(at, "Отменить")
     assert [w.value for w in at.warning if "Пока ничего не сохранено" in w.value] == \
         ["Пока ничего не сохранено: подтвердите отмену 1 события."]
-    assert "Оставить" in [b.label for b in at.button]
+    assert "Оставить" in record_table.offered(at)
     at = tap(at, "Подтвердить отмену")
     assert "Записано № 8: отменено 1 событие начиная с № 7" in [s.value for s in at.success]
     taken = [line for line in Rollcall.open(open_store).stored_lines(GAME) if line.get("type") == "TakenBack"]

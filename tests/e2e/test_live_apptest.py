@@ -1,20 +1,24 @@
-"""The Live page under AppTest over a real store: every table of a round with its score and turn, each a link
-that follows the game; a tournament's broadcast delay keeps spectators behind, and a key shows everything."""
+"""The Live page under AppTest over a real store: a spectator's page follows a round's snapshots from the feed
+(the cards are pushed, not made by the page); every table of the round is sent with its score and turn, each a
+link that follows the game; a tournament's broadcast delay keeps spectators behind, and a key shows everything."""
 
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 from signing import app_page, sign_in
+from spectated import cards, spectate_data
 from streamlit.testing.v1 import AppTest
 
 from service.application import Rollcall
 from domain.tournaments import TournamentError
 from projections.projector import Projector
 from projections.queries import connect_read
+from projections.spectators import bundle
 from projections.visibility import seen
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,26 +56,32 @@ def live(**params: str) -> AppTest:
     return at
 
 
-def cards(at: AppTest) -> dict[str, str]:
-    """game -> the seq its card shows."""
-    import re
-
-    out = {}
-    for m in at.markdown:
-        found = re.search(r'class="rc-live-card" data-game="([^"]+)" data-seq="(\d+)"', m.value)
-        if found:
-            out[found.group(1)] = found.group(2)
-    return out
+def sent(data: Path, wanted: str, privileged: bool = False) -> list[dict]:
+    """The snapshots a spectator's page is sent for ``wanted`` (and what it follows), made now."""
+    con = connect_read(data)
+    try:
+        return [json.loads(b) for b in bundle(con, wanted, seen(con, privileged=privileged))]
+    finally:
+        con.close()
 
 
-def test_every_table_of_the_round_is_shown_with_its_score_turn_and_a_link_to_follow(data: Path) -> None:
-    at = live(tournament=NAME)
-    shown = cards(at)
-    assert shown == {"live-1": "11", "live-2": "11"}
-    card = next(m.value for m in at.markdown if 'data-game="live-1"' in m.value)
-    assert "Anna 1" in card and "Boris 1" in card and "table 1" in card and "turn " in card
-    assert 'href="/replay?game=live-1&amp;seq=11"' in card
-    assert "<svg" in card  # the board, small
+def test_a_spectators_live_page_follows_the_latest_round_pushed_from_the_feed(data: Path) -> None:
+    shown = spectate_data(live(tournament=NAME))
+    assert shown["keys"] == ["tournament/en/live-cup"] and shown["feed"] == "/rc/broadcast/feed"
+    assert shown["view"] == "live" and shown["snapshots"] == []  # pushed: nothing made by the page itself
+    assert spectate_data(live(tournament=NAME, round="1"))["keys"] == ["round/en/live-cup/1"]
+    assert spectate_data(live())["keys"] == ["index/en"]
+
+
+def test_every_table_of_the_round_is_sent_with_its_score_turn_and_a_link_to_follow(data: Path) -> None:
+    snapshots = sent(data, "tournament/en/live-cup")
+    assert cards({"snapshots": snapshots}) == {"live-1": 11, "live-2": 11}
+    round_1 = next(s for s in snapshots if s["kind"] == "round")
+    assert round_1["tables"] == ["live-1", "live-2"]
+    card = next(s for s in snapshots if s.get("game") == "live-1")
+    assert card["scores"].startswith("Anna 1 ") and "Boris 1" in card["scores"]
+    assert re.fullmatch(r"table 1 · turn \d+ · seq 11", card["where"]), card["where"]
+    assert card["link"] == "/replay?game=live-1&seq=11" and "<svg" in card["card"]
 
 
 def test_a_broadcast_delay_keeps_spectators_behind_and_a_key_shows_everything(data: Path) -> None:
@@ -80,16 +90,17 @@ def test_a_broadcast_delay_keeps_spectators_behind_and_a_key_shows_everything(da
     store.key = organiser
     store.set_broadcast_delay(NAME, 600)  # every event was stored just now: spectators see none yet
     Projector(data).run()
-    at = live(tournament=NAME)
-    assert cards(at) == {"live-1": "0", "live-2": "0"}
-    assert any("delay of 600 s" in c.value for c in at.caption)
+    snapshots = sent(data, "round/en/live-cup/1")
+    assert cards({"snapshots": snapshots}) == {"live-1": 0, "live-2": 0}
+    assert "delay of 600 s" in next(s for s in snapshots if s["kind"] == "round")["note"]
     replay = AppTest.from_file(REPLAY, default_timeout=30)
     replay.query_params["game"] = "live-1"
     replay.query_params["seq"] = "11"
     replay.run()
     assert any("shown up to seq 0" in i.value for i in replay.info)
     at = sign_in(app_page("live", tournament=NAME), organiser)  # the sidebar's sign-in
-    assert cards(at) == {"live-1": "11", "live-2": "11"}
+    shown = spectate_data(at)
+    assert shown["feed"] is None and cards(shown) == {"live-1": 11, "live-2": 11}  # made by the page: everything
 
 
 def test_the_visible_seq_is_the_last_event_older_than_the_delay(data: Path) -> None:
@@ -131,5 +142,5 @@ def test_a_game_taken_by_its_result_alone_shows_its_final_score(data: Path) -> N
                                                          "winner": "p1", "reason": "result entered"})], "table 3")
     store.close()
     Projector(data).run()
-    card = next(m.value for m in live(tournament=NAME).markdown if 'data-game="live-3"' in m.value)
-    assert "Carla 3 – Dmitri 1" in card and "ended" in card
+    card = next(s for s in sent(data, "round/en/live-cup/1") if s.get("game") == "live-3")
+    assert card["scores"] == "Carla 3 – Dmitri 1" and card["where"].endswith("· ended") and card["ended"]

@@ -91,3 +91,22 @@ def test_the_page_asks_for_two_different_players_before_it_starts_a_game(data: P
     at.run()
     start = [b for b in at.button if b.label == "Start the game"][0]
     assert start.disabled and any("two different players" in c.value for c in at.caption)
+
+
+def test_a_name_with_a_text_direction_control_is_refused_naming_the_field_and_nothing_is_stored(data: Path) -> None:
+    at = AppTest.from_file(NEW_GAME, default_timeout=30)
+    at.run()
+    first, second = [t for t in at.text_input if t.label == "Name"]
+    first.input("Cleo\u202eoelC")
+    second.input("Dario")
+    at.run()
+    next(b for b in at.button if b.label == "Start the game").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    said = [e.value for e in at.error]
+    assert any("field `players[0].name` holds a text-direction control (U+202E), which no name may hold" in e
+               for e in said), said
+    store = Rollcall.open(data)
+    try:
+        assert [h["game"] for h in store.headers()] == ["club-night-r1-t1"]
+    finally:
+        store.close()

@@ -92,7 +92,7 @@ def test_the_standings_page_in_russian() -> None:
     assert said[0] == "Турнирная таблица" and all_russian(said), said
     assert {"Гонка очков", "Результаты", "Игроки", "Следующий тур"} <= set(said)
     assert [t.label for t in at.tabs] == ["Тур 1", "Тур 2"]
-    assert any("очки: победа" in c.value and "сила соперников" in c.value for c in at.main.caption)
+    assert any("3 за победу" in c.value and "сила соперников" in c.value for c in at.main.caption)  # the format
     assert "Составить пары" in labels(at.button)
     assert at.selectbox(key="tournament").value == TOURNAMENT  # the link's tournament, by its own name
 

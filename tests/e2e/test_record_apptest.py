@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+import record_table
 from signing import app_page, key_fields, sign_in, signed_in_as
 from streamlit.testing.v1 import AppTest
 
@@ -50,11 +51,8 @@ def button(at: AppTest, label: str):
     return found[0]
 
 
-def tap(at: AppTest, label: str) -> AppTest:
-    button(at, label).click()
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+offered, seq_field = record_table.offered, record_table.seq_field
+tap = record_table.tap_any
 
 
 def stored(data: Path, game: str = GAME) -> list[dict]:
@@ -63,11 +61,11 @@ def stored(data: Path, game: str = GAME) -> list[dict]:
 
 def test_the_page_offers_what_the_rules_allow_now(data: Path) -> None:
     at = record_page()
-    labels = [b.label for b in at.button]
+    labels = offered(at)
     assert "end the activation of The Faceless (Boris)" in labels
     assert not any(label.startswith("activate") for label in labels)  # one activation at a time (F05)
     assert at.selectbox(key="rc-move-end:step").options  # the ends of a step, also tappable on the board
-    assert any("seq 3" in m.value for m in at.markdown)
+    assert record_table.board(at)["status"].startswith("event 3 · turn 1")
 
 
 def test_a_move_from_the_list_is_recorded_and_shown_at_once(data: Path) -> None:
@@ -76,7 +74,7 @@ def test_a_move_from_the_list_is_recorded_and_shown_at_once(data: Path) -> None:
     at = tap(at, "Move")
     assert any("Recorded seq 4: step The Faceless (Boris) to \\[5,6\\]" in s.value for s in at.success)  # (as text)
     assert stored(data)[-1]["must_eject"] == ["swordsman"]
-    assert "Anna: dodge roll …" in [b.label for b in at.button]  # read from the store, not the read models
+    assert "Anna: dodge roll …" in offered(at)  # read from the store, not the read models
 
 
 def test_a_refusal_names_its_rule_and_stores_nothing(data: Path) -> None:
@@ -84,7 +82,7 @@ def test_a_refusal_names_its_rule_and_stores_nothing(data: Path) -> None:
     store.record(GAME, {"type": "ModelMoved", "model": "faceless", "action": "step", "path": [[1, 4]]})
     store.open_dispute(GAME, "p1", [4], "the Faceless went the wrong way")
     at = record_page()
-    at.number_input(key="rc-take-from").set_value(4)
+    seq_field(at, "rc-take-from").set_value(4)
     at = tap(tap(at, "Take back"), "Confirm take-back")
     assert any("F12" in e.value and "DisputeOpened at seq 5" in e.value for e in at.error)
     assert len(stored(data)) == 6
@@ -94,7 +92,7 @@ def test_a_mis_tap_is_taken_back_and_play_goes_on_from_before_it(data: Path) -> 
     at = record_page()
     at.selectbox(key="rc-move-end:step").set_value("[1,4]").run()
     at = tap(at, "Move")
-    assert at.number_input(key="rc-take-from").value == 4  # the last event, at once
+    assert seq_field(at, "rc-take-from").value == 4  # the last event, at once
     at = tap(tap(at, "Take back"), "Confirm take-back")
     assert any("Recorded seq 5: took back 1 event from seq 4" in s.value for s in at.success)
     assert stored(data)[-1] == {**stored(data)[-1], "type": "TakenBack", "from": 4, "taken_back": [4]}
@@ -109,13 +107,13 @@ def test_a_judge_rewinds_the_game(data: Path) -> None:
     for event in (json.loads(x) for x in lines_of(EX1)[4:]):
         store.record(GAME, {k: v for k, v in event.items() if k not in ("seq", "hash")})
     at = record_page()
-    at.number_input(key="rc-rewind-to").set_value(3)
+    seq_field(at, "rc-rewind-to").set_value(3)
     at.text_input(key="rc-rewind-judge").input("Jules")
     at.text_input(key="rc-rewind-text").input("replay the shove")
     at = tap(tap(at, "Rewind the game"), "Confirm rewind")
     last = stored(data)[-1]
     assert (last["type"], last["to"], last["taken_back"]) == ("GameRewound", 3, [4, 5, 6, 7])
-    assert "end the activation of The Faceless (Boris)" in [b.label for b in at.button]
+    assert "end the activation of The Faceless (Boris)" in offered(at)
 
 
 def test_a_rewind_needs_the_judges_name_and_why(data: Path) -> None:
@@ -130,9 +128,9 @@ def test_a_device_behind_the_game_is_told_it_moved_on_and_shown_the_new_state(da
     at = record_page()
     Rollcall.open(data).record(GAME, {"type": "ModelMoved", "model": "faceless", "action": "step", "path": [[1, 4]]})
     at = tap(at, "end the activation of The Faceless (Boris)")
-    assert any("moved on" in w.value and "seq 4" in w.value for w in at.warning)
+    assert any("moved on" in w.value and "event 4" in w.value for w in at.warning)
     assert stored(data)[-1]["type"] == "ModelMoved"  # nothing of the late tap was stored
-    assert any("seq 4" in m.value for m in at.markdown)
+    assert record_table.board(at)["seq"] == 4
 
 
 def _tap_delivered_twice() -> None:
@@ -163,7 +161,7 @@ def test_with_keys_the_page_asks_for_the_sidebar_sign_in_and_never_puts_the_key_
     store.key = organiser
     scorekeeper = store.add_key("scorekeeper", "Sam")
     at = app_page("record", game=GAME)
-    assert not [b for b in at.button if b.label.startswith("end ")]  # nothing offered before signing in
+    assert not [b for b in offered(at) if b.startswith("end ")]  # nothing offered before signing in
     assert "Sign in with a scorekeeper's key in the sidebar to record this game." in [i.value for i in at.info]
     assert not key_fields(at)  # the sidebar's sign-in is the only key entry
     at = sign_in(at, "rk_wrong")

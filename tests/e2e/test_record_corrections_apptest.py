@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+import record_table
 from streamlit.testing.v1 import AppTest
 
 from projections.projector import Projector
@@ -43,15 +44,8 @@ def ran(at: AppTest) -> AppTest:
     return at
 
 
-def labels(at: AppTest) -> list[str]:
-    return [b.label for b in at.button]
-
-
-def tap(at: AppTest, label: str) -> AppTest:
-    found = [b for b in at.button if b.label == label]
-    assert found, f"no button {label!r} among {labels(at)}"
-    found[0].click()
-    return ran(at)
+labels = record_table.offered
+tap = record_table.tap_any
 
 
 def stored(data: Path) -> list[dict]:
@@ -68,13 +62,13 @@ def struck(at: AppTest, kind: str = "take-back") -> list[str]:
 
 def test_take_back_starts_on_the_last_event_and_shows_it_struck_through_in_words(data: Path) -> None:
     at = page()
-    assert at.number_input(key="rc-take-from").value == 7
+    assert record_table.seq_field(at, "rc-take-from").value == 7
     assert struck(at) == ["7. The Faceless (Boris) ends its activation"]  # names, not ids
 
 
 def test_a_single_tap_stores_nothing_and_the_confirmation_stores_exactly_the_range_shown(data: Path) -> None:
     at = page()
-    at.number_input(key="rc-take-from").set_value(5)
+    record_table.seq_field(at, "rc-take-from").set_value(5)
     at = ran(at)
     assert [s.split(".")[0] for s in struck(at)] == ["5", "6", "7"]
     at = tap(at, "Take back")
@@ -84,14 +78,14 @@ def test_a_single_tap_stores_nothing_and_the_confirmation_stores_exactly_the_ran
     last = stored(data)[-1]
     assert (last["type"], last["from"], last["taken_back"]) == ("TakenBack", 5, [5, 6, 7])
     assert any("took back 3 events from seq 5" in s.value for s in at.success)
-    assert at.number_input(key="rc-take-from").value == 4  # the next take-back starts on the new last event
+    assert record_table.seq_field(at, "rc-take-from").value == 4  # the next take-back starts on the new last event
     assert "Confirm take-back" not in labels(at)
 
 
 def test_changing_the_seq_puts_a_pending_take_back_away(data: Path) -> None:
     at = tap(page(), "Take back")
     assert "Confirm take-back" in labels(at)
-    at.number_input(key="rc-take-from").set_value(6)
+    record_table.seq_field(at, "rc-take-from").set_value(6)
     at = ran(at)
     assert "Confirm take-back" not in labels(at) and "Take back" in labels(at)
     at = tap(at, "Keep them") if "Keep them" in labels(at) else at
@@ -100,9 +94,9 @@ def test_changing_the_seq_puts_a_pending_take_back_away(data: Path) -> None:
 
 def test_a_rewind_starts_before_the_last_event_names_what_it_takes_out_and_asks_to_confirm(data: Path) -> None:
     at = page()
-    assert at.number_input(key="rc-rewind-to").value == 6  # the last event taken out, not the whole game
+    assert record_table.seq_field(at, "rc-rewind-to").value == 6  # the last event taken out, not the whole game
     assert [s.split(".")[0] for s in struck(at, "rewind")] == ["7"]
-    at.number_input(key="rc-rewind-to").set_value(3)
+    record_table.seq_field(at, "rc-rewind-to").set_value(3)
     at.text_input(key="rc-rewind-judge").input("Jules")
     at.text_input(key="rc-rewind-text").input("replay the shove")
     at = ran(at)

@@ -18,9 +18,10 @@ import sys
 from pathlib import Path
 
 import pytest
+import record_table
 from streamlit.testing.v1 import AppTest
 
-from dashboard import record_ui as ui
+from dashboard import record_view as ui
 from domain.game import Game
 from domain.systems.actions import Action
 from projections.projector import Projector
@@ -123,18 +124,18 @@ def ran(at: AppTest) -> AppTest:
 
 
 def shown(at: AppTest) -> list[tuple[str, str]]:
-    """The offers the page shows, in order: (widget key, label) of its offer buttons."""
-    return [(b.key, b.label) for b in at.button if b.key and b.key.startswith(("rc-do:", "rc-pick:"))]
+    """The offers the page shows, in order: (id, label) of the table's offer buttons."""
+    return [(o["id"], o["label"]) for o in record_table.offers(at)]
 
 
 def check_page(at: AppTest, store: Rollcall, game_id: str) -> dict[str, ui.Offer]:
     """The page's offer buttons are exactly the offers of the game as stored, each accepted by the rules."""
     game = store.get_game(game_id)
     offers = {o.key: o for o in page_offers(game).all()}
-    keys = [key.split(":", 1)[1] for key, _ in shown(at)]
+    keys = [key for key, _ in shown(at)]
     assert sorted(keys) == sorted(offers), (
         f"seq {game.state.seq}: stale {sorted(set(keys) - set(offers))}, missing {sorted(set(offers) - set(keys))}")
-    assert any(f"seq {game.state.seq}" in m.value for m in at.markdown)
+    assert record_table.board(at)["seq"] == game.state.seq
     for key in keys:
         for event in events_of(offers[key]):
             accepted(game, event, offers[key].label)
@@ -161,11 +162,10 @@ def test_after_every_write_through_the_page_its_offers_are_of_the_new_state_in_a
         order = shown(at)
         assert shown(ran(at)) == order  # the same offers in the same order, run after run
         event = {k: v for k, v in json.loads(line).items() if k not in NOT_ASKED}
-        button = next((key for key, _ in order if key.startswith("rc-do:")
-                       and offers[key.split(":", 1)[1]].action.matches(event)), None)
+        button = next((label for key, label in order if offers[key].complete
+                       and offers[key].action.matches(event)), None)
         if button is not None:
-            at.button(key=button).click()
-            at = ran(at)
+            at = record_table.tap(at, button)
             assert any("Recorded seq" in s.value for s in at.success), [e.value for e in at.error]
             tapped += 1
         else:

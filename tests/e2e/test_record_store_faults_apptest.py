@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+import record_table
 from streamlit.testing.v1 import AppTest
 
 from service.application import Rollcall
@@ -43,11 +44,7 @@ def page() -> AppTest:
 
 
 def tap(at: AppTest) -> AppTest:
-    found = [b for b in at.button if b.label == TAP]
-    assert found, [b.label for b in at.button]
-    found[0].click()
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
+    record_table.tap(at, TAP)
     return at
 
 

@@ -69,9 +69,12 @@ def test_the_deep_link_opens_that_tournaments_standings(data_env: Path) -> None:
     table = standings_table(at)
     rows = expected(data_env, "standings", "Test Magic Cup")
     assert list(table["player"]) == [r["player"] for r in rows]
-    assert list(table["TP"]) == [r["tournament_points"] for r in rows]
+    assert list(table["score"]) == [r["score"] for r in rows]  # the format's total, a column per tiebreak after it
+    assert [c for c in table.columns if c in ("score", "VP ±", "VP for", "SoS")] == ["score", "VP ±", "VP for", "SoS"]
     assert list(table["#"]) == sorted(table["#"])
-    assert any("t9a" in c.value and "strength of schedule" in c.value for c in at.caption)
+    assert any("t9a" in c.value for c in at.caption)
+    assert any("Wins:" in c.value and "tiebreaks: score, VP difference, VP for, strength of schedule" in c.value
+               for c in at.caption)  # the format in a line
 
 
 def test_without_a_link_the_first_tournament_is_shown(data_env: Path) -> None:

@@ -1,5 +1,6 @@
 """The organiser's part of the Standings page under streamlit.testing.v1.AppTest: registering players from an
-uploaded CSV or from the tournament's games, pairing the round after rounds that came in as records, the
+uploaded list (previewed, then registered at a second tap) or from the tournament's games, the registered players'
+table, pairing the round after rounds that came in as records, the
 printable table cards; and the Pairings page showing those rounds."""
 
 from __future__ import annotations
@@ -50,6 +51,23 @@ def press(at: AppTest, label: str) -> AppTest:
     return at
 
 
+def upload(at: AppTest, data: bytes, name: str = "players.csv") -> AppTest:
+    """The players' list chosen in the uploader (its key changes once a list is registered: a new one is empty)."""
+    uploader = next(u for u in at.file_uploader if u.key.startswith("register_file"))
+    uploader.upload(name, data, "text/csv").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def table(at: AppTest, column: str):
+    """The table of the page that has ``column``."""
+    return next(d.value for d in at.dataframe if column in d.value.columns)
+
+
+def preview(at: AppTest):
+    return table(at, "outcome")
+
+
 def registered(data: Path) -> list[tuple]:
     from service.application import Rollcall
 
@@ -66,31 +84,56 @@ def test_an_organiser_uploads_the_players_list_and_pairs_round_four_after_three_
     at = open_page(STANDINGS, data, monkeypatch)
     assert any("Nobody is registered yet" in i.value for i in at.info)
     assert at.number_input(key="pair_round_no").value == 4, "the round after the three played"
-    at.file_uploader(key="register_file").upload("players.csv", players_csv(), "text/csv")
-    press(at, "Register the list")
+    upload(at, players_csv())
+    assert list(preview(at)["player"]) == [n for n, *_ in PLAYERS] and set(preview(at)["outcome"]) == {"new"}
+    assert any('columns ignored: "Player ID", "E-mail"' in c.value for c in at.caption)
+    assert registered(data) == [], "a preview registers nobody"
+    press(at, "Register 8 players")
     assert any(s.value == "registered 8 players" for s in at.success), [s.value for s in at.success]
     assert registered(data) == list(PLAYERS)
     Projector(data).run()
-    at.file_uploader(key="register_file").upload("players.csv", players_csv(), "text/csv")
-    press(at, "Register the list")
-    assert any("registered 0 players (8 players already registered)" in s.value for s in at.success)
+    at.run()
+    assert list(table(at, "dropped")["player"]) == [n for n, *_ in PLAYERS]
+    assert any(c.value == "8 players registered." for c in at.caption)
+    upload(at, players_csv())
+    assert set(preview(at)["outcome"]) == {"already registered"}
+    assert not any(b.label.startswith("Register ") and b.label != "Register from games" for b in at.button)
+    assert any(c.value == "Registering this list would change nothing." for c in at.caption)
     assert len(registered(data)) == 8
     press(at, "Pair round")
     assert any("round 4 paired: 4 tables" in s.value for s in at.success), [e.value for e in at.error]
     Projector(data).run()
     at.run()
-    assert at.number_input(key="pair_round_no").value == 5
+    assert at.number_input(key="pair_round_no").value == 4, "round 4 is paired, not played: the box stays on it"
+    assert any("3 rounds played; round 4: 0 of 4 results" in c.value for c in at.caption), [c.value for c in at.caption]
     cards = [d for d in at.get("download_button") if d.proto.label.startswith("Table cards")]
     assert [d.proto.label for d in cards] == ["Table cards, round 4 (HTML, to print)"]
 
 
-def test_a_bad_upload_is_refused_naming_the_line_and_field(tmp_path, monkeypatch) -> None:
+def test_a_preview_names_each_row_that_would_be_refused_and_registers_the_others(tmp_path, monkeypatch) -> None:
     data = tmp_path / "data"
     imported(data, rounds=())
     at = open_page(STANDINGS, data, monkeypatch)
-    at.file_uploader(key="register_file").upload("players.csv", b"name,faction\nAnna,\n", "text/csv")
-    press(at, "Register the list")
-    assert [e.value for e in at.error] == ["players.csv:2: field `faction` is empty"]
+    upload(at, "First Name,Last Name,Army,Team,Checked In\nAnna,Lind,orcs,North,yes\nBoris,Brandt,,North,no\n"
+               "Evil,\u202eBoris,orcs,,no\n".encode())
+    rows = preview(at)
+    assert list(rows["line"]) == [2, 3, 4]
+    assert list(rows["player"]) == ["Anna Lind", "Boris, Brandt, , North, no", "Evil, \\u202eBoris, orcs, , no"], \
+        "a refused row as it reads, its invisible character written as an escape"
+    assert list(rows["outcome"]) == [
+        "new", "refused: field `Army` is empty",
+        "refused: field `First Name + Last Name` holds a text-direction control (U+202E), which no name may hold"]
+    assert any(m.value == "1 new player; 2 rows refused (not registered)." for m in at.markdown)
+    press(at, "Register 1 player")
+    assert registered(data) == [("Anna Lind", "orcs", "North")]
+
+
+def test_a_file_that_is_no_list_is_refused_saying_which_headers_name_the_players(tmp_path, monkeypatch) -> None:
+    data = tmp_path / "data"
+    imported(data, rounds=())
+    at = upload(open_page(STANDINGS, data, monkeypatch), b"Nickname,Faction\nAnna,orcs\n")
+    [error] = [e.value for e in at.error]
+    assert error.startswith("players.csv:1: the header row names no column of the players' names") and "first name" in error
     assert registered(data) == []
 
 
@@ -143,8 +186,9 @@ def test_the_pairings_page_shows_the_rounds_of_imported_games(tmp_path, monkeypa
     assert shown == met_before(4) - met_before(3)
 
 
-def test_registering_without_a_file_asks_for_one(tmp_path, monkeypatch) -> None:
+def test_without_a_list_chosen_nothing_offers_to_register_it(tmp_path, monkeypatch) -> None:
     data = tmp_path / "data"
     imported(data, rounds=())
-    at = press(open_page(STANDINGS, data, monkeypatch), "Register the list")
-    assert [w.value for w in at.warning] == ["Choose the players' list (a CSV file) first."]
+    at = open_page(STANDINGS, data, monkeypatch)
+    assert not at.warning and not any(b.label.startswith("Register ") and b.label != "Register from games"
+                                      for b in at.button)

@@ -1,4 +1,4 @@
-"""Importing many records at once (store.bulk: checked in worker processes, stored in batches) stores
+"""Importing many records at once (service.importing: checked in worker processes, stored in batches) stores
 exactly the rows one write of each record stores (``Rollcall.import_record``): byte for byte, but for
 each row's timestamp and the order in which games follow one another."""
 
@@ -17,7 +17,7 @@ from domain.errors import GameAlreadyRecorded, RecordError
 from domain.seats import seats_of
 from domain.record import canonical, canonical_plain, loads_plain
 from simulation.games import record_lines, simulate
-from store.bulk import import_files
+from service.importing import import_files
 
 GAMES = Path(__file__).resolve().parents[1] / "games"
 RECORDS = sorted(GAMES.glob("*.rollcall.jsonl"))
@@ -205,3 +205,77 @@ def test_bulk_import_into_postgresql_stores_the_rows_of_one_write(tmp_path: Path
             assert app.verify(result.game).ok
     finally:
         app.close()
+
+
+def counting_checks(monkeypatch) -> list[str]:
+    """The sources ``Rollcall.check_record`` is asked to check, in every application of this process."""
+    checked: list[str] = []
+    original = Rollcall.check_record
+
+    def check_record(self, lines, source="<record>", **kwargs):
+        checked.append(source)
+        return original(self, lines, source, **kwargs)
+
+    monkeypatch.setattr(Rollcall, "check_record", check_record)
+    return checked
+
+
+def test_bulk_import_checks_a_game_taking_a_seat_held_in_the_store_once(tmp_path: Path, monkeypatch) -> None:
+    bulk, header = club_night_with_a_freed_seat(tmp_path / "bulk")
+    guest = tmp_path / "guest.rollcall.jsonl"
+    guest.write_text(json.dumps(header) + "\n", encoding="utf-8")
+    checked = counting_checks(monkeypatch)
+    results = list(import_files(bulk, [RECORDS[0], guest, RECORDS[1]], workers=1))
+    assert not any(isinstance(r, Exception) for r in results), results
+    assert sorted(checked) == sorted(map(str, [RECORDS[0], guest, RECORDS[1]]))
+
+
+def test_bulk_import_refuses_a_second_game_seating_a_player_in_the_same_round_checking_each_once(
+        tmp_path: Path, monkeypatch) -> None:
+    header = json.loads(RECORDS[0].read_text(encoding="utf-8").splitlines()[0])
+    header = {k: v for k, v in header.items() if k != "hash"} | {"tournament": "Club Night", "round": 1}
+    first, second = tmp_path / "first.rollcall.jsonl", tmp_path / "second.rollcall.jsonl"
+    first.write_text(json.dumps(header | {"game": "club-night-r1-t1"}) + "\n", encoding="utf-8")
+    second.write_text(json.dumps(header | {"game": "club-night-r1-t2"}) + "\n", encoding="utf-8")
+    checked = counting_checks(monkeypatch)
+    app = Rollcall.open(tmp_path / "data")
+    stored, refused = import_files(app, [first, second], workers=1)
+    assert stored.game == "club-night-r1-t1"
+    assert isinstance(refused, RecordError) and refused.line == 1 and refused.cause.rule == "F11"
+    assert str(refused).startswith(f"{second}:1")
+    assert sorted(checked) == sorted(map(str, [first, second]))
+
+
+@pytest.mark.parametrize("content", [None, b"", b"\n"], ids=["a folder", "empty", "a blank line"])
+def test_bulk_import_refuses_a_file_that_fails_whole_at_line_1(tmp_path: Path, content: bytes | None) -> None:
+    path = tmp_path / "bad.rollcall.jsonl"
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_bytes(content)
+    app = Rollcall.open(tmp_path / "data")
+    for workers in (1, 2):
+        refused, stored = import_files(app, [path, RECORDS[workers]], workers=workers)
+        assert isinstance(refused, RecordError) and refused.line == 1, refused
+        assert str(refused).startswith(f"{path}:1"), refused
+        assert stored.game == name_of(RECORDS[workers]) or not isinstance(stored, Exception)
+
+
+def test_bulk_import_asks_the_key_of_each_game_as_one_write_does(tmp_path: Path) -> None:
+    open_store = Rollcall.open(tmp_path / "open")
+    lines = record_lines(simulate("tornscape", 7, "ruled"))
+    open_store.import_record(lines, "ruled")
+    open_store.open_dispute("ruled", "p1", [1], "the first event")
+    open_store.make_ruling("ruled", "Judy", [1], "stands", "it stands")
+    ruled = tmp_path / "ruled.rollcall.jsonl"
+    ruled.write_text("\n".join(open_store.export_lines("ruled")) + "\n", encoding="utf-8")
+    data = tmp_path / "keyed"
+    app = Rollcall.open(data)
+    app.key = app.add_key("organiser", "Olga")
+    scorekeeper = app.add_key("scorekeeper", "Sam")
+    app = Rollcall.open(data, key=scorekeeper)
+    results = list(import_files(app, [RECORDS[0], ruled, RECORDS[1]], workers=1))
+    refused = results[1]
+    assert isinstance(refused, RecordError) and type(refused.cause).__name__ == "AccessDenied", refused
+    assert refused.line == 1 and str(refused).startswith(f"{ruled}:1")
+    assert {h["game"] for h in app.headers()} == {name_of(RECORDS[0]), name_of(RECORDS[1])}

@@ -283,6 +283,7 @@ def test_folder_import_stores_every_good_game_and_names_every_refused_file_with_
     first = GOLDEN / "seed004-ex1-shove-enemy-failed-dodge.rollcall.jsonl"
     lines = golden(first)
     lines[0]["game"] = "copy"
+    lines[0]["round"] = 99  # (in the rounds of the golden games its players are seated already: refused at line 1 for that, F11)
     text = "".join(json.dumps(line) + "\n" for line in lines)
     refused = {
         "broken.rollcall.jsonl": ('{"rollcall": 1,\n', ":1: not valid JSON"),

@@ -65,11 +65,12 @@ def test_one_game_and_one_round_are_singular(tmp_data: Path, tmp_path: Path) -> 
     header = {"rollcall": 1, "system": "tornscape", "tournament": "Spring Cup", "round": 1, "table": 1,
               "players": [{"id": "p1", "name": "A"}, {"id": "p2", "name": "B"}],
               "setup": {"board": {"width": 6, "height": 6}}}
-    (tmp_path / "g.rollcall.jsonl").write_text(json.dumps(header) + "\n")
+    ended = {"type": "GameEnded", "score": {"p1": 1, "p2": 0}, "winner": "p1", "reason": "time"}
+    (tmp_path / "g.rollcall.jsonl").write_text(json.dumps(header) + "\n" + json.dumps(ended) + "\n")
     runner = CliRunner()
     assert runner.invoke(app, ["import", str(tmp_path / "g.rollcall.jsonl"), "--data", str(tmp_data)]).exit_code == 0
     listed = runner.invoke(app, ["tournament", "list", "--data", str(tmp_data)]).output
-    assert "Spring Cup  tornscape  1 game, 1 round" in listed
+    assert "Spring Cup  tornscape  1 game, 1 round played" in listed
 
 
 def test_results_table_names_every_column_apart() -> None:

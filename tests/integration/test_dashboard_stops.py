@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 from processes import alive, children, until
-
-from cli.options import free_port
+from venue import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = [pytest.mark.slow,  # starts a dashboard server
@@ -21,7 +20,7 @@ pytestmark = [pytest.mark.slow,  # starts a dashboard server
 
 def test_sigterm_stops_the_dashboards_server_and_its_follower(tmp_path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "PERSISTENCE_MODULE"} | {"PYTHONPATH": str(ROOT)}
-    port = free_port(8700)
+    port = free_port()
     dashboard = subprocess.Popen([sys.executable, "-m", "cli.main", "dashboard", "--no-open", "--port", str(port),
                                   "--data", str(tmp_path / "data")], cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -60,7 +59,7 @@ def test_a_sigterm_while_the_server_starts_stops_the_server_too(tmp_path, monkey
     monkeypatch.delenv("PERSISTENCE_MODULE", raising=False)
     try:
         with pytest.raises(serve.typer.Exit):
-            serve.serve(free_port(8750), tmp_path / "data")
+            serve.serve(free_port(), tmp_path / "data")
         assert len(servers) == 1
         assert servers[0].poll() is not None, "the server outlived the dashboard that started it"
     finally:

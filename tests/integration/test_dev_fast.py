@@ -1,5 +1,5 @@
 """`python3 dev.py test --fast`: the unit tests without the slow ones, on two workers; the whole suite stays the
-default (CI runs it)."""
+default (CI runs it), and names its slowest tests."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+TWO = ["-n", "2", "--dist", "loadfile", "--no-loadscope-reorder"]  # two workers, each taking whole files
 
 
 def dev():
@@ -29,17 +30,23 @@ def ran(monkeypatch, argv: list[str]) -> list[str]:
 
 
 def test_fast_runs_the_unit_tests_that_are_not_slow_on_two_workers(monkeypatch) -> None:
-    assert ran(monkeypatch, ["test", "--fast"]) == ["-n", "2", "tests/unit", "-m", "not slow", "-q"]
+    assert ran(monkeypatch, ["test", "--fast"]) == [*TWO, "tests/unit", "-m", "not slow", "-q"]
     assert ran(monkeypatch, ["test", "--fast", "tests/unit/test_hexes.py"]) == [
-        "-n", "2", "-m", "not slow", "tests/unit/test_hexes.py"]
-    assert ran(monkeypatch, ["test", "-q"]) == ["-n", "2", "-q"]  # everything, as CI runs it
+        *TWO, "-m", "not slow", "tests/unit/test_hexes.py"]
+    assert ran(monkeypatch, ["test", "-q"]) == ["--durations=30", *TWO, "-q"]  # everything, as CI runs it
+
+
+def test_a_run_names_its_thirty_slowest_tests_unless_told_otherwise(monkeypatch) -> None:
+    assert ran(monkeypatch, ["test", "tests/e2e"]) == ["--durations=30", *TWO, "tests/e2e"]
+    assert ran(monkeypatch, ["test", "--durations=0", "-n", "1"]) == ["--durations=0", "-n", "1"]
+    assert ran(monkeypatch, ["test", "--durations", "5"]) == [*TWO, "--durations", "5"]
 
 
 def test_fast_with_options_that_take_values_still_runs_the_unit_tests_alone(monkeypatch) -> None:
     assert ran(monkeypatch, ["test", "--fast", "-p", "no:cacheprovider", "-k", "vortex"]) == [
-        "-n", "2", "tests/unit", "-m", "not slow", "-q", "-p", "no:cacheprovider", "-k", "vortex"]
+        *TWO, "tests/unit", "-m", "not slow", "-q", "-p", "no:cacheprovider", "-k", "vortex"]
     assert ran(monkeypatch, ["test", "--fast", "tests/unit/test_hexes.py::test_neighbours"]) == [
-        "-n", "2", "-m", "not slow", "tests/unit/test_hexes.py::test_neighbours"]
+        *TWO, "-m", "not slow", "tests/unit/test_hexes.py::test_neighbours"]
 
 
 def test_the_fast_selection_leaves_out_the_slow_unit_tests_and_keeps_the_rest() -> None:

@@ -13,7 +13,7 @@ from service.application import Rollcall, Written
 from domain.settings import EVENTS_FILE
 from projections.projector import Projector
 from projections.queries import connect_read
-from store.bulk import import_files
+from service.importing import import_files
 
 GAMES = sorted((Path(__file__).resolve().parents[1] / "games").glob("*.rollcall.jsonl"))
 T9A = next(p for p in GAMES if p.name.startswith("t9a-dispelled"))

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from processes import ROOT, alive, children, following, rollcall, stopped, until
 from stored import add_game
+from venue import free_port
 
-from cli.options import free_port
 from domain.settings import EVENTS_FILE, PUBLISHED_FILE, READ_FILES
 from projections.projector import Projector
 from projections.queries import connect_read
@@ -77,7 +77,7 @@ def answers(url: str) -> bool:
 
 
 def dashboard(data: Path, log: Path) -> subprocess.Popen:
-    return rollcall("dashboard", "--no-open", "--port", str(free_port(8720)), "--data", str(data), log=log)
+    return rollcall("dashboard", "--no-open", "--port", str(free_port()), "--data", str(data), log=log)
 
 
 def follower(data: Path, log: Path) -> subprocess.Popen:
@@ -117,8 +117,9 @@ def test_publishing_resumes_when_a_full_disk_has_room_again(data: Path, tmp_path
         assert published(data) < stored(data)
         resource.prlimit(process.pid, resource.RLIMIT_FSIZE, limits)  # room again
         caught_up(data, "once the disk had room again")
+        # said after the step that published (and the broadcast's look): a moment after the copy caught up
+        until(lambda: "the read models are up to date again" in log.read_text(), UP, "the recovery was not said")
         assert process.poll() is None  # the same follower went on: a failed step is tried again, not fatal
-        assert "the read models are up to date again" in log.read_text()
     finally:
         stopped(process)
 
@@ -169,7 +170,7 @@ def test_a_damaged_published_copy_is_published_again(harm: str, data: Path, tmp_
 
 
 def test_a_second_demo_or_dashboard_of_a_served_folder_says_its_url_and_exits_0(data: Path, tmp_path: Path) -> None:
-    port = free_port(8740)
+    port = free_port()
     served = rollcall("dashboard", "--no-open", "--port", str(port), "--data", str(data), log=tmp_path / "first.log")
     try:
         url = f"http://localhost:{port}"

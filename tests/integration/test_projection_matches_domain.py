@@ -26,7 +26,7 @@ from projections.queries import connect_read, game_events, list_games, state_at,
 
 GOLDEN = Path(__file__).resolve().parents[1] / "games"
 CONTRACT_KEYS = {"game", "system", "seq", "last_seq", "turn", "phase", "board", "players", "models", "terrain",
-                 "markers", "vortices", "activation", "pending"}  # a Tornscape replay state (docs/replay.md)
+                 "markers", "vortices", "activation", "pending", "clock"}  # a Tornscape replay state (docs/replay.md)
 PLAYERS = [{"id": "p1", "name": "Anna", "faction": "engeln"}, {"id": "p2", "name": "Boris", "faction": "faceless"}]
 
 

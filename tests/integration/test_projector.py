@@ -20,6 +20,7 @@ from domain.settings import PUBLISHED_FILE, READ_FILES
 from projections.projector import APPLICATION, TABLES, Projector
 from projections.publish import open_published
 from projections.queries import connect_read, list_games, state_at
+from store import rows
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "games"
@@ -195,6 +196,28 @@ def test_a_postgres_store_gives_the_rows_of_the_sqlite_store(tmp_path, records, 
         app.close()
     Projector(sqlite_data).run()
     assert_same(tables(pg_data), tables(sqlite_data))
+
+
+@pytest.mark.postgres
+def test_a_projector_of_a_postgres_store_opens_the_store_alone_not_the_application(tmp_path, postgres_env,
+                                                                                   monkeypatch):
+    files = [f for f in sorted(GOLDEN.glob("*.rollcall.jsonl"))][:3]
+    sqlite_data = tmp_path / "sqlite"
+    import_files(sqlite_data, files)
+    app = Rollcall(env=postgres_env)
+    try:
+        for path in files:
+            with path.open(encoding="utf-8") as lines:
+                app.import_record(lines, str(path), lenient=True)
+    finally:
+        app.close()
+    for key, value in postgres_env.items():
+        monkeypatch.setenv(key, value)
+    projector = Projector(tmp_path / "pg")
+    assert projector.run(batch_size=97) == _events(sqlite_data / "events.sqlite")
+    assert isinstance(projector.app, rows.OpenedStore)
+    Projector(sqlite_data).run()
+    assert_same(tables(tmp_path / "pg"), tables(sqlite_data))
 
 
 def test_progress_reports_each_batch(tmp_path, store):

@@ -61,7 +61,7 @@ def test_an_organiser_registers_from_csv_imports_three_rounds_and_pairs_the_four
     players = json.loads(run("tournament", "players", NAME, "--json").stdout)
     assert [(p["player"], p["faction"], p["club"]) for p in players] == list(PLAYERS)
     again = run("tournament", "register", NAME, "--csv", str(begun)).output
-    assert "registered 0 players in Paper Cup; already registered: Anna Lind, Boris Brandt" in again
+    assert 'registered 0 players in Paper Cup; 8 already registered: "Anna Lind", "Boris Brandt"' in again
     assert len(json.loads(run("tournament", "players", NAME, "--json").stdout)) == 8, "nobody twice"
     refused = run("tournament", "pair", NAME, "--round", "1", ok=False).output
     assert "round 1 cannot be paired: the next round of Paper Cup is 4 (round 1 has 4 game(s) already)" in refused
@@ -74,16 +74,25 @@ def test_an_organiser_registers_from_csv_imports_three_rounds_and_pairs_the_four
     assert [(r["table_no"], r["game"], r["result"]) for r in round_one] == [
         (t, f"paper-r1-t{t}", "W") for t in (1, 2, 3, 4)], "the imported round shows as its games"
     listed = run("tournament", "list").output
-    assert "Paper Cup  t9a  16 games, 4 rounds" in listed
+    assert "Paper Cup  t9a  16 games, 3 rounds played; round 4: 0 of 4 results" in listed
 
 
-def test_a_bad_player_list_names_the_file_line_and_field_and_registers_nobody(run, tmp_path: Path) -> None:
+def test_a_bad_row_of_a_player_list_is_named_by_file_line_and_field_and_its_player_alone_is_left_out(
+        run, tmp_path: Path) -> None:
     run("tournament", "create", NAME, "--system", "t9a")
     listed = tmp_path / "players.csv"
-    listed.write_text("Name,Faction\nAnna,orcs\nBoris\n", encoding="utf-8")
-    refused = run("tournament", "register", NAME, "--csv", str(listed), ok=False).output
-    assert f"error: {listed}:3: field `faction` is empty" in refused
-    assert "no players registered" in run("tournament", "players", NAME).output
+    listed.write_text("Name,Faction,E-mail\nAnna,orcs,a@example.invalid\nBoris\n", encoding="utf-8")
+    refused = run("tournament", "register", NAME, "--csv", str(listed), ok=False)
+    assert refused.exit_code == 1
+    assert f'{listed}: name from "Name"; faction from "Faction"; columns ignored: "E-mail"' in refused.output
+    assert "registered 1 player in Paper Cup" in refused.output
+    assert f"refused 1 row (its player is not registered):\n  {listed}:3: field `Faction` is empty" in refused.output
+    assert [p["player"] for p in json.loads(run("tournament", "players", NAME, "--json").stdout)] == ["Anna"]
+    headless = tmp_path / "headless.csv"
+    headless.write_text("Nickname,Faction\nAnna,orcs\n", encoding="utf-8")
+    unread = run("tournament", "register", NAME, "--csv", str(headless), ok=False).output
+    assert "headless.csv:1: the header row names no column of the players' names (a name column is headed name, " \
+           "player" in unread and "Traceback" not in unread
     missing = run("tournament", "register", NAME, "--csv", str(tmp_path / "none.csv"), ok=False).output
     assert "none.csv: cannot be read (No such file or directory)" in missing
     both = run("tournament", "register", NAME, "--csv", str(listed), "--from-games", ok=False).output
@@ -107,11 +116,11 @@ def test_the_players_of_imported_games_register_from_the_games(run, tmp_path: Pa
 def test_a_fault_in_the_middle_of_storing_a_pairing_leaves_nothing_stored(tmp_data: Path) -> None:
     from service.application import Rollcall
     from domain.integrity import GAME_CREATED
-    from domain.tournaments import registrations
+    from domain.player_lists import read_player_list
 
     store = Rollcall.open(tmp_data)
     store.create_tournament(NAME, "t9a")
-    store.register_players(NAME, registrations(players_csv(), "players.csv"))
+    store.register_players(NAME, read_player_list(players_csv(), "players.csv").entries)
     before = store.recorder.max_notification_id()
     insert, created = store.recorder._insert_events, []
 
@@ -212,7 +221,22 @@ def test_the_cards_of_a_round_without_tables_or_with_a_bad_address_are_refused(r
     assert "Paper Cup has no table to print in that round" in none
 
 
-def test_the_cards_default_to_the_last_round_and_the_local_dashboard(run, begun: Path, tmp_path: Path) -> None:
+def test_the_cards_default_to_the_last_round_and_this_machines_network_address(
+        run, begun: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No dashboard serves the data folder: the cards link to the machine's network address on the dashboard's port
+    (docs/venue.md), and say so. The machine's interfaces are given, so that the test reads no real network."""
+    monkeypatch.setattr("cli.network.interface_addresses", lambda: ["192.0.2.7", "198.51.100.3"])
+    out = tmp_path / "cards.html"
+    printed = run("tournament", "cards", NAME, "-o", str(out)).output
+    urls = [url for url, _ in card_images(out.read_text(encoding="utf-8"))]
+    assert urls[:2] == ["http://192.0.2.7:8501/record?game=paper-r3-t1",
+                        "http://192.0.2.7:8501/live?tournament=Paper+Cup&round=3"]
+    assert "the cards link to http://192.0.2.7:8501, where `rollcall dashboard --host 0.0.0.0` serves them" in printed
+
+
+def test_the_cards_of_a_machine_without_a_network_link_to_the_local_dashboard(
+        run, begun: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("cli.network.interface_addresses", lambda: [])
     out = tmp_path / "cards.html"
     run("tournament", "cards", NAME, "-o", str(out))
     urls = [url for url, _ in card_images(out.read_text(encoding="utf-8"))]

@@ -196,7 +196,7 @@ def test_every_warrior_takes_a_die_before_the_game_ends_R99(app: Rollcall) -> No
     rec = Rec(header())
     rec.round(1, [5, 2, 6])
     rec.assign("redeemer", 0)
-    line = rec.add("GameEnded", score={"p1": 0, "p2": 0}, winner=None, reason="time")
+    line = rec.add("GameEnded", score={"p1": 0, "p2": 0}, winner=None, reason="turn limit")
     broken(app, rec, line=line, event="GameEnded", rule="R99", names=("blade", "the game ends"))
 
 

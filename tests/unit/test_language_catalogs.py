@@ -130,3 +130,14 @@ def test_russian_counts_take_their_three_forms() -> None:
         i18n._language.reset(before)
     assert said == ["1 игрок", "2 игрока", "5 игроков", "11 игроков", "21 игрок", "24 игрока"]
     assert i18n.current() == "en"
+
+
+def test_a_text_marked_inside_an_f_strings_braces_is_extracted(tmp_path: Path) -> None:
+    """Babel reads an f-string as one token; the catalogs read the texts marked in its braces too (the Record page's
+    "Replay this game" link was English on a Russian page, in no catalog)."""
+    from i18n.catalogs import in_f_strings
+
+    probe = tmp_path / "probe.py"
+    probe.write_text("x = f'<a>{e(_(\"Replay this game\"))}</a> {n}'\ny = f'{N_(\"kept\")}'\nz = _('plain')\n",
+                     encoding="utf-8")
+    assert in_f_strings(probe) == [(1, "Replay this game"), (2, "kept")]

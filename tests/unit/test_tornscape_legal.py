@@ -63,7 +63,8 @@ def vortex(vid: str, at: tuple, ether: int = 3) -> dict:
 
 
 def actions(played: Game) -> list[Action]:
-    return played.system.legal_actions(played.state)
+    """What may come next, less the end at time (offered in every state of play: tests/unit/test_time_called.py)."""
+    return [a for a in played.system.legal_actions(played.state) if a.event.get("reason") != "time"]
 
 
 def of_type(played: Game, event_type: str) -> list[Action]:

@@ -237,11 +237,11 @@ def test_every_pair_of_a_club_is_found_without_case() -> None:
 def begun_elsewhere(app: Rollcall, rounds: int = 3) -> str:
     """A t9a tournament whose players registered from a pairing tool's CSV and whose rounds 1..``rounds`` were
     played on paper and imported as records."""
-    from domain.tournaments import registrations
+    from domain.player_lists import read_player_list
     from elsewhere import players_csv, round_records
 
     app.create_tournament("Paper Cup", "t9a")
-    app.register_players("Paper Cup", registrations(players_csv(), "players.csv"))
+    app.register_players("Paper Cup", read_player_list(players_csv(), "players.csv").entries)
     for round_no in range(1, rounds + 1):
         for lines in round_records("Paper Cup", round_no):
             app.import_record(lines)
@@ -276,12 +276,12 @@ def test_a_player_who_drops_after_imported_rounds_drops_after_the_last_of_them(a
 
 
 def test_names_of_imported_games_match_registrations_in_any_case(app: Rollcall) -> None:
-    from domain.tournaments import registrations
+    from domain.player_lists import read_player_list
     from elsewhere import PLAYERS, round_records
 
     app.create_tournament("Paper Cup", "t9a")
     shouted = "name,faction\n" + "".join(f"{n.upper()},{f}\n" for n, f, _ in PLAYERS)
-    app.register_players("Paper Cup", registrations(shouted.encode(), "players.csv"))
+    app.register_players("Paper Cup", read_player_list(shouted.encode(), "players.csv").entries)
     for lines in round_records("Paper Cup", 1):
         app.import_record(lines)
     paired = app.pair_round("Paper Cup", 2, seed=3)
@@ -292,69 +292,30 @@ def test_names_of_imported_games_match_registrations_in_any_case(app: Rollcall) 
 # --- registering a list ----------------------------------------------------------------------------
 
 def test_a_pairing_tools_export_registers_its_players_with_faction_and_club(app: Rollcall) -> None:
-    from domain.tournaments import registrations
+    from domain.player_lists import read_player_list
     from elsewhere import PLAYERS, players_csv
 
     app.create_tournament("Paper Cup", "t9a")
-    done = app.register_players("Paper Cup", registrations(players_csv(), "players.csv"))
+    done = app.register_players("Paper Cup", read_player_list(players_csv(), "players.csv").entries)
     assert [(r["player"], r.get("faction"), r.get("club")) for r in done.registered] == list(PLAYERS)
-    again = app.register_players("Paper Cup", registrations(players_csv(), "players.csv"))
+    again = app.register_players("Paper Cup", read_player_list(players_csv(), "players.csv").entries)
     assert again.registered == [] and again.already == [n for n, *_ in PLAYERS]
     assert list(app.tournament("Paper Cup").players) == [n for n, *_ in PLAYERS], "nobody registered twice"
 
 
 def test_registering_a_list_needs_an_organisers_key_even_when_nobody_is_new(app: Rollcall) -> None:
     from domain.access import AccessDenied
-    from domain.tournaments import registrations
+    from domain.player_lists import read_player_list
     from elsewhere import players_csv
 
     app.create_tournament("Paper Cup", "t9a")
     app.key = app.add_key("organiser", "Olga")
-    app.register_players("Paper Cup", registrations(players_csv(), "players.csv"))
+    app.register_players("Paper Cup", read_player_list(players_csv(), "players.csv").entries)
     app.key = app.add_key("scorekeeper", "Sam")
-    for attempt in (lambda: app.register_players("Paper Cup", registrations(players_csv(), "players.csv")),
+    for attempt in (lambda: app.register_players("Paper Cup", read_player_list(players_csv(), "players.csv").entries),
                     lambda: app.register_from_games("Paper Cup")):
         with pytest.raises(AccessDenied, match="registering players needs an? organiser key; 'Sam' holds a scorekeeper"):
             attempt()
-
-
-@pytest.mark.parametrize("text", [
-    'NAME;FACTION;Club\n"Lind; Anna";orcs;\n',  # semicolons, as a spreadsheet of some countries saves
-    '\ufeffname,faction\n"Lind; Anna",orcs\n',  # a byte order mark
-    'faction\tname\nOrcs\tLind; Anna\n',  # tabs, columns in another order
-])
-def test_a_player_list_is_read_whatever_its_delimiter_case_and_order(text: str) -> None:
-    from domain.tournaments import registrations
-
-    [entry] = registrations(text.encode("utf-8"), "players.csv")
-    assert (entry.player, entry.faction.lower(), entry.club) == ("Lind; Anna", "orcs", None)
-
-
-def test_a_quoted_name_may_hold_commas_quotes_and_line_breaks() -> None:
-    from domain.tournaments import registrations
-
-    text = 'name,faction\n"Lind, ""Anna""\nthe second",orcs\nBoris,sylvan\n'
-    first, second = registrations(text.encode(), "players.csv")
-    assert first.player == 'Lind, "Anna"\nthe second' and second.player == "Boris"
-
-
-@pytest.mark.parametrize("data, error", [
-    (b"player,faction\nAnna,orcs\n", r"players.csv:1: the header row names no `name` column .*it has player, faction"),
-    (b"name,faction\nAnna,orcs\n,sylvan\n", r"players.csv:3: field `name` is empty"),
-    (b"name,faction\nAnna,orcs\n\nBoris,\n", r"players.csv:4: field `faction` is empty"),
-    (b"name,faction\nAnna,orcs\nanna,sylvan\n", r"players.csv:3: field `name`: anna is listed on line 2 already"),
-    (b"name,faction\nAnna,orcs\nB\xf6ris,orcs\n", r"players.csv:3: not UTF-8 text"),
-    (b"name,faction\n" + b"x" * 121 + b",orcs\n", r"players.csv:2: field `name`: longer than 120 characters"),
-    (b'name,faction\nAnna,orcs\n"Boris,orcs\n', r"players.csv:3: not CSV"),
-    (b"name,faction\n" + b"Anna,orcs\n" * 120_000, r"players.csv: a player list is at most 1000 kB"),
-])
-def test_a_bad_player_list_is_refused_naming_the_file_line_and_field(app: Rollcall, data: bytes, error: str) -> None:
-    from domain.tournaments import registrations
-
-    app.create_tournament("Paper Cup", "t9a")
-    with pytest.raises(TournamentError, match=error):
-        app.register_players("Paper Cup", registrations(data, "players.csv"))
-    assert app.tournament("Paper Cup").players == {}
 
 
 def test_the_players_of_a_tournaments_games_register_with_the_faction_they_played(app: Rollcall) -> None:

@@ -741,14 +741,14 @@ def test_the_next_turn_waits_for_phase_v_while_vortices_are_on_the_board_R31(app
 
 def test_the_game_ends_after_phase_v_R31(app: Rollcall) -> None:
     lines = game_of(phase_v_board(), *activations("a", "b"),
-                    ev("GameEnded", score={"p1": 0, "p2": 0}, winner=None, reason="time"))
+                    ev("GameEnded", score={"p1": 0, "p2": 0}, winner=None, reason="turn limit"))
     broken(app, lines, line=8, event="GameEnded", rule="R31", names=("the game ends", "v1"))
 
 
 def test_the_game_ends_after_every_vortex_moved_R33(app: Rollcall) -> None:
     board = phase_v_board(vortex("v1", V1), vortex("v2", (10, 5)))
     lines = game_of(board, *phase_v("a", "b"), roll("p1", "vortex_move", "crit", "crit"), moved("v1", 8),
-                    ev("GameEnded", score={"p1": 0, "p2": 0}, winner=None, reason="time"))
+                    ev("GameEnded", score={"p1": 0, "p2": 0}, winner=None, reason="turn limit"))
     broken(app, lines, line=11, event="GameEnded", rule="R33", names=("v2",))
 
 

@@ -207,8 +207,7 @@ class Claustrophobia(InitiativeActions, GameSystem):
         super().decide_TurnStarted(state, event, chk)
         self.check_dice_dealt(state, _("round {turn} starts").format(turn=event['turn']), chk)
 
-    def decide_GameEnded(self, state: ClaustrophobiaState, event: dict, chk: Checks) -> None:
-        super().decide_GameEnded(state, event, chk)
+    def check_played_out(self, state: ClaustrophobiaState, chk: Checks) -> None:
         self.check_dice_dealt(state, _("the game ends"), chk)
 
     def apply_PhaseStarted(self, state: ClaustrophobiaState, event: dict) -> None:

@@ -178,6 +178,7 @@ class T9A(MagicActions, GameSystem):
     rule_data = "t9a"
     state_class = T9AState
     scoring_reasons = ("spell damage", "objective")
+    highest_score = 10_000  # victory points: up to the armies' points (4,500 at the 9th Age's events) and beyond
     draw_events = ("FluxCardDrawn",)
     free_text = {"CastingAttempted": N_("target")}  # the spell's target, as the players name it (a form's label)
     facts = (Fact("casts", "CastingAttempted"), Fact("dispels", "DispelAttempted"),

@@ -775,8 +775,7 @@ class Tornscape(VortexRules, GameSystem):
         if event["phase"] == "vortex_movement":
             state.phase_v_held = True
 
-    def decide_GameEnded(self, state: TornscapeState, event: dict, chk: Checks) -> None:
-        super().decide_GameEnded(state, event, chk)
+    def check_played_out(self, state: TornscapeState, chk: Checks) -> None:
         self.check_phase_v_held(state, _("the game ends"), chk)
 
     def decide_DieRerolled(self, state: TornscapeState, event: dict, chk: Checks) -> None:

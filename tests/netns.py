@@ -1,0 +1,201 @@
+"""A second network host for the venue tests: a Linux network namespace joined to this machine by a veth pair,
+with a browser running inside it, as a tablet on the venue's wifi is another host than the server.
+
+``host()`` makes the namespace (``ip netns add``: needs root, as CI has), gives both ends of the pair an
+address of their own /30 and routes the namespace's traffic through this machine's end, so the namespace
+reaches every address of this machine (its network address included, as a device on the wifi does) and
+nothing else. ``browser(ns)`` starts playwright's server inside the namespace (``python -m playwright
+run-server``) and connects to it from the test: the pages are driven from here, the browser's connections are
+made from the namespace. Everything made is removed when the block ends. Without root (and CI unset) the tests
+skip; under CI they fail.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking"]
+_numbers = itertools.count()
+
+
+@dataclass(frozen=True)
+class Host:
+    """A namespace: its name, its own address and the address of this machine on the pair's link."""
+
+    name: str
+    address: str
+    gateway: str
+
+    def run(self, *command: str, **kwargs) -> subprocess.CompletedProcess:
+        """``command`` run inside the namespace."""
+        return subprocess.run(["ip", "netns", "exec", self.name, *command], **kwargs)
+
+    def popen(self, *command: str, **kwargs) -> subprocess.Popen:
+        return subprocess.Popen(["ip", "netns", "exec", self.name, *command], **kwargs)
+
+
+def _ip(*args: str) -> None:
+    subprocess.run(["ip", *args], check=True, capture_output=True)
+
+
+def network_address() -> str:
+    """This machine's address on its network (the first non-loopback IPv4 address of ``hostname -I``)."""
+    for address in subprocess.run(["hostname", "-I"], capture_output=True, text=True).stdout.split():
+        if "." in address and not address.startswith("127."):
+            return address
+    pytest.fail("this machine has no non-loopback IPv4 address") if os.environ.get("CI") else pytest.skip(
+        "this machine has no non-loopback IPv4 address")
+
+
+def _usable() -> str | None:
+    """Why namespaces cannot be made here (None: they can)."""
+    if os.geteuid() != 0:
+        return "network namespaces need root"
+    if subprocess.run(["ip", "netns", "list"], capture_output=True).returncode != 0:
+        return "`ip netns` does not work here"
+    return None
+
+
+@contextmanager
+def host() -> Iterator[Host]:
+    """A fresh namespace joined to this machine; removed afterwards."""
+    why = _usable()
+    if why is not None:
+        if os.environ.get("CI"):
+            pytest.fail(why)
+        pytest.skip(why)
+    n = next(_numbers)
+    tag = f"{os.getpid() % 100000}{n}"
+    name, here, there = f"rc{tag}", f"rch{tag}"[:15], f"rcn{tag}"[:15]
+    # a /30 of 10.0.0.0/8 of its own, from the process id and a counter (two test processes never share one)
+    block = (os.getpid() * 16 + n) % (1 << 22)
+    base = (10 << 24) | (block << 2)
+    gateway, address = (socket.inet_ntoa((base + i).to_bytes(4, "big")) for i in (1, 2))
+    _ip("netns", "add", name)
+    try:
+        _ip("link", "add", here, "type", "veth", "peer", "name", there)
+        _ip("link", "set", there, "netns", name)
+        _ip("addr", "add", f"{gateway}/30", "dev", here)
+        _ip("link", "set", here, "up")
+        _ip("-n", name, "addr", "add", f"{address}/30", "dev", there)
+        _ip("-n", name, "link", "set", there, "up")
+        _ip("-n", name, "link", "set", "lo", "up")
+        _ip("-n", name, "route", "add", "default", "via", gateway)
+        yield Host(name, address, gateway)
+    finally:
+        subprocess.run(["ip", "link", "del", here], capture_output=True)
+        subprocess.run(["ip", "netns", "del", name], capture_output=True)
+
+
+def in_the_way(ns: Host, address: str, port: int) -> socket.socket:
+    """A listening socket inside ``ns`` at ``address:port``, an address of this machine (its network address): the
+    namespace's connections to it reach whoever accepts on the socket — a faulty link of the tests, run here —
+    instead of this machine, as a venue's wifi stands between a tablet and the laptop. The tablet keeps the address
+    the cards give; nothing else of the namespace changes (its own address, its route)."""
+    import ctypes
+    import threading
+
+    _ip("-n", ns.name, "addr", "add", f"{address}/32", "dev", "lo")
+    made: dict = {}
+
+    def make() -> None:  # a thread of its own enters the namespace (a namespace is per thread); the socket stays in it
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            fd = os.open(f"/run/netns/{ns.name}", os.O_RDONLY)
+            try:
+                if libc.setns(fd, 0x40000000) != 0:  # CLONE_NEWNET
+                    raise OSError(ctypes.get_errno(), "setns into the namespace")
+            finally:
+                os.close(fd)
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.bind((address, port))
+            sock.listen(128)
+            sock.setblocking(False)
+            made["sock"] = sock
+        except OSError as exc:
+            made["error"] = exc
+
+    thread = threading.Thread(target=make)
+    thread.start()
+    thread.join()
+    if "error" in made:
+        raise made["error"]
+    return made["sock"]
+
+
+def reachable(ns: Host, address: str, port: int, timeout: float = 3.0) -> bool:
+    """Whether a TCP connection from inside ``ns`` to ``address:port`` opens (there is no ping here)."""
+    probe = (f"import socket,sys\ntry:\n socket.create_connection(({address!r},{port}),{timeout}).close()\n"
+             "except OSError:\n sys.exit(1)")
+    return ns.run(sys.executable, "-c", probe, capture_output=True).returncode == 0
+
+
+def _free_port_in(ns: Host) -> int:
+    found = ns.run(sys.executable, "-c", "import socket;s=socket.socket();s.bind(('0.0.0.0',0));"
+                   "print(s.getsockname()[1])", capture_output=True, text=True, check=True)
+    return int(found.stdout)
+
+
+@contextmanager
+def browser(ns: Host, log_path=None, via=None) -> Iterator:
+    """A chromium running inside ``ns``, driven from here through playwright's server (started inside it);
+    ``via``: the playwright BrowserType to connect with, where the test drives a browser here too (one playwright
+    per thread)."""
+    from playwright.sync_api import sync_playwright
+
+    if not os.path.exists(CHROMIUM) and not os.environ.get("CI"):
+        pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium); CI is unset")
+    port = _free_port_in(ns)
+    log = open(log_path, "wb") if log_path else subprocess.DEVNULL
+    server = ns.popen(sys.executable, "-m", "playwright", "run-server", "--unsafe", "--port", str(port), "--host",
+                      ns.address, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while not reachable(ns, ns.address, port, 1.0):
+            if server.poll() is not None or time.monotonic() > deadline:
+                pytest.fail("playwright's server did not start inside the namespace")
+            time.sleep(0.2)
+        options = {"executablePath": CHROMIUM, "args": CHROMIUM_ARGS, "headless": True}
+        headers = {"x-playwright-launch-options": json.dumps(options)}
+        if via is not None:
+            found = via.connect(f"ws://{ns.address}:{port}/", headers=headers)
+            try:
+                yield found
+            finally:
+                found.close()
+        else:
+            with sync_playwright() as pw:
+                found = pw.chromium.connect(f"ws://{ns.address}:{port}/", headers=headers)
+                try:
+                    yield found
+                finally:
+                    found.close()
+    finally:
+        # the whole group: playwright's Python entry point runs its node server as a child, which would outlive it
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+        with contextlib.suppress(ProcessLookupError):  # the node server outlives a SIGTERM
+            os.killpg(server.pid, signal.SIGKILL)
+        server.wait()
+        if log_path:
+            log.close()
