@@ -90,6 +90,11 @@ def host() -> Iterator[Host]:
     try:
         _ip("link", "add", here, "type", "veth", "peer", "name", there)
         _ip("link", "set", there, "netns", name)
+        # no IPv6 on either end: its link-local address, ready a moment after a link is up, is a change of the
+        # network that Chromium answers by failing every request under way (net::ERR_NETWORK_CHANGED)
+        _ip("link", "set", here, "addrgenmode", "none")
+        subprocess.run(["ip", "netns", "exec", name, "sysctl", "-qw", "net.ipv6.conf.all.disable_ipv6=1",
+                        "net.ipv6.conf.default.disable_ipv6=1"], check=True, capture_output=True)
         _ip("addr", "add", f"{gateway}/30", "dev", here)
         _ip("link", "set", here, "up")
         _ip("-n", name, "addr", "add", f"{address}/30", "dev", there)

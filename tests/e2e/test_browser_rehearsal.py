@@ -308,7 +308,7 @@ def test_an_event_runs_end_to_end_in_the_browser(event: Event, server: str, tmp_
         desk.get_by_text("registered 8 players").wait_for()
         desk.get_by_text("8 players registered").wait_for()
         shot(desk, "players-registered")
-        desk.wait_for_function("() => document.querySelector('[data-testid=stNumberInputField]')?.value === '2'",
+        desk.wait_for_function("() => document.querySelector('.st-key-pair_round_no input')?.value === '2'",
                                timeout=WAIT)  # the round after the one played on paper
         desk.get_by_role("button", name="Pair round").click()
         desk.get_by_text("round 2 paired: 4 tables").wait_for()
@@ -420,7 +420,7 @@ def test_an_event_runs_end_to_end_in_the_browser(event: Event, server: str, tmp_
         # --- round 3: paired on the Standings page, results from the command line ---
         desk.goto(f"{server}/standings?tournament=Spring+Open")
         settled(desk)
-        desk.wait_for_function("() => document.querySelector('[data-testid=stNumberInputField]')?.value === '3'",
+        desk.wait_for_function("() => document.querySelector('.st-key-pair_round_no input')?.value === '3'",
                                timeout=WAIT)
         desk.get_by_role("button", name="Pair round").click()
         desk.get_by_text("round 3 paired: 4 tables").wait_for()
