@@ -154,9 +154,29 @@ def lang_first(args: list[str]) -> list[str]:
     return [*moved, *rest, *args[end:]]
 
 
+def not_taken_left_out(command, args: list[str]) -> list[str]:
+    """``args`` without the ``--data`` or ``--key`` (and its value) given after a command that does not take it
+    (``rollcall keys list --key KEY``, a key typed out of habit): left out, as before the command or from the
+    environment, rather than refused as no option of the command."""
+    takes = {opt for param in command.params for opt in getattr(param, "opts", ())}
+    dropped = [option for option in GLOBAL_OPTIONS if option not in takes]
+    end = args.index("--") if "--" in args else len(args)
+    kept, i = [], 0
+    while i < end:
+        if args[i] in dropped and i + 1 < end:
+            i += 2
+        elif any(args[i].startswith(option + "=") for option in dropped):
+            i += 1
+        else:
+            kept.append(args[i])
+            i += 1
+    return [*kept, *args[end:]]
+
+
 class Command(_Spoken, TyperCommand):
     def make_context(self, info_name, args, parent=None, **extra):
-        return super().make_context(info_name, given_before(self, parent, list(args)), parent, **extra)
+        args = not_taken_left_out(self, given_before(self, parent, list(args)))
+        return super().make_context(info_name, args, parent, **extra)
 
     def get_params(self, ctx):
         return _plain(super().get_params(ctx))

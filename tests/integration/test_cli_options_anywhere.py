@@ -110,3 +110,12 @@ def test_names_in_the_tables_are_printed_as_they_are(tmp_data: Path, organiser: 
     assert "Markup [i] Open" in shown, shown
     for name in names:
         assert name in shown, shown
+
+
+def test_a_key_given_after_a_command_that_needs_none_is_left_out_not_refused(tmp_data: Path, organiser: str) -> None:
+    done = invoke("keys", "list", "--key", organiser, "--data", str(tmp_data))
+    assert done.exit_code == 0, done.output
+    assert "Olga" in done.output and "No such option" not in done.output
+    done = invoke("keys", "list", f"--key={organiser}", "--data", str(tmp_data))
+    assert done.exit_code == 0, done.output
+    assert "Olga" in done.output
