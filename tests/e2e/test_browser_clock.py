@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 from streamlit_server import SCREENSHOTS, chromium, streamlit_server
 
 from projections.projector import Projector
@@ -44,6 +45,15 @@ def remaining(page, player: str) -> int:
     return int(page.locator(f'.rc-clock-face[data-player="{player}"]').get_attribute("data-remaining"))
 
 
+def passing_button(page, player: str):
+    """The one button that passes ``player``'s clock, once the page shows one only (while a run draws the clock
+    again, the one it replaces may still be there for a moment)."""
+    button = page.get_by_role("button", name=f"{player}: pass the clock")
+    expect(button).to_have_count(1, timeout=45_000)
+    button.wait_for()  # (and drawn)
+    return button
+
+
 def test_a_player_passes_the_clock_with_one_big_tap_on_a_phone(server) -> None:
     base, data = server
     with chromium() as browser:
@@ -51,8 +61,7 @@ def test_a_player_passes_the_clock_with_one_big_tap_on_a_phone(server) -> None:
         page.set_default_timeout(45_000)
         page.goto(f"{base}/record?game={GAME}")
         page.get_by_role("button", name="Start: Anna's time runs").click()
-        passing = page.get_by_role("button", name="Anna: pass the clock")
-        passing.wait_for()
+        passing = passing_button(page, "Anna")
         box = passing.bounding_box()
         assert box["width"] >= 300 and box["height"] >= 88  # one big tap, across the phone
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
@@ -63,17 +72,17 @@ def test_a_player_passes_the_clock_with_one_big_tap_on_a_phone(server) -> None:
         assert remaining(page, "p2") == 9_000_000
         page.screenshot(path=str(Path(SCREENSHOTS) / "record-clock-390.png"), full_page=True)
         passing.click()
-        page.get_by_role("button", name="Boris: pass the clock").wait_for()
+        passing_button(page, "Boris")
         assert [e["type"] for e in events(data)] == ["ClockStarted", "ClockPassed"]
         assert page.locator('.rc-clock-face[data-player="p2"]').get_attribute("class").count("rc-clock-running")
-        page.get_by_role("button", name="Boris: pass the clock").click()
-        page.get_by_role("button", name="Anna: pass the clock").wait_for()
+        passing_button(page, "Boris").click()
+        passing_button(page, "Anna")
         stored = events(data)
         assert [(e["type"], e["player"]) for e in stored] == [("ClockStarted", "p1"), ("ClockPassed", "p1"),
                                                               ("ClockPassed", "p2")]
         for width in (820, 1400):
             page.set_viewport_size({"width": width, "height": 900})
-            page.get_by_role("button", name="Anna: pass the clock").wait_for()
+            passing_button(page, "Anna")
             page.screenshot(path=str(Path(SCREENSHOTS) / f"record-clock-{width}.png"), full_page=True)
 
 
