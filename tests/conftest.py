@@ -15,6 +15,23 @@ settings.register_profile("rollcall", deadline=None)
 settings.load_profile("rollcall")
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The second hosts of the venue tests made before any test process starts a browser (tests/netns.py)."""
+    if hasattr(config, "workerinput"):
+        return  # a test process of xdist: the controlling one made them
+    from tests.netns import PER_WORKER, make_pool
+
+    workers = getattr(config.option, "numprocesses", None)
+    workers = os.cpu_count() or 1 if workers in ("auto", "logical") else int(workers or 1)
+    make_pool(PER_WORKER * max(1, workers))
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):
+        from tests.netns import remove_pool
+
+        remove_pool()
+
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test that drives a browser is slow as well (`-m "not slow"` leaves it out)."""

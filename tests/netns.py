@@ -6,8 +6,9 @@ address of their own /30 and routes the namespace's traffic through this machine
 reaches every address of this machine (its network address included, as a device on the wifi does) and
 nothing else. ``browser(ns)`` starts playwright's server inside the namespace (``python -m playwright
 run-server``) and connects to it from the test: the pages are driven from here, the browser's connections are
-made from the namespace. Everything made is removed when the block ends. Without root (and CI unset) the tests
-skip; under CI they fail.
+made from the namespace. The namespaces are made once, before the test processes start (``make_pool``, from
+tests/conftest.py), because any change of this machine's network fails the requests of every Chromium running
+here; a test gets one lent and put back as it was. Without root (and CI unset) the tests skip; under CI they fail.
 """
 
 from __future__ import annotations
@@ -71,19 +72,13 @@ def _usable() -> str | None:
     return None
 
 
-@contextmanager
-def host() -> Iterator[Host]:
-    """A fresh namespace joined to this machine; removed afterwards."""
-    why = _usable()
-    if why is not None:
-        if os.environ.get("CI"):
-            pytest.fail(why)
-        pytest.skip(why)
-    n = next(_numbers)
-    tag = f"{os.getpid() % 100000}{n}"
-    name, here, there = f"rc{tag}", f"rch{tag}"[:15], f"rcn{tag}"[:15]
-    # a /30 of 10.0.0.0/8 of its own, from the process id and a counter (two test processes never share one)
-    block = (os.getpid() * 16 + n) % (1 << 22)
+POOL_ENV = "ROLLCALL_TEST_HOSTS"  # the namespaces made before any browser started: name=address=gateway,...
+PER_WORKER = 2  # a test holds at most two second hosts at once
+_in_use: set[str] = set()
+_added: dict[str, list[str]] = {}  # a pooled namespace -> the addresses put on its loopback (in_the_way)
+
+
+def _make(name: str, here: str, there: str, block: int) -> Host:
     base = (10 << 24) | (block << 2)
     gateway, address = (socket.inet_ntoa((base + i).to_bytes(4, "big")) for i in (1, 2))
     _ip("netns", "add", name)
@@ -101,10 +96,82 @@ def host() -> Iterator[Host]:
         _ip("-n", name, "link", "set", there, "up")
         _ip("-n", name, "link", "set", "lo", "up")
         _ip("-n", name, "route", "add", "default", "via", gateway)
-        yield Host(name, address, gateway)
+    except BaseException:
+        _remove(name, here)
+        raise
+    return Host(name, address, gateway)
+
+
+def _remove(name: str, here: str) -> None:
+    subprocess.run(["ip", "link", "del", here], capture_output=True)
+    subprocess.run(["ip", "netns", "del", name], capture_output=True)
+
+
+def make_pool(count: int) -> None:
+    """``count`` namespaces made now, before any browser runs, for :func:`host` to lend (``POOL_ENV``, which
+    the test processes started after this inherit). Any change of this machine's links or addresses is a change of
+    the network to every Chromium running here, which fails the requests it has under way: made while another
+    test's browser loads a page, a namespace would fail that page."""
+    if _usable() is not None:
+        return
+    made = []
+    for n in range(count):
+        name = f"rcpool{n}"
+        _remove(name, f"rcph{n}")  # (left by a run that was killed)
+        try:
+            host_ = _make(name, f"rcph{n}", f"rcpn{n}", (os.getpid() * 16 + n) % (1 << 22))
+        except subprocess.CalledProcessError:  # (then host() makes its own, as it can)
+            break
+        made.append(f"{host_.name}={host_.address}={host_.gateway}")
+    os.environ[POOL_ENV] = ",".join(made)
+
+
+def remove_pool() -> None:
+    for entry in filter(None, os.environ.pop(POOL_ENV, "").split(",")):
+        name = entry.split("=")[0]
+        _remove(name, "rcph" + name.removeprefix("rcpool"))
+
+
+def _lent() -> Host | None:
+    """A namespace of the pool for this test process (each process its own), not lent at the moment; or None."""
+    pool = [Host(*entry.split("=")) for entry in filter(None, os.environ.get(POOL_ENV, "").split(","))]
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    index = int(worker[2:]) if worker[2:].isdigit() else 0
+    for found in pool[index * PER_WORKER:(index + 1) * PER_WORKER]:
+        if found.name not in _in_use:
+            return found
+    return None
+
+
+@contextmanager
+def host() -> Iterator[Host]:
+    """A namespace joined to this machine: one of the pool made before the browsers started, as it was made
+    (what a test put in it is taken out afterwards); where the pool has none to lend, a fresh one, removed
+    afterwards."""
+    why = _usable()
+    if why is not None:
+        if os.environ.get("CI"):
+            pytest.fail(why)
+        pytest.skip(why)
+    lent = _lent()
+    if lent is not None:
+        _in_use.add(lent.name)
+        try:
+            yield lent
+        finally:
+            for address in _added.pop(lent.name, []):
+                subprocess.run(["ip", "-n", lent.name, "addr", "del", address, "dev", "lo"], capture_output=True)
+            _in_use.discard(lent.name)
+        return
+    n = next(_numbers)
+    tag = f"{os.getpid() % 100000}{n}"
+    name, here, there = f"rc{tag}", f"rch{tag}"[:15], f"rcn{tag}"[:15]
+    # a /30 of 10.0.0.0/8 of its own, from the process id and a counter (two test processes never share one)
+    made = _make(name, here, there, (os.getpid() * 16 + n + 8) % (1 << 22))
+    try:
+        yield made
     finally:
-        subprocess.run(["ip", "link", "del", here], capture_output=True)
-        subprocess.run(["ip", "netns", "del", name], capture_output=True)
+        _remove(name, here)
 
 
 def in_the_way(ns: Host, address: str, port: int) -> socket.socket:
@@ -116,6 +183,7 @@ def in_the_way(ns: Host, address: str, port: int) -> socket.socket:
     import threading
 
     _ip("-n", ns.name, "addr", "add", f"{address}/32", "dev", "lo")
+    _added.setdefault(ns.name, []).append(f"{address}/32")
     made: dict = {}
 
     def make() -> None:  # a thread of its own enters the namespace (a namespace is per thread); the socket stays in it
