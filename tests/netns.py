@@ -17,6 +17,7 @@ import contextlib
 import itertools
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -143,6 +144,16 @@ def _lent() -> Host | None:
     return None
 
 
+def _as_made(name: str) -> None:
+    """A pooled namespace's loopback with 127.0.0.1 only again (whatever a test put on it, however it ended)."""
+    _added.pop(name, None)
+    shown = subprocess.run(["ip", "-n", name, "-4", "-o", "addr", "show", "dev", "lo"], capture_output=True,
+                           text=True).stdout
+    for address in re.findall(r"inet (\S+)", shown):
+        if address != "127.0.0.1/8":
+            subprocess.run(["ip", "-n", name, "addr", "del", address, "dev", "lo"], capture_output=True)
+
+
 @contextmanager
 def host() -> Iterator[Host]:
     """A namespace joined to this machine: one of the pool made before the browsers started, as it was made
@@ -156,11 +167,11 @@ def host() -> Iterator[Host]:
     lent = _lent()
     if lent is not None:
         _in_use.add(lent.name)
+        _as_made(lent.name)
         try:
             yield lent
         finally:
-            for address in _added.pop(lent.name, []):
-                subprocess.run(["ip", "-n", lent.name, "addr", "del", address, "dev", "lo"], capture_output=True)
+            _as_made(lent.name)
             _in_use.discard(lent.name)
         return
     n = next(_numbers)

@@ -116,9 +116,7 @@ def desk_signin(page, player: str, root: Path) -> str:
     png = root / f"desk-{player}.png"
     image = desk.locator("[data-testid=stImage] img")
     image.wait_for()
-    # the code as drawn now (looked up each time: a run of the page that draws it again replaces the element)
-    page.wait_for_function("() => { const img = document.querySelector('.st-key-checkin-desk [data-testid=stImage] img');"
-                           " return !!img && img.complete && img.naturalWidth > 0; }")
+    page.wait_for_function("(img) => img.complete && img.naturalWidth > 0", arg=image.element_handle())
     image.screenshot(path=str(png))
     return read_qr(png)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import re
 import subprocess
-import time
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -23,6 +22,7 @@ from streamlit_server import SCREENSHOTS, chromium
 from test_browser_tournament import downloaded
 
 from tests.faulty import faulty_link
+from tests.processes import until
 from tests.netns import browser as browser_in, host, network_address
 from tests.venue import certificate, dashboard
 
@@ -123,12 +123,12 @@ def join_code(desk, local: str, tmp: Path) -> list[str]:
     image.wait_for(timeout=WAIT)
     image.evaluate("(img) => img.decode()")  # drawn, not only in the page
     png = tmp / "join.png"
-    deadline = time.monotonic() + 30
-    while True:  # (the expander may still be opening: looked at again until it shows a code)
+
+    def shows_a_code() -> list[str]:  # (the expander may still be opening: looked at again until it shows a code)
         image.screenshot(path=str(png), animations="disabled")
-        if (codes := read_codes(png)) or time.monotonic() > deadline:
-            return codes
-        time.sleep(0.3)
+        return read_codes(png)
+
+    return until(shows_a_code, 30, "the join code read from the Standings page")
 
 
 def stored_types(data: Path, game: str) -> list[str]:
@@ -144,10 +144,7 @@ def stored_types(data: Path, game: str) -> list[str]:
 
 
 def until_stored(data: Path, game: str, events: int, timeout: float = 60) -> None:
-    deadline = time.monotonic() + timeout
-    while len(stored_types(data, game)) < events:
-        assert time.monotonic() < deadline, f"{game}: {stored_types(data, game)} after {timeout:.0f} s"
-        time.sleep(0.3)
+    until(lambda: len(stored_types(data, game)) >= events, timeout, f"{game}: {events} events stored")
 
 
 # every element matching a selector, in the page and in the shadow roots of its components (the Record page's
@@ -328,10 +325,7 @@ def test_over_https_a_tablet_on_another_host_signs_in_with_a_secure_cookie(event
             tablet.set_default_timeout(WAIT)
             tablet.goto(f"{url}/standings?tournament={NAME.replace(' ', '+')}")
             sign_in(tablet, event["scorekeeper"])
-            deadline = time.monotonic() + 30
-            while not [c for c in context.cookies() if c["name"].startswith("rollcall_session")]:
-                assert time.monotonic() < deadline, "no session cookie"
-                time.sleep(0.2)
-            [cookie] = [c for c in context.cookies() if c["name"].startswith("rollcall_session")]
+            [cookie] = until(lambda: [c for c in context.cookies() if c["name"].startswith("rollcall_session")], 30,
+                             "the session cookie")
             assert cookie["secure"] and cookie["httpOnly"] and cookie["sameSite"] == "Strict"
             shot(tablet, "tablet-https")
