@@ -62,11 +62,10 @@ def watcher(base: str) -> dict:
 
 def looks_pass(base: str, looks: int, timeout: float = 120.0) -> None:
     """Wait until the watcher has looked ``looks`` times more (an interval measured by the server's own looks)."""
-    until = watcher(base)["looks"] + looks
-    deadline = time.monotonic() + timeout
-    while watcher(base)["looks"] < until:
-        assert time.monotonic() < deadline, f"the watcher made fewer than {looks} looks in {timeout:.0f} s"
-        time.sleep(0.2)
+    from tests.processes import until
+
+    target = watcher(base)["looks"] + looks
+    until(lambda: watcher(base)["looks"] >= target, timeout, f"the watcher made {looks} looks")
 
 
 def listening(page, timeout: float = 60_000) -> None:

@@ -13,6 +13,7 @@ from streamlit_server import SCREENSHOTS, chromium, streamlit_server
 
 from projections.projector import Projector
 from service.application import Rollcall
+from tests.processes import until
 
 pytestmark = pytest.mark.browser
 
@@ -52,12 +53,9 @@ def signed_in(browser, base: str, key: str):
     field.press("Enter")
     page.locator("[data-testid=stSidebar]").get_by_text("Signed in as").wait_for()
     page.wait_for_function("() => !document.querySelector('[data-testid=stStatusWidget]')")
-    for _ in range(100):  # the server sets the browser's cookie (HttpOnly) once the page hands it the ticket
-        if any(c["name"].startswith("rollcall_session") for c in context.cookies()):
-            break
-        page.wait_for_timeout(100)
-    else:
-        raise AssertionError("the browser was given no sign-in cookie")
+    # the server sets the browser's cookie (HttpOnly) once the page hands it the ticket
+    until(lambda: any(c["name"].startswith("rollcall_session") for c in context.cookies()), 10,
+          "the browser was given a sign-in cookie")
     return context, page
 
 

@@ -96,11 +96,12 @@ def session_cookies(context) -> list[dict]:
 def until_cookies(context, timeout: float = 20.0, *, there: bool = True) -> list[dict]:
     """The session cookie, once the server has set it (the page asks for it right after signing in), or (``there``
     False) once the server has cleared it."""
-    import time
+    import contextlib
 
-    deadline = time.monotonic() + timeout
-    while bool(session_cookies(context)) != there and time.monotonic() < deadline:
-        time.sleep(0.1)
+    from tests.processes import until
+
+    with contextlib.suppress(AssertionError):  # (what it is then, the caller asserts)
+        until(lambda: bool(session_cookies(context)) == there, timeout, "the session cookie")
     return session_cookies(context)
 
 
