@@ -108,29 +108,36 @@ def _remove(name: str, here: str) -> None:
     subprocess.run(["ip", "netns", "del", name], capture_output=True)
 
 
+_made_here: list[tuple[str, str]] = []  # the pool this process made: (namespace, its end of the pair)
+
+
 def make_pool(count: int) -> None:
     """``count`` namespaces made now, before any browser runs, for :func:`host` to lend (``POOL_ENV``, which
     the test processes started after this inherit). Any change of this machine's links or addresses is a change of
     the network to every Chromium running here, which fails the requests it has under way: made while another
-    test's browser loads a page, a namespace would fail that page."""
-    if _usable() is not None:
+    test's browser loads a page, a namespace would fail that page. A session started by a test (``dev.py test
+    --fast`` from a test) finds the pool in its environment and makes none: it would change the network under the
+    browsers of the session that started it."""
+    if _usable() is not None or os.environ.get(POOL_ENV):
         return
-    made = []
+    made, tag = [], os.getpid() % 100000
     for n in range(count):
-        name = f"rcpool{n}"
-        _remove(name, f"rcph{n}")  # (left by a run that was killed)
+        name, here = f"rcp{tag}x{n}", f"rcph{tag}x{n}"
         try:
-            host_ = _make(name, f"rcph{n}", f"rcpn{n}", (os.getpid() * 16 + n) % (1 << 22))
+            host_ = _make(name, here, f"rcpn{tag}x{n}", (os.getpid() * 16 + n) % (1 << 22))
         except subprocess.CalledProcessError:  # (then host() makes its own, as it can)
             break
+        _made_here.append((name, here))
         made.append(f"{host_.name}={host_.address}={host_.gateway}")
     os.environ[POOL_ENV] = ",".join(made)
 
 
 def remove_pool() -> None:
-    for entry in filter(None, os.environ.pop(POOL_ENV, "").split(",")):
-        name = entry.split("=")[0]
-        _remove(name, "rcph" + name.removeprefix("rcpool"))
+    """The pool this process made, removed (one it found in its environment is left to its maker)."""
+    if _made_here:
+        os.environ.pop(POOL_ENV, None)
+    while _made_here:
+        _remove(*_made_here.pop())
 
 
 def _lent() -> Host | None:
