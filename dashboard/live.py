@@ -28,8 +28,8 @@ def follow_updates(*, rerun: bool = True, spectator: bool = False, say_lag: bool
     and once what is said of their lag changes. The page's listener sits in the sidebar (if the page has one)."""
     watch = {}
     if say_lag:
+        watch["lag"] = changes.latest("lag")  # taken before the lag is read: a step passed between runs the page again
         show_lag()
-        watch["lag"] = changes.latest("lag")
     if rerun:
         try:
             watch["published"] = data.version()[1]

@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from streamlit_server import SCREENSHOTS, chromium, streamlit_server
 
 from service.application import Rollcall
+from tests.processes import until
 from projections.projector import Projector
 
 pytestmark = pytest.mark.browser
@@ -98,8 +99,6 @@ def until_cookies(context, timeout: float = 20.0, *, there: bool = True) -> list
     False) once the server has cleared it."""
     import contextlib
 
-    from tests.processes import until
-
     with contextlib.suppress(AssertionError):  # (what it is then, the caller asserts)
         until(lambda: bool(session_cookies(context)) == there, timeout, "the session cookie")
     return session_cookies(context)
@@ -167,7 +166,8 @@ def test_a_judge_rules_with_the_sidebar_sign_in_and_after_sign_out_the_next_pers
         form.get_by_role("button", name="Record ruling").click()
         said = form.locator("[data-testid='stAlert']", has_text="RulingMade")
         said.wait_for()
-        assert said.is_visible() and in_view(page, said)  # said under the button, where the judge looks
+        # said under the button, where the judge looks (once the rerun that wrote it has laid the page out)
+        until(lambda: said.is_visible() and in_view(page, said), 10, "the ruling said in view")
         expect(form.get_by_label("Ruling")).to_have_value("")  # written: the form is empty again
         shot(page, "ruled-820")
 
