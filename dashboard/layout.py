@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import time
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -33,10 +34,24 @@ def fragment(func=None, *, run_every: float | None = None):
     return made(func) if func is not None else made
 
 
-def show_message(key: str) -> None:
-    """The outcome a form's write left in the session under ``key`` as (kind, text), shown once: an error
-    or a success (as text: it may quote what was typed)."""
-    kind, text = st.session_state.pop(key, (None, None))
+KEEP_SECONDS = 20.0  # a write's outcome stays said this long, whatever runs the page again meanwhile
+
+
+def show_message(key: str, clock: Callable[[], float] = time.monotonic) -> None:
+    """The outcome a form's write left in the session under ``key`` as (kind, text): an error or a success (as
+    text: it may quote what was typed). It is said from the run after the write for KEEP_SECONDS (by ``clock``),
+    through the runs that follow by themselves (the events just written, published a moment later, run the page
+    again), unless the next write's outcome takes its place."""
+    held = st.session_state.get(key)
+    if held is None:
+        return
+    kind, text, *since = held
+    now = clock()
+    if not since:
+        st.session_state[key] = (kind, text, now)  # said from now
+    elif now - since[0] > KEEP_SECONDS:
+        del st.session_state[key]
+        return
     if kind == "error":
         st.error(safe.message(text), icon=":material/block:")
     elif kind == "success":

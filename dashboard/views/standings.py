@@ -120,7 +120,7 @@ def matchups_forms(name: str, size: int) -> None:
     paired = query("team_rounds", name)
     last = max((r["round"] for r in paired), default=None)
     waiting = [r for r in paired if r["round"] == last and r["match"] is not None and not r["entered"]]
-    show_message(MATCHUPS)  # the last matchups entered, said once
+    show_message(MATCHUPS)  # the last matchups entered
     if not waiting:
         return
     members: dict[str, list[str]] = {}
