@@ -17,14 +17,14 @@ SWITCH = """<style>
 @media (max-width:{below}px){{.st-key-rc-wide-{key}{{display:none}}}}
 @media (min-width:{above}px){{.st-key-rc-narrow-{key}{{display:none}}}}
 </style>"""
-CSS = f"""<style>
-table.rc-compact{{width:100%;border-collapse:collapse;font-size:.9rem;table-layout:auto;margin:0 0 .5rem}}
-table.rc-compact th{{font-weight:normal;opacity:.65;font-size:.8rem;text-align:left;padding:.15rem .3rem;
-border-bottom:1px solid rgba(49,51,63,.2)}}
-table.rc-compact td{{padding:.2rem .3rem;border-bottom:1px solid rgba(49,51,63,.1);vertical-align:top;
-overflow-wrap:anywhere}}
-table.rc-compact td.rc-num,table.rc-compact th.rc-num{{text-align:right;white-space:nowrap}}
-table.rc-compact small{{display:block;opacity:.7;font-size:.78rem}}
+CSS = """<style>
+table.rc-compact{width:100%;border-collapse:collapse;font-size:.9rem;table-layout:auto;margin:0 0 .5rem}
+table.rc-compact th{font-weight:normal;opacity:.65;font-size:.8rem;text-align:left;padding:.15rem .3rem;
+border-bottom:1px solid rgba(49,51,63,.2)}
+table.rc-compact td{padding:.2rem .3rem;border-bottom:1px solid rgba(49,51,63,.1);vertical-align:top;
+overflow-wrap:anywhere}
+table.rc-compact td.rc-num,table.rc-compact th.rc-num{text-align:right;white-space:nowrap}
+table.rc-compact small{display:block;opacity:.7;font-size:.78rem}
 </style>"""
 
 Cell = Any  # a value, a Link, or (value, the smaller line under it)

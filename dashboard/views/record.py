@@ -19,7 +19,7 @@ from dashboard import other_roll
 from dashboard import record_ui as ui
 from dashboard import clock_ui as game_clock
 from dashboard.components import static_text
-from dashboard.layout import fragment, in_the_pages_language
+from dashboard.layout import fragment
 from dashboard import record_component
 from dashboard import record_view
 from domain.errors import GameNotFound

@@ -5,7 +5,6 @@ confirmation away."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest

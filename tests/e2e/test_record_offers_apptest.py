@@ -23,7 +23,6 @@ from streamlit.testing.v1 import AppTest
 
 from dashboard import record_view as ui
 from domain.game import Game
-from domain.systems.actions import Action
 from projections.projector import Projector
 from service.application import Rollcall
 from simulation.games import record_lines, simulate

@@ -6,7 +6,6 @@ viewer sees everything; a game of no tournament is live."""
 from __future__ import annotations
 
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from delayed import DELAY, ENDED, LIVE, NAME, PAIRED, PLAYING, SPLIT, Delayed, delayed_data
