@@ -248,14 +248,28 @@ def browser(ns: Host, log_path=None, via=None) -> Iterator:
     """A chromium running inside ``ns``, driven from here through playwright's server (started inside it);
     ``via``: the playwright BrowserType to connect with, where the test drives a browser here too (one playwright
     per thread)."""
+    with devices(ns, log_path, via) as launch:
+        found = launch()
+        try:
+            yield found
+        finally:
+            found.close()
+
+
+@contextmanager
+def devices(ns: Host, log_path=None, via=None) -> Iterator:
+    """``launch()``: another chromium inside ``ns`` (a device of its own: each is closed by its ``close()``, and all
+    when the block ends), each a connection to the one playwright server started inside it; ``via`` as for
+    ``browser``."""
     from playwright.sync_api import sync_playwright
 
     if not os.path.exists(CHROMIUM) and not os.environ.get("CI"):
         pytest.skip(f"{CHROMIUM} is missing (install Debian's chromium); CI is unset")
     port = _free_port_in(ns)
-    log = open(log_path, "wb") if log_path else subprocess.DEVNULL
+    log = open(log_path, "wb") if log_path else subprocess.DEVNULL  # noqa: SIM115 - the server holds it
     server = ns.popen(sys.executable, "-m", "playwright", "run-server", "--unsafe", "--port", str(port), "--host",
                       ns.address, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    launched = []
     try:
         deadline = time.monotonic() + 30
         while not reachable(ns, ns.address, port, 1.0):
@@ -264,19 +278,20 @@ def browser(ns: Host, log_path=None, via=None) -> Iterator:
             time.sleep(0.2)
         options = {"executablePath": CHROMIUM, "args": CHROMIUM_ARGS, "headless": True}
         headers = {"x-playwright-launch-options": json.dumps(options)}
-        if via is not None:
-            found = via.connect(f"ws://{ns.address}:{port}/", headers=headers)
+        with contextlib.ExitStack() as stack:
+            kind = via if via is not None else stack.enter_context(sync_playwright()).chromium
+
+            def launch():  # each connection to playwright's server launches a browser of its own
+                found = kind.connect(f"ws://{ns.address}:{port}/", headers=headers)
+                launched.append(found)
+                return found
+
             try:
-                yield found
+                yield launch
             finally:
-                found.close()
-        else:
-            with sync_playwright() as pw:
-                found = pw.chromium.connect(f"ws://{ns.address}:{port}/", headers=headers)
-                try:
-                    yield found
-                finally:
-                    found.close()
+                for found in launched:
+                    with contextlib.suppress(Exception):  # (one the test closed already)
+                        found.close()
     finally:
         # the whole group: playwright's Python entry point runs its node server as a child, which would outlive it
         with contextlib.suppress(ProcessLookupError):

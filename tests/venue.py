@@ -4,6 +4,7 @@ output kept as it comes), a self-signed certificate for HTTPS, and a QR code pri
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import socket
 import ssl
@@ -125,3 +126,24 @@ def terminal_qr(text: str) -> list[str]:
                 if not light:
                     image.paste(0, (x * scale, (2 * y + half) * scale, (x + 1) * scale, (2 * y + half + 1) * scale))
     return [found.text for found in zxingcpp.read_barcodes(image)]
+
+
+def read_codes(png: Path) -> list[str]:
+    """What the QR codes of a PNG say, read by zbarimg (Debian's zbar-tools): one line each."""
+    if not shutil.which("zbarimg"):
+        pytest.fail("zbarimg is missing (Debian's zbar-tools)")
+    done = subprocess.run(["zbarimg", "--raw", "-q", str(png)], capture_output=True, text=True)
+    return [line for line in done.stdout.splitlines() if line.strip()]
+
+
+def card_codes(page, cards: str, folder: Path) -> dict[int, list[str]]:
+    """Table -> what the QR codes of its card say: the printed cards (``cards``, the Standings page's download)
+    shown in ``page``, each card's screenshot read as a phone's camera would."""
+    page.set_content(cards)
+    read = {}
+    for card in page.locator("section.card").all():
+        table = int(card.get_attribute("data-table"))
+        png = folder / f"card-{table}.png"
+        card.screenshot(path=str(png))
+        read[table] = read_codes(png)
+    return read

@@ -12,8 +12,6 @@ spectator's Live page does (both times printed; bench/live_table.py compares the
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -27,6 +25,7 @@ from cli.main import app as cli
 from domain.confirmation import CONFIRMED, DISPUTED
 from projections.projector import Projector
 from service.application import Rollcall
+from tests.venue import read_codes
 
 pytestmark = pytest.mark.browser
 expect.set_options(timeout=90_000)  # a busy machine (six engineers on two cores): a rerun may take long
@@ -42,8 +41,6 @@ SIDEBAR = "[data-testid=stSidebar]"
 def venue(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict]:
     """A dashboard over a store with an organiser's key and a tournament of four registered players, round 1 paired
     (nobody checked in yet)."""
-    if not shutil.which("zbarimg"):
-        pytest.fail("zbarimg is missing (Debian's zbar-tools)")
     root = tmp_path_factory.mktemp("players")
     data = root / "data"
     store = Rollcall.open(data)
@@ -66,8 +63,7 @@ def shot(page, name: str) -> None:
 
 
 def read_qr(png: Path) -> str:
-    read = subprocess.run(["zbarimg", "--raw", "-q", str(png)], capture_output=True, text=True, check=True)
-    return read.stdout.strip()
+    return "\n".join(read_codes(png))
 
 
 SETTLING: dict = {}  # each page's Settling: what its server is doing for it, read from its websocket

@@ -2,8 +2,11 @@
 
 Before the day the store gets an organiser's, a scorekeeper's and a judge's key and the tournament a broadcast
 delay; round 1 was played on paper and comes in as records. On the day the organiser, signed in in the sidebar,
-registers the players' list and pairs round 2 on the Standings page and downloads its table cards; four tablets
-(820 px), each signed in with the scorekeeper's key, record their table: two by taps of play and then the result,
+registers the players' list and pairs round 2 on the Standings page and downloads its table cards. The dashboard
+runs as at a venue (``rollcall dashboard --host 0.0.0.0``), and every device but the organiser's desk is a browser
+of its own on another host (a network namespace, tests/netns.py) reaching it at this machine's network address:
+four tablets (820 px) open their table from the QR code of its printed card (read with zbarimg) and, each signed in
+with the scorekeeper's key, record their table: two by taps of play and then the result,
 one the result alone, one taking back a mis-tap through Corrections; a judge at a tablet opens a dispute on the
 Dispute page and rules on it; a spectator's phone (390 px) follows the round on the Live page and never sees an
 event stored within the delay. Round 3 is paired on the Standings page and its results entered with
@@ -20,12 +23,16 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from elsewhere import PLAYERS, players_csv, round_records
-from streamlit_server import CHROMIUM, CHROMIUM_ARGS, SCREENSHOTS, chromium, new_page, streamlit_server
+from streamlit_server import SCREENSHOTS, chromium, new_page
 from test_browser_record import Table
 from test_browser_tournament import downloaded
+
+from tests.netns import devices, host, network_address
+from tests.venue import card_codes, dashboard
 
 pytestmark = pytest.mark.browser
 
@@ -70,8 +77,11 @@ def event(tmp_path_factory: pytest.TempPathFactory) -> Event:
 
 @pytest.fixture(scope="module")
 def server(event: Event, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with streamlit_server(event.data, tmp_path_factory.mktemp("streamlit-rehearsal") / "server.log") as base:
-        yield base
+    """The dashboard as the venue runs it (``rollcall dashboard --host 0.0.0.0``), at this machine's network
+    address: where the tablets and the phone, on another host, reach it."""
+    address = network_address()
+    with dashboard(event.data, "--host", "0.0.0.0", at=address) as served:
+        yield f"http://{address}:{served.port}"
 
 
 # --- what every step checks and keeps --------------------------------------------------------------------
@@ -224,23 +234,29 @@ def take_back(tablet: Tablet) -> None:
     tablet.recorded()
 
 
-def device(browser, viewport: dict):
-    """A page of a device of its own (a browser of its own, as a tablet or a phone is); ``put_away(page)``
-    closes it."""
-    own = browser.browser_type.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+def device(launch, viewport: dict):
+    """A page of a device of its own (a browser of its own on the other host, as a tablet or a phone on the
+    venue's wifi is: ``launch``, tests.netns.devices); ``put_away(page)`` closes it."""
+    own = launch()
     page = own.new_context(viewport=viewport).new_page()
     page.set_default_timeout(WAIT)
     return page
+
+
+def scanned_cards(desk, cards: str, folder: Path) -> dict[int, str]:
+    """Table -> the Record page's address, as a tablet's camera reads it from the QR code of the printed card."""
+    return {table: next(c for c in codes if "/record?" in c) for table, codes in card_codes(desk, cards, folder).items()}
 
 
 def put_away(page) -> None:
     page.context.browser.close()
 
 
-def tablet(browser, base: str, game: str, key: str, step: str) -> Tablet:
-    """A tablet at the Record page of ``game``: a spectator's view first (the delay), then signed in."""
-    page = device(browser, TABLET)
-    page.goto(f"{base}/record?game={game}")
+def tablet(launch, card: str, game: str, key: str, step: str) -> Tablet:
+    """A tablet at the Record page of ``game``, opened from the QR code of its table card (``card``): a
+    spectator's view first (the delay), then signed in."""
+    page = device(launch, TABLET)
+    page.goto(card)
     page.get_by_text(f"broadcast with a delay of {DELAY} s", exact=False).first.wait_for()
     sign_in(page, key)
     page.locator(".rc-rec-status").get_by_text("event 0", exact=False).wait_for()
@@ -292,7 +308,8 @@ def test_an_event_runs_end_to_end_in_the_browser(event: Event, server: str, tmp_
     listed = tmp_path / "players.csv"
     listed.write_bytes(players_csv())
     started = time.monotonic()
-    with chromium() as browser, new_page(browser) as desk:
+    with (chromium() as browser, new_page(browser) as desk, host() as ns,
+          devices(ns, via=browser.browser_type) as launch):
         desk.set_default_timeout(WAIT)
         # --- the organiser's desk: register the list, pair round 2, print its cards ---
         desk.goto(f"{server}/standings?tournament=Spring+Open")
@@ -317,23 +334,26 @@ def test_an_event_runs_end_to_end_in_the_browser(event: Event, server: str, tmp_
         assert all(name in cards for name, _, _ in PLAYERS)
         shot(desk, "round-2-paired")
         games = [f"spring-open-r2-t{t}" for t in (1, 2, 3, 4)]
+        scanned = scanned_cards(desk, cards, tmp_path)
+        assert all(urlsplit(url).netloc == urlsplit(server).netloc for url in scanned.values()), scanned
+        assert [parse_qs(urlsplit(scanned[t]).query)["game"] for t in (1, 2, 3, 4)] == [[g] for g in games]
         names = {g: players_of(event.data, g) for g in games}
         desk.goto("about:blank")  # the organiser's desk waits for the round (its page would follow every write)
 
         # --- the spectator's phone follows round 2 on the Live page ---
-        phone = device(browser, PHONE)
+        phone = device(launch, PHONE)
         phone.goto(f"{server}/live?tournament=Spring+Open&round=2")
         phone.locator(f".rc-live-card[data-game='{games[0]}']").wait_for(state="attached")
         shot(phone, "phone-live-round-2")
 
         # --- four tablets, signed in with the scorekeeper's key ---
         a1, b1 = names[games[0]]
-        t3 = tablet(browser, server, games[2], event.scorekeeper, "table-3")
+        t3 = tablet(launch, scanned[3], games[2], event.scorekeeper, "table-3")
         t3.at_time(names[games[2]], (8, 12))  # the result alone, when time is called
         shot(t3.page, "table-3-result-only")
         put_away(t3.page)
 
-        t4 = tablet(browser, server, games[3], event.scorekeeper, "table-4")
+        t4 = tablet(launch, scanned[4], games[3], event.scorekeeper, "table-4")
         t4.tap("Turn 1")
         t4.tap("Turn 2")  # a mis-tap: taken back
         take_back(t4)
@@ -343,7 +363,7 @@ def test_an_event_runs_end_to_end_in_the_browser(event: Event, server: str, tmp_
         shot(t4.page, "table-4-result")
         put_away(t4.page)
 
-        t1 = tablet(browser, server, games[0], event.scorekeeper, "table-1")
+        t1 = tablet(launch, scanned[1], games[0], event.scorekeeper, "table-1")
         t1.tap("Turn 1")
         t1.tap("Magic phase …", records=False)
         t1.choose("Active", a1)
@@ -359,7 +379,7 @@ def test_an_event_runs_end_to_end_in_the_browser(event: Event, server: str, tmp_
         phone.get_by_text(f"delay of {DELAY} s", exact=False).first.wait_for(state="attached")
         shot(phone, "phone-live-held")
 
-        t2 = tablet(browser, server, games[1], event.scorekeeper, "table-2")
+        t2 = tablet(launch, scanned[2], games[1], event.scorekeeper, "table-2")
         t2.tap("Turn 1")
         t2.tap("Points scored …", records=False)
         t2.choose("Player", names[games[1]][1])
@@ -370,7 +390,7 @@ def test_an_event_runs_end_to_end_in_the_browser(event: Event, server: str, tmp_
         never_within_the_delay(phone, t1)
 
         # --- a judge at a tablet: a dispute on table 1's points, and the ruling ---
-        judge = device(browser, TABLET)
+        judge = device(launch, TABLET)
         judge.goto(f"{server}/dispute")
         sign_in(judge, event.judge)
         judge.goto(f"{server}/dispute?game={games[0]}&seq=3&about=3")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import re
-import subprocess
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -24,7 +23,7 @@ from test_browser_tournament import downloaded
 from tests.faulty import faulty_link
 from tests.processes import until
 from tests.netns import browser as browser_in, host, network_address
-from tests.venue import certificate, dashboard
+from tests.venue import card_codes, certificate, dashboard, read_codes
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -87,12 +86,6 @@ def sign_in(page, key: str) -> None:
         page.locator("[data-testid=stSidebarCollapseButton] button").click()
 
 
-def read_codes(png: Path) -> list[str]:
-    """What the QR codes of a PNG say, read by zbarimg (Debian's zbar-tools)."""
-    done = subprocess.run(["zbarimg", "--raw", "-q", str(png)], capture_output=True, text=True)
-    return [line for line in done.stdout.splitlines() if line.strip()]
-
-
 def printed_cards(desk, local: str, organiser: str, tmp: Path) -> dict[int, tuple[str, str]]:
     """The organiser pairs round 1 on the Standings page and prints its table cards with the button; table ->
     (the Record page's code, the Live view's code), each read from a screenshot of the printed card."""
@@ -101,17 +94,8 @@ def printed_cards(desk, local: str, organiser: str, tmp: Path) -> dict[int, tupl
     desk.get_by_role("button", name="Pair round").click()
     desk.get_by_text("round 1 paired: 2 tables").wait_for(timeout=WAIT)
     cards = Path(downloaded(desk, re.compile("Table cards, round 1")).path()).read_text(encoding="utf-8")
-    desk.set_content(cards)
-    read = {}
-    for card in desk.locator("section.card").all():
-        table = int(card.get_attribute("data-table"))
-        png = tmp / f"card-{table}.png"
-        card.screenshot(path=str(png))
-        codes = read_codes(png)
-        record = next(c for c in codes if "/record?" in c)
-        live = next(c for c in codes if "/live?" in c)
-        read[table] = (record, live)
-    return read
+    return {table: (next(c for c in codes if "/record?" in c), next(c for c in codes if "/live?" in c))
+            for table, codes in card_codes(desk, cards, tmp).items()}
 
 
 def join_code(desk, local: str, tmp: Path) -> list[str]:
