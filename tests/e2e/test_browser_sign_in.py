@@ -201,6 +201,7 @@ def test_on_a_phone_a_chip_says_who_is_signed_in_and_signs_out_at_one_tap(keyed)
         page.set_default_timeout(20_000)
         page.goto(f"{base}/live")
         sign_in(page, keys["judge"])
+        assert until_cookies(context)  # the sign-in's cookie set (a sign-out before it lands is signed in again)
         chip = page.locator("#rc-device-chip")
         assert not chip.is_visible()  # the sidebar says it
         page.set_viewport_size({"width": 390, "height": 844})
