@@ -249,11 +249,7 @@ def browser(ns: Host, log_path=None, via=None) -> Iterator:
     ``via``: the playwright BrowserType to connect with, where the test drives a browser here too (one playwright
     per thread)."""
     with devices(ns, log_path, via) as launch:
-        found = launch()
-        try:
-            yield found
-        finally:
-            found.close()
+        yield launch()
 
 
 @contextmanager
