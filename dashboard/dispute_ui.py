@@ -162,9 +162,15 @@ WRITES = {OPEN: ("record", N_("open a dispute")), RULING: ("judge", N_("record a
 
 
 def clear_written_forms() -> None:
-    """Empty the fields of a form whose write went through (before its widgets are drawn again)."""
-    for name in st.session_state.pop("clear_fields", ()):
+    """Empty the fields of a form whose write went through (before its widgets are drawn again), on every run
+    until one has drawn them (``written_forms_drawn``): a run cut short by another (the events just written,
+    published a moment later, run the page again) would leave the browser sending back what was typed."""
+    for name in st.session_state.get("clear_fields", ()):
         st.session_state[name] = ""
+
+
+def written_forms_drawn() -> None:
+    st.session_state.pop("clear_fields", None)
 
 
 def write(action, game: str, form: str, clear: tuple[str, ...] = (), **fields) -> None:

@@ -114,3 +114,4 @@ with rule_col, st.form("ruling"):
             dui.write("make_ruling", game, dui.RULING, clear=("ruling-judge", "ruling-text"), judge=judge.strip(),  # untranslated: the command's name
                       about=about, decision=decision, text=text.strip())
     dui.show_message(dui.RULING)
+dui.written_forms_drawn()
